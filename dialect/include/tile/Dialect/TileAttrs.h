@@ -1,0 +1,38 @@
+//===- TileAttrs.h - Tile dialect attributes --------------------*- C++ -*-===//
+
+#ifndef TILE_DIALECT_TILEATTRS_H
+#define TILE_DIALECT_TILEATTRS_H
+
+#include "mlir/IR/Attributes.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
+
+#include "tile/Dialect/TileEnums.h.inc"
+#include "tile/Dialect/TileInterfaces.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tile/Dialect/TileAttrs.h.inc"
+
+namespace mlir::tile {
+
+/// Where a memref lives, as seen by tile ops.
+enum class MemoryKind { Global, Shared, Fragment, Local, Unknown };
+
+/// Classifies the memory space of `type`.
+MemoryKind getMemoryKind(MemRefType type);
+
+/// Human-readable name of a memory kind ("global", "shared", ...).
+llvm::StringRef stringifyMemoryKind(MemoryKind kind);
+
+/// The memory space attribute used for `kind` (null for global).
+Attribute getMemorySpaceAttr(MLIRContext *ctx, MemoryKind kind);
+
+inline bool isOnChip(MemoryKind kind) {
+  return kind == MemoryKind::Shared || kind == MemoryKind::Fragment ||
+         kind == MemoryKind::Local;
+}
+
+} // namespace mlir::tile
+
+#endif // TILE_DIALECT_TILEATTRS_H

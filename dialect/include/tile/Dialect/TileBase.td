@@ -1,0 +1,84 @@
+//===- TileBase.td - Tile dialect definition ---------------*- tablegen -*-===//
+//
+// The `tile` dialect models tile-level GPU kernels with block-cooperative
+// semantics: every op inside a `tile.kernel` is executed by all threads of the
+// thread block together (unless guarded by `tile.ws`).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_DIALECT_TILEBASE_TD
+#define TILE_DIALECT_TILEBASE_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+
+def Tile_Dialect : Dialect {
+  let name = "tile";
+  let cppNamespace = "::mlir::tile";
+  let summary = "Tile-level GPU kernels: copies, gemms and element-wise loops "
+                "over shared-memory and register tiles";
+  let description = [{
+    The `tile` dialect describes GPU kernels at the granularity of tiles, in
+    the spirit of TileLang and Triton's GPU dialects. A kernel (`tile.kernel`)
+    is launched over a grid of thread blocks; inside it, operations are
+    *block-cooperative*: `tile.copy`, `tile.gemm`, `tile.fill`,
+    `tile.parallel` and `tile.reduce` are executed by all threads of the block
+    together, and the compiler decides which thread does which part of the
+    work.
+
+    Buffers are `memref`s whose memory space says where they live:
+
+    * no memory space (or `#gpu.address_space<global>`): global memory;
+    * `#gpu.address_space<workgroup>`: shared memory;
+    * `#tile.mem<fragment>`: a register tile distributed over the threads of
+      the block; which thread holds which element is decided by layout
+      inference (or given by the user);
+    * `#tile.mem<local>`: a per-thread register array (each thread has its
+      own copy of the whole buffer).
+
+    Pipelined loops are ordinary `scf.for` loops carrying the discardable
+    attributes `tile.num_stages` (and optionally `tile.stage` and
+    `tile.order`), verified by this dialect.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+  let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
+  let extraClassDeclaration = [{
+    /// Discardable attribute naming the number of software-pipeline stages of
+    /// an `scf.for` loop.
+    static constexpr ::llvm::StringLiteral kNumStagesAttrName =
+        "tile.num_stages";
+    /// Discardable attribute giving the stage of each op of a pipelined loop
+    /// body (terminator excluded), in body order.
+    static constexpr ::llvm::StringLiteral kStageAttrName = "tile.stage";
+    /// Discardable attribute giving the emission order of each op of a
+    /// pipelined loop body (terminator excluded), in body order.
+    static constexpr ::llvm::StringLiteral kOrderAttrName = "tile.order";
+
+    /// Shared memory bytes a kernel allocates (set by tile-check-resources).
+    static constexpr ::llvm::StringLiteral kSharedMemoryBytesAttrName =
+        "tile.shared_memory_bytes";
+    /// Estimated registers per thread of a kernel's register tiles.
+    static constexpr ::llvm::StringLiteral kFragmentRegistersAttrName =
+        "tile.fragment_registers";
+
+  private:
+    void registerAttributes();
+  public:
+  }];
+}
+
+class Tile_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Tile_Dialect, mnemonic, traits>;
+
+class Tile_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<Tile_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+#endif // TILE_DIALECT_TILEBASE_TD

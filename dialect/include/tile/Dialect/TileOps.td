@@ -1,0 +1,372 @@
+//===- TileOps.td - Tile dialect operations ----------------*- tablegen -*-===//
+
+#ifndef TILE_DIALECT_TILEOPS_TD
+#define TILE_DIALECT_TILEOPS_TD
+
+include "tile/Dialect/TileBase.td"
+include "tile/Dialect/TileAttrs.td"
+include "tile/Dialect/TileInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/IR/OpAsmInterface.td"
+include "mlir/IR/RegionKindInterface.td"
+
+//===----------------------------------------------------------------------===//
+// tile.kernel
+//===----------------------------------------------------------------------===//
+
+def Tile_KernelOp : Tile_Op<"kernel", [
+    AutomaticAllocationScope, RecursiveMemoryEffects,
+    SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "a tile kernel launched over a grid of thread blocks";
+  let description = [{
+    The body is executed once per thread block of a grid of up to three
+    dimensions. The grid extents are static integers or `index` values
+    defined above the kernel; the body's block arguments are the block
+    indices, one per grid dimension (x first). `threads` is the number of
+    threads per block, a multiple of the warp size (32) and at most 1024.
+    Operations in the body are block-cooperative. Values defined above the
+    kernel (global memrefs, sizes) may be used inside it; the conversion to
+    `gpu` outlines the body into a `gpu.func` named after the kernel and
+    replaces the op by a launch.
+
+    Example:
+
+    ```mlir
+    tile.kernel @gemm blocks(%bx, %by) in [%gx, %gy] threads(128) {
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins StrAttr:$sym_name,
+                       Variadic<Index>:$dynamic_grid,
+                       DenseI64ArrayAttr:$static_grid,
+                       I64Attr:$threads);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    OpBuilder<(ins "::llvm::StringRef":$name,
+                   "::llvm::ArrayRef<::mlir::OpFoldResult>":$grid,
+                   "int64_t":$threads)>
+  ];
+  let extraClassDeclaration = [{
+    /// Number of grid dimensions (1 to 3).
+    unsigned getGridRank() { return getStaticGrid().size(); }
+    /// The grid extents, static or dynamic.
+    ::llvm::SmallVector<::mlir::OpFoldResult> getMixedGrid();
+    /// The block index of grid dimension `dim`.
+    ::mlir::BlockArgument getBlockIndex(unsigned dim) {
+      return getBody().getArgument(dim);
+    }
+    /// Number of 128-thread warpgroups, or 0 if `threads` is not a multiple
+    /// of 128.
+    int64_t getNumWarpgroups() {
+      return getThreads() % 128 == 0 ? getThreads() / 128 : 0;
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// tile.ws
+//===----------------------------------------------------------------------===//
+
+def Tile_WsOp : Tile_Op<"ws", [
+    RecursiveMemoryEffects, SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "a region executed by a subset of the block's warpgroups";
+  let description = [{
+    Warp specialization: the body runs only on the threads of the listed
+    warpgroups (groups of 128 consecutive threads, numbered from 0); the
+    other threads skip it. Block-cooperative ops inside the region are
+    cooperative over the listed warpgroups only: a `tile.gemm` under
+    `tile.ws [1, 2]` is partitioned over the 8 warps of both warpgroups.
+    The enclosing kernel's thread count must be a multiple of 128.
+
+    `registers`, when given, is the per-thread register budget the listed
+    warpgroups run with (`setmaxnreg` on sm_90a): a multiple of 8 in
+    [24, 256].
+
+    ```mlir
+    tile.ws [0] registers(40) { ... }      // producer
+    tile.ws [1, 2] registers(232) { ... }  // consumers
+    ```
+  }];
+  let arguments = (ins DenseI64ArrayAttr:$warpgroups,
+                       OptionalAttr<I64Attr>:$registers);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $warpgroups (`registers` `(` $registers^ `)`)? attr-dict-with-keyword
+    $body
+  }];
+  let hasVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    OpBuilder<(ins "::llvm::ArrayRef<int64_t>":$warpgroups)>
+  ];
+  let extraClassDeclaration = [{
+    /// Number of threads that execute the body.
+    int64_t getNumThreads() { return 128 * getWarpgroups().size(); }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// tile.yield
+//===----------------------------------------------------------------------===//
+
+def Tile_YieldOp : Tile_Op<"yield", [
+    Pure, Terminator, ReturnLike,
+    ParentOneOf<["KernelOp", "WsOp", "ParallelOp"]>]> {
+  let summary = "terminator of tile regions";
+  let assemblyFormat = "attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// tile.alloc
+//===----------------------------------------------------------------------===//
+
+def Tile_AllocOp : Tile_Op<"alloc"> {
+  let summary = "allocate a shared, fragment or local tile";
+  let description = [{
+    Allocates a statically shaped tile in shared memory
+    (`#gpu.address_space<workgroup>`), as a register fragment distributed
+    over the block (`#tile.mem<fragment>`) or as a per-thread register array
+    (`#tile.mem<local>`). The tile lives until the end of the kernel.
+
+    `layout` optionally fixes the tile's layout (a `LayoutAttrInterface`
+    attribute: distributed for fragments, a memory layout for shared tiles);
+    layout inference fills it in otherwise. `alignment` is the byte alignment
+    of a shared tile (a power of two).
+
+    ```mlir
+    %a = tile.alloc : memref<128x32xf16, #gpu.address_space<workgroup>>
+    %c = tile.alloc : memref<128x128xf32, #tile.mem<fragment>>
+    ```
+  }];
+  let arguments = (ins OptionalAttr<Tile_LayoutAttrInterface>:$layout,
+                       OptionalAttr<I64Attr>:$alignment);
+  let results = (outs Res<AnyStaticShapeMemRef, "the allocated tile",
+                          [MemAlloc<AutomaticAllocationScopeResource>]>:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+  let hasVerifier = 1;
+  let builders = [
+    OpBuilder<(ins "::mlir::MemRefType":$type), [{
+      build($_builder, $_state, type, /*layout=*/nullptr,
+            /*alignment=*/nullptr);
+    }]>
+  ];
+  let extraClassDeclaration = [{
+    ::mlir::MemRefType getType() { return getResult().getType(); }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// tile.copy
+//===----------------------------------------------------------------------===//
+
+def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
+  let summary = "block-cooperative copy between global, shared and register "
+                "tiles";
+  let description = [{
+    Copies a region between two buffers, converting the element type if the
+    two differ. One operand is a *tile* (a whole buffer, possibly a
+    `memref.subview`); its static shape is the copy extent. The other operand
+    may carry offsets, one per dimension: the region starts there and has the
+    extent's sizes, aligned to its trailing dimensions (leading dimensions
+    get size 1). Offsets are only allowed on a global operand, whose region
+    may exceed the tensor: out-of-bounds elements read as zero and
+    out-of-bounds writes are dropped. Without offsets, both operands must
+    have the same shape. At least one operand is on chip (shared, fragment
+    or local).
+
+    ```mlir
+    tile.copy %A[%m, %k], %As : memref<?x?xf16> to memref<128x32xf16, #smem>
+    tile.copy %Cf, %C[%m, %n] : memref<128x128xf32, #frag> to memref<?x?xf16>
+    ```
+  }];
+  let arguments = (ins
+    Arg<AnyMemRef, "source", [MemRead]>:$source,
+    Variadic<Index>:$source_offsets,
+    Arg<AnyMemRef, "destination", [MemWrite]>:$target,
+    Variadic<Index>:$target_offsets);
+  let assemblyFormat = [{
+    $source (`[` $source_offsets^ `]`)? `,` $target (`[` $target_offsets^ `]`)?
+    attr-dict `:` type($source) `to` type($target)
+  }];
+  let hasVerifier = 1;
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$source, "::mlir::ValueRange":$sourceOffsets,
+                   "::mlir::Value":$target, "::mlir::ValueRange":$targetOffsets)>
+  ];
+  let extraClassDeclaration = [{
+    ::mlir::MemRefType getSourceType() {
+      return ::llvm::cast<::mlir::MemRefType>(getSource().getType());
+    }
+    ::mlir::MemRefType getTargetType() {
+      return ::llvm::cast<::mlir::MemRefType>(getTarget().getType());
+    }
+    /// The copy extent: the shape of the operand without offsets.
+    ::llvm::ArrayRef<int64_t> getExtent() {
+      return getSourceOffsets().empty() ? getSourceType().getShape()
+                                        : getTargetType().getShape();
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// tile.gemm
+//===----------------------------------------------------------------------===//
+
+def Tile_GemmOp : Tile_Op<"gemm"> {
+  let summary = "block-cooperative matrix multiply-accumulate";
+  let description = [{
+    Computes `C += op(A) * op(B)` (or `C = op(A) * op(B)` with
+    `clear_accum`), where `op(X)` is `X` or its transpose. `A` is M x K
+    (K x M with `transpose_a`), `B` is K x N (N x K with `transpose_b`) and
+    `C` is M x N. `A` and `B` live in shared memory or in fragments; `C` is
+    a fragment. Operands are rank-2 tiles (slice multi-versioned buffers
+    with `memref.subview`).
+
+    Element types: `A` and `B` are both f16, bf16, f32 (computed as tf32),
+    or i8, or both 8-bit floats (f8E4M3FN / f8E5M2, mixed allowed). `C` is
+    f32 (also f16 for f16 inputs), or i32 for i8 inputs.
+
+    `policy` says how the warps executing the gemm split the M x N
+    accumulator between them.
+
+    ```mlir
+    tile.gemm %As, %Bs, %Cf transpose_b policy <square>
+        : memref<128x32xf16, #smem>, memref<128x32xf16, #smem>,
+          memref<128x128xf32, #tile.mem<fragment>>
+    ```
+  }];
+  let arguments = (ins
+    Arg<AnyStaticShapeMemRef, "A operand", [MemRead]>:$a,
+    Arg<AnyStaticShapeMemRef, "B operand", [MemRead]>:$b,
+    Arg<AnyStaticShapeMemRef, "accumulator", [MemRead, MemWrite]>:$c,
+    UnitAttr:$transpose_a,
+    UnitAttr:$transpose_b,
+    UnitAttr:$clear_accum,
+    DefaultValuedAttr<Tile_WarpPolicyAttr,
+                      "::mlir::tile::WarpPolicy::Square">:$policy);
+  let assemblyFormat = [{
+    $a `,` $b `,` $c (`transpose_a` $transpose_a^)? (`transpose_b` $transpose_b^)?
+    (`clear_accum` $clear_accum^)? (`policy` $policy^)? attr-dict
+    `:` type($a) `,` type($b) `,` type($c)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    int64_t getM() {
+      return ::llvm::cast<::mlir::MemRefType>(getC().getType()).getDimSize(0);
+    }
+    int64_t getN() {
+      return ::llvm::cast<::mlir::MemRefType>(getC().getType()).getDimSize(1);
+    }
+    int64_t getK() {
+      return ::llvm::cast<::mlir::MemRefType>(getA().getType())
+          .getDimSize(getTransposeA() ? 0 : 1);
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// tile.fill
+//===----------------------------------------------------------------------===//
+
+def Tile_FillOp : Tile_Op<"fill", [
+    TypesMatchWith<"value type matches the element type of the tile",
+                   "target", "value",
+                   "::llvm::cast<::mlir::MemRefType>($_self).getElementType()">]> {
+  let summary = "fill a tile with a scalar";
+  let description = [{
+    Writes `value` to every element of a shared, fragment or local tile
+    (or a subview of one).
+
+    ```mlir
+    tile.fill %acc, %zero : memref<128x128xf32, #tile.mem<fragment>>
+    ```
+  }];
+  let arguments = (ins
+    Arg<AnyStaticShapeMemRef, "tile", [MemWrite]>:$target,
+    AnyType:$value);
+  let assemblyFormat = "$target `,` $value attr-dict `:` type($target)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// tile.parallel
+//===----------------------------------------------------------------------===//
+
+def Tile_ParallelOp : Tile_Op<"parallel", [
+    RecursiveMemoryEffects, SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "element-wise loop nest over a tile";
+  let description = [{
+    A loop nest over a static iteration space, executed cooperatively by the
+    threads of the block: every point of the space is executed exactly once,
+    in no particular order, by some thread. The body's block arguments are
+    the induction variables (`index`), one per dimension. The body accesses
+    tiles with `memref.load` / `memref.store`; iterations must be
+    independent. Like TileLang's `T.Parallel`.
+
+    `layout`, filled in by layout inference or given by the user, is the
+    distributed layout of the iteration space: which thread runs which
+    iteration.
+
+    ```mlir
+    tile.parallel (%i, %j) in [128, 64] {
+      %s = memref.load %S[%i, %j] : memref<128x64xf32, #frag>
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins DenseI64ArrayAttr:$extents,
+                       OptionalAttr<Tile_LayoutAttrInterface>:$layout);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasRegionVerifier = 1;
+  let hasVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    OpBuilder<(ins "::llvm::ArrayRef<int64_t>":$extents)>
+  ];
+  let extraClassDeclaration = [{
+    ::mlir::Block::BlockArgListType getInductionVars() {
+      return getBody().getArguments();
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// tile.reduce
+//===----------------------------------------------------------------------===//
+
+def Tile_ReduceOp : Tile_Op<"reduce"> {
+  let summary = "reduce a register tile along one dimension";
+  let description = [{
+    Reduces `source` along dimension `dim` into `target`, whose shape is the
+    source shape without `dim` (or with `dim` of size 1). With `clear` the
+    target is overwritten; without it the reduction is combined with the
+    values already in `target` (useful for running maxima). Both operands
+    are fragments (or local arrays) of the same element type. `abs_sum` and
+    `abs_max` reduce absolute values.
+
+    ```mlir
+    tile.reduce <max> %S, %m dim 1 clear
+        : memref<128x64xf32, #frag> to memref<128xf32, #frag>
+    ```
+  }];
+  let arguments = (ins
+    Tile_ReduceKindAttr:$kind,
+    Arg<AnyStaticShapeMemRef, "source", [MemRead]>:$source,
+    Arg<AnyStaticShapeMemRef, "target", [MemRead, MemWrite]>:$target,
+    I64Attr:$dim,
+    UnitAttr:$clear);
+  let assemblyFormat = [{
+    $kind $source `,` $target `dim` $dim (`clear` $clear^)? attr-dict
+    `:` type($source) `to` type($target)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // TILE_DIALECT_TILEOPS_TD

@@ -1,0 +1,177 @@
+//===- TileDialect.cpp - Tile dialect ---------------------------*- C++ -*-===//
+
+#include "tile/Dialect/TileDialect.h"
+#include "tile/Dialect/TileAttrs.h"
+#include "tile/Dialect/TileOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/SmallSet.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+#include "tile/Dialect/TileDialect.cpp.inc"
+#include "tile/Dialect/TileEnums.cpp.inc"
+#include "tile/Dialect/TileInterfaces.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tile/Dialect/TileAttrs.cpp.inc"
+
+void TileDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "tile/Dialect/TileOps.cpp.inc"
+      >();
+  registerAttributes();
+}
+
+void TileDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "tile/Dialect/TileAttrs.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// Memory kinds
+//===----------------------------------------------------------------------===//
+
+MemoryKind mlir::tile::getMemoryKind(MemRefType type) {
+  Attribute space = type.getMemorySpace();
+  if (!space)
+    return MemoryKind::Global;
+  if (auto gpuSpace = dyn_cast<gpu::AddressSpaceAttr>(space)) {
+    switch (gpuSpace.getValue()) {
+    case gpu::AddressSpace::Global:
+      return MemoryKind::Global;
+    case gpu::AddressSpace::Workgroup:
+      return MemoryKind::Shared;
+    case gpu::AddressSpace::Private:
+      return MemoryKind::Local;
+    default:
+      return MemoryKind::Unknown;
+    }
+  }
+  if (auto tileSpace = dyn_cast<MemorySpaceAttr>(space))
+    return tileSpace.getValue() == MemorySpace::Fragment ? MemoryKind::Fragment
+                                                         : MemoryKind::Local;
+  if (auto intSpace = dyn_cast<IntegerAttr>(space)) {
+    // NVVM numbering, as produced by upstream lowerings.
+    switch (intSpace.getInt()) {
+    case 0:
+    case 1:
+      return MemoryKind::Global;
+    case 3:
+      return MemoryKind::Shared;
+    default:
+      return MemoryKind::Unknown;
+    }
+  }
+  return MemoryKind::Unknown;
+}
+
+StringRef mlir::tile::stringifyMemoryKind(MemoryKind kind) {
+  switch (kind) {
+  case MemoryKind::Global:
+    return "global";
+  case MemoryKind::Shared:
+    return "shared";
+  case MemoryKind::Fragment:
+    return "fragment";
+  case MemoryKind::Local:
+    return "local";
+  case MemoryKind::Unknown:
+    return "unknown";
+  }
+  llvm_unreachable("unknown memory kind");
+}
+
+Attribute mlir::tile::getMemorySpaceAttr(MLIRContext *ctx, MemoryKind kind) {
+  switch (kind) {
+  case MemoryKind::Global:
+    return nullptr;
+  case MemoryKind::Shared:
+    return gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  case MemoryKind::Fragment:
+    return MemorySpaceAttr::get(ctx, MemorySpace::Fragment);
+  case MemoryKind::Local:
+    return MemorySpaceAttr::get(ctx, MemorySpace::Local);
+  case MemoryKind::Unknown:
+    return nullptr;
+  }
+  llvm_unreachable("unknown memory kind");
+}
+
+//===----------------------------------------------------------------------===//
+// Discardable attributes: pipelined loops
+//===----------------------------------------------------------------------===//
+
+/// Number of ops in the body of `forOp`, terminator excluded.
+static int64_t getNumBodyOps(scf::ForOp forOp) {
+  return std::distance(forOp.getBody()->begin(), forOp.getBody()->end()) - 1;
+}
+
+LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  // Resource annotations written by `tile-check-resources` on kernels.
+  if (name == kSharedMemoryBytesAttrName || name == kFragmentRegistersAttrName) {
+    if (!isa<KernelOp>(op))
+      return op->emitError() << "'" << name
+                             << "' may only be attached to a tile.kernel";
+    if (!isa<IntegerAttr>(attr.getValue()))
+      return op->emitError() << "'" << name << "' must be an integer";
+    return success();
+  }
+  if (name != kNumStagesAttrName && name != kStageAttrName &&
+      name != kOrderAttrName)
+    return op->emitError() << "unknown tile dialect attribute '" << name
+                           << "'";
+
+  auto forOp = dyn_cast<scf::ForOp>(op);
+  if (!forOp)
+    return op->emitError() << "'" << name
+                           << "' may only be attached to an scf.for loop";
+
+  auto numStages = op->getAttrOfType<IntegerAttr>(kNumStagesAttrName);
+  if (name == kNumStagesAttrName) {
+    if (!numStages)
+      return op->emitError() << "'" << name << "' must be an integer";
+    if (numStages.getInt() < 0)
+      return op->emitError() << "'" << name
+                             << "' must be non-negative, got "
+                             << numStages.getInt();
+    return success();
+  }
+
+  // `tile.stage` and `tile.order`.
+  auto values = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
+  if (!values)
+    return op->emitError() << "'" << name << "' must be an array<i64>";
+  if (!numStages)
+    return op->emitError() << "'" << name << "' requires '"
+                           << kNumStagesAttrName << "'";
+  int64_t numOps = getNumBodyOps(forOp);
+  if (static_cast<int64_t>(values.size()) != numOps)
+    return op->emitError() << "'" << name << "' has " << values.size()
+                           << " entries but the loop body has " << numOps
+                           << " operations";
+  if (name == kStageAttrName) {
+    int64_t stages = std::max<int64_t>(numStages.getInt(), 1);
+    for (int64_t stage : values.asArrayRef())
+      if (stage < 0 || stage >= stages)
+        return op->emitError()
+               << "'" << name << "' entry " << stage
+               << " is out of range [0, " << stages << ")";
+    return success();
+  }
+  llvm::SmallSet<int64_t, 16> seen;
+  for (int64_t order : values.asArrayRef())
+    if (order < 0 || order >= numOps || !seen.insert(order).second)
+      return op->emitError() << "'" << name
+                             << "' must be a permutation of [0, " << numOps
+                             << ")";
+  return success();
+}

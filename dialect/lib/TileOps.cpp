@@ -1,0 +1,535 @@
+//===- TileOps.cpp - Tile dialect operations --------------------*- C++ -*-===//
+
+#include "tile/Dialect/TileOps.h"
+
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+/// Maximum threads per block on every supported target.
+static constexpr int64_t kMaxThreadsPerBlock = 1024;
+
+static InFlightDiagnostic emitMemoryKindError(Operation *op, StringRef what,
+                                              MemRefType type,
+                                              StringRef expected) {
+  return op->emitOpError()
+         << what << " must be in " << expected << " memory, got "
+         << stringifyMemoryKind(getMemoryKind(type)) << " memory";
+}
+
+/// Verifies that `layout` (if any) fits a tile of `type`.
+static LogicalResult verifyLayoutFor(Operation *op, LayoutAttrInterface layout,
+                                     ArrayRef<int64_t> shape,
+                                     std::optional<bool> distributed) {
+  if (!layout)
+    return success();
+  if (distributed && layout.isDistributed() != *distributed)
+    return op->emitOpError()
+           << "expects a " << (*distributed ? "distributed" : "memory")
+           << " layout, got " << layout;
+  return layout.verifyShape(shape, [&] { return op->emitOpError(); });
+}
+
+//===----------------------------------------------------------------------===//
+// KernelOp
+//===----------------------------------------------------------------------===//
+
+void KernelOp::build(OpBuilder &builder, OperationState &state, StringRef name,
+                     ArrayRef<OpFoldResult> grid, int64_t threads) {
+  SmallVector<int64_t> staticGrid;
+  SmallVector<Value> dynamicGrid;
+  dispatchIndexOpFoldResults(grid, dynamicGrid, staticGrid);
+  state.addAttribute(getSymNameAttrName(state.name),
+                     builder.getStringAttr(name));
+  state.addOperands(dynamicGrid);
+  state.addAttribute(getStaticGridAttrName(state.name),
+                     builder.getDenseI64ArrayAttr(staticGrid));
+  state.addAttribute(getThreadsAttrName(state.name),
+                     builder.getI64IntegerAttr(threads));
+  Region *body = state.addRegion();
+  Block *block = new Block();
+  body->push_back(block);
+  for (size_t i = 0, e = grid.size(); i < e; ++i)
+    block->addArgument(builder.getIndexType(), state.location);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToEnd(block);
+  YieldOp::create(builder, state.location);
+}
+
+SmallVector<OpFoldResult> KernelOp::getMixedGrid() {
+  Builder b(getContext());
+  return getMixedValues(getStaticGrid(), getDynamicGrid(), b);
+}
+
+// tile.kernel @name blocks(%bx, %by) in [%gx, 4] threads(128) attrs {body}
+ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
+  StringAttr name;
+  if (parser.parseSymbolName(name))
+    return failure();
+  result.addAttribute(getSymNameAttrName(result.name), name);
+
+  SmallVector<OpAsmParser::Argument> blockIds;
+  if (parser.parseKeyword("blocks") ||
+      parser.parseArgumentList(blockIds, OpAsmParser::Delimiter::Paren,
+                               /*allowType=*/false) ||
+      parser.parseKeyword("in"))
+    return failure();
+
+  SmallVector<OpAsmParser::UnresolvedOperand> dynamicGrid;
+  DenseI64ArrayAttr staticGrid;
+  if (parseDynamicIndexList(parser, dynamicGrid, staticGrid,
+                            /*valueTypes=*/nullptr,
+                            AsmParser::Delimiter::Square) ||
+      parser.resolveOperands(dynamicGrid, parser.getBuilder().getIndexType(),
+                             result.operands))
+    return failure();
+  result.addAttribute(getStaticGridAttrName(result.name), staticGrid);
+
+  int64_t threads;
+  if (parser.parseKeyword("threads") || parser.parseLParen() ||
+      parser.parseInteger(threads) || parser.parseRParen())
+    return failure();
+  result.addAttribute(getThreadsAttrName(result.name),
+                      parser.getBuilder().getI64IntegerAttr(threads));
+
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+
+  for (OpAsmParser::Argument &arg : blockIds)
+    arg.type = parser.getBuilder().getIndexType();
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body, blockIds))
+    return failure();
+  KernelOp::ensureTerminator(*body, parser.getBuilder(), result.location);
+  return success();
+}
+
+void KernelOp::print(OpAsmPrinter &p) {
+  p << ' ';
+  p.printSymbolName(getSymName());
+  p << " blocks(";
+  llvm::interleaveComma(getBody().getArguments(), p,
+                        [&](BlockArgument arg) { p.printOperand(arg); });
+  p << ") in ";
+  printDynamicIndexList(p, *this, getDynamicGrid(), getStaticGrid(),
+                        /*valueTypes=*/TypeRange(),
+                        AsmParser::Delimiter::Square);
+  p << " threads(" << getThreads() << ")";
+  p.printOptionalAttrDictWithKeyword(
+      (*this)->getAttrs(), {getSymNameAttrName(), getStaticGridAttrName(),
+                            getThreadsAttrName()});
+  p << ' ';
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
+                /*printBlockTerminators=*/false);
+}
+
+LogicalResult KernelOp::verify() {
+  if (getSymName().empty())
+    return emitOpError("requires a non-empty kernel name");
+  unsigned rank = getGridRank();
+  if (rank < 1 || rank > 3)
+    return emitOpError("expects 1 to 3 grid dimensions, got ") << rank;
+  for (int64_t extent : getStaticGrid())
+    if (!ShapedType::isDynamic(extent) && extent <= 0)
+      return emitOpError("expects positive grid extents, got ") << extent;
+  int64_t numDynamic =
+      llvm::count_if(getStaticGrid(), ShapedType::isDynamic);
+  if (numDynamic != static_cast<int64_t>(getDynamicGrid().size()))
+    return emitOpError("expects ")
+           << numDynamic << " dynamic grid extents, got "
+           << getDynamicGrid().size();
+  int64_t threads = getThreads();
+  if (threads <= 0 || threads % 32 != 0)
+    return emitOpError("expects a thread count that is a positive multiple "
+                       "of 32, got ")
+           << threads;
+  if (threads > kMaxThreadsPerBlock)
+    return emitOpError("expects at most ")
+           << kMaxThreadsPerBlock << " threads per block, got " << threads;
+  if ((*this)->getParentOfType<KernelOp>())
+    return emitOpError("cannot be nested in another tile.kernel");
+  return success();
+}
+
+LogicalResult KernelOp::verifyRegions() {
+  Block &body = getBody().front();
+  if (body.getNumArguments() != getGridRank())
+    return emitOpError("expects ")
+           << getGridRank() << " block index arguments, got "
+           << body.getNumArguments();
+  for (BlockArgument arg : body.getArguments())
+    if (!arg.getType().isIndex())
+      return emitOpError("expects block index arguments of index type");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// WsOp
+//===----------------------------------------------------------------------===//
+
+void WsOp::build(OpBuilder &builder, OperationState &state,
+                 ArrayRef<int64_t> warpgroups) {
+  state.addAttribute(getWarpgroupsAttrName(state.name),
+                     builder.getDenseI64ArrayAttr(warpgroups));
+  Region *body = state.addRegion();
+  body->push_back(new Block());
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToEnd(&body->front());
+  YieldOp::create(builder, state.location);
+}
+
+LogicalResult WsOp::verify() {
+  auto kernel = (*this)->getParentOfType<KernelOp>();
+  if (!kernel)
+    return emitOpError("must be nested in a tile.kernel");
+  if ((*this)->getParentOfType<WsOp>())
+    return emitOpError("cannot be nested in another tile.ws");
+  if ((*this)->getParentOfType<ParallelOp>())
+    return emitOpError("cannot be nested in a tile.parallel");
+  ArrayRef<int64_t> groups = getWarpgroups();
+  if (groups.empty())
+    return emitOpError("expects at least one warpgroup");
+  int64_t numGroups = kernel.getNumWarpgroups();
+  if (numGroups == 0)
+    return emitOpError("requires a kernel thread count that is a multiple "
+                       "of 128, got ")
+           << kernel.getThreads();
+  for (auto [i, group] : llvm::enumerate(groups)) {
+    if (group < 0 || group >= numGroups)
+      return emitOpError("warpgroup ")
+             << group << " is out of range: the kernel has " << numGroups
+             << " warpgroups";
+    if (i > 0 && groups[i - 1] >= group)
+      return emitOpError("expects strictly increasing warpgroup ids");
+  }
+  if (std::optional<int64_t> regs = getRegisters())
+    if (*regs < 24 || *regs > 256 || *regs % 8 != 0)
+      return emitOpError("expects a register count that is a multiple of 8 "
+                         "in [24, 256], got ")
+             << *regs;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// AllocOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult AllocOp::verify() {
+  MemRefType type = getType();
+  MemoryKind kind = getMemoryKind(type);
+  if (!isOnChip(kind))
+    return emitMemoryKindError(*this, "allocated tile", type,
+                               "shared, fragment or local");
+  if (!type.getLayout().isIdentity())
+    return emitOpError("expects an identity memref layout, got ")
+           << type.getLayout();
+  if (type.getRank() == 0)
+    return emitOpError("expects a tile of rank at least 1");
+  if (!(*this)->getParentOfType<KernelOp>())
+    return emitOpError("must be nested in a tile.kernel");
+  if (std::optional<int64_t> alignment = getAlignment()) {
+    if (*alignment <= 0 || !llvm::isPowerOf2_64(*alignment))
+      return emitOpError("expects a power-of-two alignment, got ")
+             << *alignment;
+    if (kind != MemoryKind::Shared)
+      return emitOpError("alignment only applies to shared tiles");
+  }
+  if (getLayoutAttr() && kind == MemoryKind::Local)
+    return emitOpError("local tiles have no layout");
+  return verifyLayoutFor(*this, getLayoutAttr(), type.getShape(),
+                         /*distributed=*/kind == MemoryKind::Fragment);
+}
+
+//===----------------------------------------------------------------------===//
+// CopyOp
+//===----------------------------------------------------------------------===//
+
+void CopyOp::build(OpBuilder &builder, OperationState &state, Value source,
+                   ValueRange sourceOffsets, Value target,
+                   ValueRange targetOffsets) {
+  build(builder, state, TypeRange(), source, sourceOffsets, target,
+        targetOffsets);
+}
+
+static bool isNumeric(Type type) {
+  return isa<FloatType, IntegerType, IndexType>(type);
+}
+
+LogicalResult CopyOp::verify() {
+  MemRefType srcType = getSourceType(), dstType = getTargetType();
+  MemoryKind srcKind = getMemoryKind(srcType), dstKind = getMemoryKind(dstType);
+  if (srcKind == MemoryKind::Unknown || dstKind == MemoryKind::Unknown)
+    return emitOpError("operands must be in global, shared, fragment or "
+                       "local memory");
+  if (!isOnChip(srcKind) && !isOnChip(dstKind))
+    return emitOpError("cannot copy from global memory to global memory");
+  if (!isNumeric(srcType.getElementType()) ||
+      !isNumeric(dstType.getElementType()))
+    return emitOpError("expects integer or floating-point element types");
+
+  bool srcHasOffsets = !getSourceOffsets().empty();
+  bool dstHasOffsets = !getTargetOffsets().empty();
+  if (srcHasOffsets && dstHasOffsets)
+    return emitOpError("only one operand may have offsets: the other one "
+                       "defines the copy extent");
+  auto checkOffsets = [&](StringRef what, MemRefType type, MemoryKind kind,
+                          size_t numOffsets) -> LogicalResult {
+    if (numOffsets == 0)
+      return success();
+    if (kind != MemoryKind::Global)
+      return emitOpError() << what
+                           << " offsets are only allowed on a global "
+                              "operand; use memref.subview for on-chip tiles";
+    if (numOffsets != static_cast<size_t>(type.getRank()))
+      return emitOpError() << "expects " << type.getRank() << " " << what
+                           << " offsets, got " << numOffsets;
+    return success();
+  };
+  if (failed(checkOffsets("source", srcType, srcKind,
+                          getSourceOffsets().size())) ||
+      failed(checkOffsets("target", dstType, dstKind,
+                          getTargetOffsets().size())))
+    return failure();
+
+  MemRefType tileType = srcHasOffsets ? dstType : srcType;
+  MemRefType regionType = srcHasOffsets ? srcType : dstType;
+  if (!tileType.hasStaticShape())
+    return emitOpError("expects the operand without offsets to have a "
+                       "static shape, got ")
+           << tileType;
+  if (!srcHasOffsets && !dstHasOffsets) {
+    if (srcType.getShape() != dstType.getShape())
+      return emitOpError("expects operands of the same shape, got ")
+             << srcType << " and " << dstType;
+    return success();
+  }
+  if (regionType.getRank() < tileType.getRank())
+    return emitOpError("expects the operand with offsets to have rank at "
+                       "least ")
+           << tileType.getRank() << ", got " << regionType.getRank();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// GemmOp
+//===----------------------------------------------------------------------===//
+
+static bool isFp8(Type type) {
+  return isa<Float8E4M3FNType, Float8E5M2Type>(type);
+}
+
+LogicalResult GemmOp::verify() {
+  auto aType = cast<MemRefType>(getA().getType());
+  auto bType = cast<MemRefType>(getB().getType());
+  auto cType = cast<MemRefType>(getC().getType());
+  if (aType.getRank() != 2 || bType.getRank() != 2 || cType.getRank() != 2)
+    return emitOpError("expects rank-2 operands, got ranks ")
+           << aType.getRank() << ", " << bType.getRank() << " and "
+           << cType.getRank();
+
+  MemoryKind aKind = getMemoryKind(aType), bKind = getMemoryKind(bType);
+  if (aKind != MemoryKind::Shared && aKind != MemoryKind::Fragment)
+    return emitMemoryKindError(*this, "A operand", aType,
+                               "shared or fragment");
+  if (bKind != MemoryKind::Shared && bKind != MemoryKind::Fragment)
+    return emitMemoryKindError(*this, "B operand", bType,
+                               "shared or fragment");
+  if (getMemoryKind(cType) != MemoryKind::Fragment)
+    return emitMemoryKindError(*this, "accumulator", cType, "fragment");
+  if (aKind == MemoryKind::Fragment && getTransposeA())
+    return emitOpError("a fragment A operand cannot be transposed");
+  if (bKind == MemoryKind::Fragment && getTransposeB())
+    return emitOpError("a fragment B operand cannot be transposed");
+
+  int64_t m = aType.getDimSize(getTransposeA() ? 1 : 0);
+  int64_t ka = aType.getDimSize(getTransposeA() ? 0 : 1);
+  int64_t kb = bType.getDimSize(getTransposeB() ? 1 : 0);
+  int64_t n = bType.getDimSize(getTransposeB() ? 0 : 1);
+  if (ka != kb)
+    return emitOpError("reduction dimensions disagree: A has K = ")
+           << ka << ", B has K = " << kb;
+  if (cType.getDimSize(0) != m || cType.getDimSize(1) != n)
+    return emitOpError("expects a ")
+           << m << "x" << n << " accumulator, got " << cType.getDimSize(0)
+           << "x" << cType.getDimSize(1);
+
+  Type aElt = aType.getElementType(), bElt = bType.getElementType(),
+       cElt = cType.getElementType();
+  bool sameInputs = aElt == bElt || (isFp8(aElt) && isFp8(bElt));
+  if (!sameInputs)
+    return emitOpError("expects A and B of the same element type, got ")
+           << aElt << " and " << bElt;
+  if (aElt.isF16()) {
+    if (!cElt.isF32() && !cElt.isF16())
+      return emitOpError("expects an f32 or f16 accumulator for f16 "
+                         "inputs, got ")
+             << cElt;
+  } else if (aElt.isBF16() || aElt.isF32() || isFp8(aElt)) {
+    if (!cElt.isF32())
+      return emitOpError("expects an f32 accumulator for ")
+             << aElt << " inputs, got " << cElt;
+  } else if (aElt.isSignlessInteger(8)) {
+    if (!cElt.isSignlessInteger(32))
+      return emitOpError("expects an i32 accumulator for i8 inputs, got ")
+             << cElt;
+  } else {
+    return emitOpError("unsupported input element type ")
+           << aElt << ": expected f16, bf16, f32, f8E4M3FN, f8E5M2 or i8";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// FillOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult FillOp::verify() {
+  auto type = cast<MemRefType>(getTarget().getType());
+  if (!isOnChip(getMemoryKind(type)))
+    return emitMemoryKindError(*this, "filled tile", type,
+                               "shared, fragment or local");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ParallelOp
+//===----------------------------------------------------------------------===//
+
+void ParallelOp::build(OpBuilder &builder, OperationState &state,
+                       ArrayRef<int64_t> extents) {
+  state.addAttribute(getExtentsAttrName(state.name),
+                     builder.getDenseI64ArrayAttr(extents));
+  Region *body = state.addRegion();
+  Block *block = new Block();
+  body->push_back(block);
+  for (size_t i = 0, e = extents.size(); i < e; ++i)
+    block->addArgument(builder.getIndexType(), state.location);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToEnd(block);
+  YieldOp::create(builder, state.location);
+}
+
+// tile.parallel (%i, %j) in [128, 64] attrs {body}
+ParseResult ParallelOp::parse(OpAsmParser &parser, OperationState &result) {
+  SmallVector<OpAsmParser::Argument> ivs;
+  if (parser.parseArgumentList(ivs, OpAsmParser::Delimiter::Paren,
+                               /*allowType=*/false) ||
+      parser.parseKeyword("in"))
+    return failure();
+  SmallVector<int64_t> extents;
+  if (parser.parseCommaSeparatedList(
+          AsmParser::Delimiter::Square, [&]() -> ParseResult {
+            return parser.parseInteger(extents.emplace_back());
+          }))
+    return failure();
+  result.addAttribute(getExtentsAttrName(result.name),
+                      parser.getBuilder().getDenseI64ArrayAttr(extents));
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  for (OpAsmParser::Argument &iv : ivs)
+    iv.type = parser.getBuilder().getIndexType();
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body, ivs))
+    return failure();
+  ParallelOp::ensureTerminator(*body, parser.getBuilder(), result.location);
+  return success();
+}
+
+void ParallelOp::print(OpAsmPrinter &p) {
+  p << " (";
+  llvm::interleaveComma(getInductionVars(), p,
+                        [&](BlockArgument arg) { p.printOperand(arg); });
+  p << ") in [";
+  llvm::interleaveComma(getExtents(), p);
+  p << "]";
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
+                                     {getExtentsAttrName()});
+  p << ' ';
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
+                /*printBlockTerminators=*/false);
+}
+
+LogicalResult ParallelOp::verify() {
+  if (getExtents().empty())
+    return emitOpError("expects at least one dimension");
+  for (int64_t extent : getExtents())
+    if (extent <= 0)
+      return emitOpError("expects positive extents, got ") << extent;
+  return verifyLayoutFor(*this, getLayoutAttr(), getExtents(),
+                         /*distributed=*/true);
+}
+
+LogicalResult ParallelOp::verifyRegions() {
+  Block &body = getBody().front();
+  if (body.getNumArguments() != getExtents().size())
+    return emitOpError("expects ")
+           << getExtents().size() << " induction variables, got "
+           << body.getNumArguments();
+  for (BlockArgument arg : body.getArguments())
+    if (!arg.getType().isIndex())
+      return emitOpError("expects induction variables of index type");
+  WalkResult nested = getBody().walk([&](Operation *op) {
+    if (isa<KernelOp, WsOp, CopyOp, GemmOp, ReduceOp, FillOp>(op)) {
+      op->emitOpError("cannot be nested in a tile.parallel: its body is "
+                      "executed per element");
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(nested.wasInterrupted());
+}
+
+//===----------------------------------------------------------------------===//
+// ReduceOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReduceOp::verify() {
+  auto srcType = cast<MemRefType>(getSource().getType());
+  auto dstType = cast<MemRefType>(getTarget().getType());
+  for (auto [what, type] :
+       {std::pair<StringRef, MemRefType>{"source", srcType},
+        std::pair<StringRef, MemRefType>{"target", dstType}}) {
+    MemoryKind kind = getMemoryKind(type);
+    if (kind != MemoryKind::Fragment && kind != MemoryKind::Local)
+      return emitMemoryKindError(*this, what, type, "fragment or local");
+  }
+  if (srcType.getElementType() != dstType.getElementType())
+    return emitOpError("expects source and target of the same element "
+                       "type, got ")
+           << srcType.getElementType() << " and "
+           << dstType.getElementType();
+  Type elt = srcType.getElementType();
+  if (!isa<FloatType>(elt) && !elt.isSignlessInteger())
+    return emitOpError("expects float or signless integer elements, got ")
+           << elt;
+  int64_t dim = getDim();
+  if (dim < 0 || dim >= srcType.getRank())
+    return emitOpError("reduction dimension ")
+           << dim << " is out of range for a rank-" << srcType.getRank()
+           << " source";
+  SmallVector<int64_t> dropped(srcType.getShape());
+  dropped.erase(dropped.begin() + dim);
+  SmallVector<int64_t> kept(srcType.getShape());
+  kept[dim] = 1;
+  ArrayRef<int64_t> dstShape = dstType.getShape();
+  bool isScalarTarget = dropped.empty() && dstShape == ArrayRef<int64_t>{1};
+  if (dstShape != ArrayRef<int64_t>(dropped) &&
+      dstShape != ArrayRef<int64_t>(kept) && !isScalarTarget)
+    return emitOpError("expects a target of shape [")
+           << ArrayRef<int64_t>(dropped)
+           << "] (or with dimension " << dim
+           << " of size 1), got " << dstType;
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "tile/Dialect/TileOps.cpp.inc"
