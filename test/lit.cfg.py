@@ -25,6 +25,7 @@ llvm_config.use_default_substitutions()
 tool_dirs = [config.tile_tools_dir, config.llvm_tools_dir]
 tools = [
     "tile-opt",
+    "tile-layout-algebra-test",
     ToolSubst("%mlir_opt", os.path.join(config.mlir_tools_dir, "mlir-opt")),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -16,92 +16,12 @@ using namespace mlir::tile;
 #include "tile/Dialect/TileEnums.cpp.inc"
 #include "tile/Dialect/TileInterfaces.cpp.inc"
 
-#define GET_ATTRDEF_CLASSES
-#include "tile/Dialect/TileAttrs.cpp.inc"
-
 void TileDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
 #include "tile/Dialect/TileOps.cpp.inc"
       >();
   registerAttributes();
-}
-
-void TileDialect::registerAttributes() {
-  addAttributes<
-#define GET_ATTRDEF_LIST
-#include "tile/Dialect/TileAttrs.cpp.inc"
-      >();
-}
-
-//===----------------------------------------------------------------------===//
-// Memory kinds
-//===----------------------------------------------------------------------===//
-
-MemoryKind mlir::tile::getMemoryKind(MemRefType type) {
-  Attribute space = type.getMemorySpace();
-  if (!space)
-    return MemoryKind::Global;
-  if (auto gpuSpace = dyn_cast<gpu::AddressSpaceAttr>(space)) {
-    switch (gpuSpace.getValue()) {
-    case gpu::AddressSpace::Global:
-      return MemoryKind::Global;
-    case gpu::AddressSpace::Workgroup:
-      return MemoryKind::Shared;
-    case gpu::AddressSpace::Private:
-      return MemoryKind::Local;
-    default:
-      return MemoryKind::Unknown;
-    }
-  }
-  if (auto tileSpace = dyn_cast<MemorySpaceAttr>(space))
-    return tileSpace.getValue() == MemorySpace::Fragment ? MemoryKind::Fragment
-                                                         : MemoryKind::Local;
-  if (auto intSpace = dyn_cast<IntegerAttr>(space)) {
-    // NVVM numbering, as produced by upstream lowerings.
-    switch (intSpace.getInt()) {
-    case 0:
-    case 1:
-      return MemoryKind::Global;
-    case 3:
-      return MemoryKind::Shared;
-    default:
-      return MemoryKind::Unknown;
-    }
-  }
-  return MemoryKind::Unknown;
-}
-
-StringRef mlir::tile::stringifyMemoryKind(MemoryKind kind) {
-  switch (kind) {
-  case MemoryKind::Global:
-    return "global";
-  case MemoryKind::Shared:
-    return "shared";
-  case MemoryKind::Fragment:
-    return "fragment";
-  case MemoryKind::Local:
-    return "local";
-  case MemoryKind::Unknown:
-    return "unknown";
-  }
-  llvm_unreachable("unknown memory kind");
-}
-
-Attribute mlir::tile::getMemorySpaceAttr(MLIRContext *ctx, MemoryKind kind) {
-  switch (kind) {
-  case MemoryKind::Global:
-    return nullptr;
-  case MemoryKind::Shared:
-    return gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  case MemoryKind::Fragment:
-    return MemorySpaceAttr::get(ctx, MemorySpace::Fragment);
-  case MemoryKind::Local:
-    return MemorySpaceAttr::get(ctx, MemorySpace::Local);
-  case MemoryKind::Unknown:
-    return nullptr;
-  }
-  llvm_unreachable("unknown memory kind");
 }
 
 //===----------------------------------------------------------------------===//

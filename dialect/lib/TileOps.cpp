@@ -28,7 +28,7 @@ static InFlightDiagnostic emitMemoryKindError(Operation *op, StringRef what,
 
 /// Verifies that `layout` (if any) fits a tile of `type`.
 static LogicalResult verifyLayoutFor(Operation *op, LayoutAttrInterface layout,
-                                     ArrayRef<int64_t> shape,
+                                     ArrayRef<int64_t> shape, Type elementType,
                                      std::optional<bool> distributed) {
   if (!layout)
     return success();
@@ -36,7 +36,8 @@ static LogicalResult verifyLayoutFor(Operation *op, LayoutAttrInterface layout,
     return op->emitOpError()
            << "expects a " << (*distributed ? "distributed" : "memory")
            << " layout, got " << layout;
-  return layout.verifyShape(shape, [&] { return op->emitOpError(); });
+  return layout.verifyShape(shape, elementType,
+                            [&] { return op->emitOpError(); });
 }
 
 //===----------------------------------------------------------------------===//
@@ -234,6 +235,12 @@ LogicalResult AllocOp::verify() {
            << type.getLayout();
   if (type.getRank() == 0)
     return emitOpError("expects a tile of rank at least 1");
+  // Resource accounting needs a bit width: no index, vector or complex tiles.
+  if (!type.getElementType().isIntOrFloat())
+    return emitOpError("expects integer or floating-point elements, got ")
+           << type.getElementType();
+  if (type.getNumElements() == 0)
+    return emitOpError("expects a non-empty tile, got ") << type;
   if (!(*this)->getParentOfType<KernelOp>())
     return emitOpError("must be nested in a tile.kernel");
   if (std::optional<int64_t> alignment = getAlignment()) {
@@ -245,8 +252,20 @@ LogicalResult AllocOp::verify() {
   }
   if (getLayoutAttr() && kind == MemoryKind::Local)
     return emitOpError("local tiles have no layout");
-  return verifyLayoutFor(*this, getLayoutAttr(), type.getShape(),
-                         /*distributed=*/kind == MemoryKind::Fragment);
+  if (failed(verifyLayoutFor(*this, getLayoutAttr(), type.getShape(),
+                             type.getElementType(),
+                             /*distributed=*/kind == MemoryKind::Fragment)))
+    return failure();
+  if (auto shared = dyn_cast_or_null<SharedLayoutAttr>(getLayoutAttr())) {
+    int64_t required = shared.getRequiredAlignment();
+    // Shared tiles without `alignment` are 16-byte aligned (see
+    // tile-check-resources).
+    if (getAlignment().value_or(16) < required)
+      return emitOpError("a tile with layout ")
+             << shared << " must be aligned to at least " << required
+             << " bytes";
+  }
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -361,6 +380,9 @@ LogicalResult GemmOp::verify() {
     return emitOpError("expects a ")
            << m << "x" << n << " accumulator, got " << cType.getDimSize(0)
            << "x" << cType.getDimSize(1);
+  if (m == 0 || n == 0 || ka == 0)
+    return emitOpError("expects non-empty operands, got M = ")
+           << m << ", N = " << n << " and K = " << ka;
 
   Type aElt = aType.getElementType(), bElt = bType.getElementType(),
        cElt = cType.getElementType();
@@ -433,7 +455,14 @@ ParseResult ParallelOp::parse(OpAsmParser &parser, OperationState &result) {
     return failure();
   result.addAttribute(getExtentsAttrName(result.name),
                       parser.getBuilder().getDenseI64ArrayAttr(extents));
-  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
+  // `layout` is only given through the attribute dictionary: check it like
+  // generated parsers do (an ill-typed one would otherwise be dropped).
+  SMLoc attrLoc = parser.getCurrentLocation();
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes) ||
+      failed(verifyInherentAttrs(result.name, result.attributes, [&]() {
+        return parser.emitError(attrLoc)
+               << "'" << result.name.getStringRef() << "' op ";
+      })))
     return failure();
   for (OpAsmParser::Argument &iv : ivs)
     iv.type = parser.getBuilder().getIndexType();
@@ -465,7 +494,7 @@ LogicalResult ParallelOp::verify() {
     if (extent <= 0)
       return emitOpError("expects positive extents, got ") << extent;
   return verifyLayoutFor(*this, getLayoutAttr(), getExtents(),
-                         /*distributed=*/true);
+                         /*elementType=*/Type(), /*distributed=*/true);
 }
 
 LogicalResult ParallelOp::verifyRegions() {
@@ -478,7 +507,8 @@ LogicalResult ParallelOp::verifyRegions() {
     if (!arg.getType().isIndex())
       return emitOpError("expects induction variables of index type");
   WalkResult nested = getBody().walk([&](Operation *op) {
-    if (isa<KernelOp, WsOp, CopyOp, GemmOp, ReduceOp, FillOp>(op)) {
+    if (isa<KernelOp, WsOp, AllocOp, CopyOp, GemmOp, ReduceOp, FillOp,
+            ParallelOp>(op)) {
       op->emitOpError("cannot be nested in a tile.parallel: its body is "
                       "executed per element");
       return WalkResult::interrupt();

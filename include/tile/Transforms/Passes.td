@@ -29,4 +29,46 @@ def CheckResources : Pass<"tile-check-resources", "ModuleOp"> {
   ];
 }
 
+def LayoutInference : Pass<"tile-layout-inference", "ModuleOp"> {
+  let summary = "Assign a layout to every register and shared tile";
+  let description = [{
+    Annotates every fragment `tile.alloc` and every `tile.parallel` with a
+    distributed `#tile.linear` layout, and every shared `tile.alloc` with a
+    `#tile.shared` layout (and the alignment it needs).
+
+    Layouts are decided in three levels:
+
+    1. *strict*: layouts given by the user and the operand layouts of the
+       gemm instruction chosen for the target (`mma.sync` m16n8k* with the
+       warps partitioned by the gemm's policy);
+    2. *common*: propagation in program order through `tile.parallel`
+       accesses (identity accesses share the loop's layout; accesses that
+       drop loop dimensions get the projected layout), `tile.reduce` (the
+       target gets the source layout without the reduced dimension) and
+       fragment-to-fragment `tile.copy`;
+    3. *free*: a `tile.parallel` whose layout is still open takes, among the
+       layouts of the fragments it accesses and a plain vectorized partition
+       of its iteration space, the one needing the fewest conversions, then
+       the least replication, then the widest vector access. Fragments only
+       copied to and from memory get a partition with 16-byte vectors.
+
+    A conflict on a fragment that is only read (a gemm operand, a loop that
+    reads it) or written whole by a loop is resolved by an explicit
+    conversion: a new fragment with the needed layout and a `tile.copy`.
+    Conflicting requirements on a gemm accumulator or a user-given layout are
+    errors that name both uses.
+
+    Shared tiles used as gemm operands get the widest XOR swizzle their rows
+    allow (128, 64 or 32 bytes; 16 bytes of row padding otherwise) so that
+    `ldmatrix` reads are free of bank conflicts; other shared tiles are
+    row-major. Ops inside `tile.ws` are distributed over the threads of the
+    listed warpgroups only.
+  }];
+  let dependentDialects = ["::mlir::tile::TileDialect"];
+  let options = [
+    Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
+           "Emit a remark per tile.parallel with its layout's replication">
+  ];
+}
+
 #endif // TILE_TRANSFORMS_PASSES_TD

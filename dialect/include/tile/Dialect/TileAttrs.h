@@ -7,6 +7,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "tile/Dialect/LinearLayout.h"
 
 #include "tile/Dialect/TileEnums.h.inc"
 #include "tile/Dialect/TileInterfaces.h.inc"

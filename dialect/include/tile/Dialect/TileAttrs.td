@@ -76,4 +76,87 @@ def Tile_ReduceKindAttr : EnumAttr<Tile_Dialect, Tile_ReduceKind,
   let assemblyFormat = "`<` $value `>`";
 }
 
+//===----------------------------------------------------------------------===//
+// Layouts
+//===----------------------------------------------------------------------===//
+
+def Tile_LinearLayoutAttr : Tile_Attr<"LinearLayout", "linear",
+    [DeclareAttrInterfaceMethods<Tile_LayoutAttrInterface>]> {
+  let summary = "a distributed register-tile layout, linear over GF(2)";
+  let description = [{
+    Maps the bits of a thread's register slot, its lane and its warp to the
+    coordinate of a tile element: the element held by register `r` of lane
+    `l` of warp `w` is the XOR of the basis vectors of the set bits of `r`,
+    `l` and `w`. The shape is the tile's shape with each dimension rounded up
+    to a power of two (elements beyond the tile are not accessed). A zero
+    lane or warp basis vector means that several threads hold the same
+    elements (replication).
+
+    ```mlir
+    // mma.sync m16n8 accumulator of a 16x8 tile held by one warp.
+    #tile.linear<[16, 8], register = [[0, 1], [8, 0]],
+                 lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = []>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
+                        ArrayRefParameter<"int64_t">:$registerBases,
+                        ArrayRefParameter<"int64_t">:$laneBases,
+                        ArrayRefParameter<"int64_t">:$warpBases);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The layout as a `LinearLayout` (over the padded shape).
+    ::mlir::tile::LinearLayout getLinearLayout() const;
+    /// Builds the attribute of a distributed linear layout.
+    static LinearLayoutAttr get(::mlir::MLIRContext *context,
+                                const ::mlir::tile::LinearLayout &layout);
+  }];
+}
+
+def Tile_SharedLayoutAttr : Tile_Attr<"SharedLayout", "shared",
+    [DeclareAttrInterfaceMethods<Tile_LayoutAttrInterface>]> {
+  let summary = "a shared-memory tile layout: row-major, padded or swizzled";
+  let description = [{
+    The physical layout of a shared tile. The trailing two dimensions (the
+    last one for rank-1 tiles) form a row-major matrix, to which either an
+    XOR swizzle or row padding is applied; leading dimensions (for instance
+    the stage dimension of a multi-versioned buffer) stack whole matrices.
+
+    * `swizzle = 32 | 64 | 128`: within each aligned `swizzle`-byte span of
+      a row, the 16-byte chunk index is XORed with bits 7 and up of the byte
+      address (the pattern TMA and wgmma use). The tile must be aligned to
+      8 x `swizzle` bytes.
+    * `pad = P`: every row is followed by P unused bytes (P a multiple of the
+      element size), so consecutive rows start in different banks.
+
+    ```mlir
+    %a = tile.alloc {layout = #tile.shared<swizzle = 128>, alignment = 1024}
+        : memref<128x64xf16, #gpu.address_space<workgroup>>
+    ```
+  }];
+  let parameters = (ins DefaultValuedParameter<"int64_t", "0">:$swizzle,
+                        DefaultValuedParameter<"int64_t", "0">:$pad);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Physical byte offset of the element at `coord` of a tile of `shape`
+    /// with `elementBits`-bit elements.
+    int64_t getByteOffset(::llvm::ArrayRef<int64_t> coord,
+                          ::llvm::ArrayRef<int64_t> shape,
+                          int64_t elementBits) const;
+    /// Bytes the tile occupies (including padding).
+    int64_t getSizeInBytes(::llvm::ArrayRef<int64_t> shape,
+                           int64_t elementBits) const;
+    /// Alignment the tile's base needs, in bytes.
+    int64_t getRequiredAlignment() const {
+      return getSwizzle() ? 8 * getSwizzle() : 16;
+    }
+    /// The memory layout (offset -> coordinate) of an unpadded tile whose
+    /// dimensions are powers of two; none otherwise.
+    std::optional<::mlir::tile::LinearLayout>
+    getLinearLayout(::llvm::ArrayRef<int64_t> shape,
+                    int64_t elementBits) const;
+  }];
+}
+
 #endif // TILE_DIALECT_TILEATTRS_TD

@@ -20,10 +20,12 @@ def Tile_LayoutAttrInterface : AttrInterface<"LayoutAttrInterface"> {
                  elements to memory offsets (a shared-memory layout).}],
       /*retTy=*/"bool", /*methodName=*/"isDistributed">,
     InterfaceMethod<
-      /*desc=*/[{Checks that the layout applies to a tile of the given shape,
-                 reporting through `emitError` otherwise.}],
+      /*desc=*/[{Checks that the layout applies to a tile of the given shape
+                 and element type (null for an iteration space), reporting
+                 through `emitError` otherwise.}],
       /*retTy=*/"::llvm::LogicalResult", /*methodName=*/"verifyShape",
       /*args=*/(ins "::llvm::ArrayRef<int64_t>":$shape,
+                    "::mlir::Type":$elementType,
                     "::llvm::function_ref<::mlir::InFlightDiagnostic()>":$emitError)>
   ];
 }

@@ -1,0 +1,209 @@
+//===- LinearLayout.h - Linear layouts over GF(2) ---------------*- C++ -*-===//
+//
+// A linear layout maps the bits of named hardware indices (a register slot, a
+// lane, a warp; or a memory offset) to the bits of a logical tile coordinate,
+// linearly over GF(2): the coordinate of an input is the XOR of the basis
+// vectors of its set bits. Tile shapes are padded to powers of two; the
+// coordinate is packed into a flat, row-major index (the last dimension in
+// the lowest bits), so a row-major memory layout is the identity matrix and
+// an XOR swizzle is the identity plus a few off-diagonal bits.
+//
+// Distributed (fragment) layouts use the input dimensions "register", "lane"
+// and "warp"; memory layouts use "offset" (in elements). A zero basis vector
+// of "lane" or "warp" means replication: several threads hold the element.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_DIALECT_LINEARLAYOUT_H
+#define TILE_DIALECT_LINEARLAYOUT_H
+
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir::tile {
+
+class LinearLayout {
+public:
+  /// Names of the standard input dimensions.
+  static constexpr llvm::StringLiteral kRegister = "register";
+  static constexpr llvm::StringLiteral kLane = "lane";
+  static constexpr llvm::StringLiteral kWarp = "warp";
+  static constexpr llvm::StringLiteral kOffset = "offset";
+
+  /// An input dimension: one basis vector (a flat output index) per bit.
+  struct InDim {
+    std::string name;
+    SmallVector<uint64_t> bases;
+    bool operator==(const InDim &other) const {
+      return name == other.name && bases == other.bases;
+    }
+  };
+
+  LinearLayout() = default;
+  /// Builds a layout; `outShape` entries must be powers of two.
+  LinearLayout(SmallVector<InDim> inDims, ArrayRef<int64_t> outShape);
+
+  //===--------------------------------------------------------------------===//
+  // Named constructors
+  //===--------------------------------------------------------------------===//
+
+  /// Row-major memory layout of a tile: offset -> coordinate is the identity.
+  static LinearLayout rowMajor(ArrayRef<int64_t> shape);
+
+  /// XOR-swizzled memory layout of a tile whose last dimension holds
+  /// elements of `elementBits` bits: the 16-byte chunk index within each
+  /// `swizzleBytes` span (32, 64 or 128) is XORed with the index of that span
+  /// modulo the number of chunks it holds, as TMA and wgmma define it.
+  /// `swizzleBytes` = 0 gives the row-major layout.
+  static LinearLayout swizzled(ArrayRef<int64_t> shape, int64_t elementBits,
+                               int64_t swizzleBytes);
+
+  /// Blocked element-wise layout over `numThreads` threads: each thread
+  /// holds `vector` consecutive elements of the last dimension, consecutive
+  /// lanes take consecutive vectors (row-major), then warps, then the layout
+  /// repeats in registers. Threads beyond the tile replicate it.
+  static LinearLayout blocked(ArrayRef<int64_t> shape, int64_t numThreads,
+                              int64_t vector);
+
+  /// The accumulator fragment of `mma.sync` m16n8k* over an M x N tile, with
+  /// the warps arranged as `warpsM` x `warpsN` (warp id = m * warpsN + n),
+  /// each warp owning a contiguous (M / warpsM) x (N / warpsN) block.
+  static LinearLayout mmaSyncAccumulator(int64_t m, int64_t n, int64_t warpsM,
+                                         int64_t warpsN);
+
+  /// The A operand fragment of `mma.sync` m16n8k(256/bits) over an M x K tile
+  /// (replicated over the `warpsN` warps that share rows).
+  static LinearLayout mmaSyncOperandA(int64_t m, int64_t k,
+                                      int64_t elementBits, int64_t warpsM,
+                                      int64_t warpsN);
+
+  /// The B operand fragment of `mma.sync` over a K x N tile (replicated over
+  /// the `warpsM` warps that share columns).
+  static LinearLayout mmaSyncOperandB(int64_t k, int64_t n,
+                                      int64_t elementBits, int64_t warpsM,
+                                      int64_t warpsN);
+
+  /// The accumulator of Hopper `wgmma` m64nNk* over an M x N tile computed by
+  /// `numWarpgroups` warpgroups stacked along M (each owns M / numWarpgroups
+  /// rows, a multiple of 64).
+  static LinearLayout wgmmaAccumulator(int64_t m, int64_t n,
+                                       int64_t numWarpgroups);
+
+  /// The accumulator of AMD MFMA `instrM` x `instrN` (32x32 or 16x16) with
+  /// 64-wide wavefronts over an M x N tile, waves arranged `wavesM` x
+  /// `wavesN`.
+  static LinearLayout mfmaAccumulator(int64_t m, int64_t n, int64_t instr,
+                                      int64_t wavesM, int64_t wavesN);
+
+  //===--------------------------------------------------------------------===//
+  // Structure
+  //===--------------------------------------------------------------------===//
+
+  ArrayRef<InDim> getInDims() const { return inDims; }
+  ArrayRef<int64_t> getOutShape() const { return outShape; }
+  unsigned getOutRank() const { return outShape.size(); }
+  unsigned getNumOutBits() const { return numOutBits; }
+  unsigned getNumInBits() const;
+  /// Bits of input dimension `name` (0 if absent).
+  unsigned getInDimBits(StringRef name) const;
+  int64_t getInDimSize(StringRef name) const {
+    return int64_t(1) << getInDimBits(name);
+  }
+  bool hasInDim(StringRef name) const;
+  ArrayRef<uint64_t> getBases(StringRef name) const;
+  /// True if the layout distributes elements over threads.
+  bool isDistributed() const { return hasInDim(kLane); }
+
+  /// Packs a coordinate into a flat index and back.
+  uint64_t packCoord(ArrayRef<int64_t> coord) const;
+  SmallVector<int64_t> unpackCoord(uint64_t flat) const;
+
+  /// Applies the layout: XOR of the basis vectors of the set bits of each
+  /// input (inputs not named are 0).
+  uint64_t applyFlat(ArrayRef<std::pair<StringRef, int64_t>> inputs) const;
+  SmallVector<int64_t>
+  apply(ArrayRef<std::pair<StringRef, int64_t>> inputs) const {
+    return unpackCoord(applyFlat(inputs));
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Algebra
+  //===--------------------------------------------------------------------===//
+
+  /// Rank of the layout's matrix over GF(2).
+  unsigned getRank() const;
+  bool isSurjective() const { return getRank() == numOutBits; }
+  bool isInjective() const { return getRank() == getNumInBits(); }
+  bool isBijective() const { return isSurjective() && isInjective(); }
+
+  /// Number of threads that hold each element of a surjective distributed
+  /// layout (1 without replication); 1 for memory layouts.
+  int64_t getReplication() const;
+  /// Number of registers of one thread holding the same element (1 unless
+  /// registers are duplicated).
+  int64_t getRegisterDuplication() const;
+  /// Elements per thread (the register dimension's size).
+  int64_t getRegistersPerThread() const { return getInDimSize(kRegister); }
+  /// Number of consecutive elements of the last dimension held in
+  /// consecutive registers (the widest vector access).
+  int64_t getVectorWidth() const;
+
+  /// The inverse of a bijective layout: its single input dimension "coord"
+  /// ranges over flat coordinates, its output is the flat index of this
+  /// layout's inputs, of shape [size of each input dimension].
+  std::optional<LinearLayout> invert() const;
+
+  /// `outer` after `this`: requires `outer` to have one input dimension with
+  /// as many bits as this layout's output. The result has this layout's
+  /// inputs and `outer`'s output.
+  std::optional<LinearLayout> compose(const LinearLayout &outer) const;
+
+  /// True if every thread that holds an element in this layout also holds
+  /// it in `other` (both distributed over the same shape and threads).
+  bool isContainedIn(const LinearLayout &other) const;
+
+  /// The same map with all input dimensions merged into one named `name`
+  /// (the first input dimension in the lowest bits).
+  LinearLayout flattenInDims(StringRef name) const;
+
+  /// Drops output dimension `dim` (reducing over it). Register bits that no
+  /// longer move are removed; lane and warp bits become replication.
+  LinearLayout projectOut(unsigned dim) const;
+
+  /// Removes register basis vectors that are zero or that duplicate the span
+  /// of earlier register vectors.
+  LinearLayout compactRegisters() const;
+
+  bool operator==(const LinearLayout &other) const {
+    return inDims == other.inDims && outShape == other.outShape;
+  }
+  bool operator!=(const LinearLayout &other) const {
+    return !(*this == other);
+  }
+
+  void print(llvm::raw_ostream &os) const;
+
+private:
+  SmallVector<InDim> inDims;
+  SmallVector<int64_t> outShape;
+  unsigned numOutBits = 0;
+};
+
+inline llvm::raw_ostream &operator<<(llvm::raw_ostream &os,
+                                     const LinearLayout &layout) {
+  layout.print(os);
+  return os;
+}
+
+/// Rank over GF(2) of a set of bit vectors.
+unsigned getGF2Rank(ArrayRef<uint64_t> vectors);
+
+} // namespace mlir::tile
+
+#endif // TILE_DIALECT_LINEARLAYOUT_H

@@ -1,0 +1,474 @@
+//===- LinearLayout.cpp - Linear layouts over GF(2) -------------*- C++ -*-===//
+
+#include "tile/Dialect/LinearLayout.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+//===----------------------------------------------------------------------===//
+// GF(2) helpers
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// An echelon basis of a subspace of GF(2)^64, kept reduced by leading bit.
+class GF2Basis {
+public:
+  /// Reduces `v` against the basis.
+  uint64_t reduce(uint64_t v) const {
+    for (uint64_t b : basis)
+      v = std::min(v, v ^ b);
+    return v;
+  }
+  bool contains(uint64_t v) const { return reduce(v) == 0; }
+  /// Adds `v`; returns true if it was independent.
+  bool insert(uint64_t v) {
+    v = reduce(v);
+    if (!v)
+      return false;
+    basis.push_back(v);
+    // Keep sorted descending by leading bit so that `reduce` works greedily.
+    llvm::sort(basis, std::greater<uint64_t>());
+    return true;
+  }
+  unsigned size() const { return basis.size(); }
+
+private:
+  SmallVector<uint64_t> basis;
+};
+} // namespace
+
+unsigned mlir::tile::getGF2Rank(ArrayRef<uint64_t> vectors) {
+  GF2Basis basis;
+  for (uint64_t v : vectors)
+    basis.insert(v);
+  return basis.size();
+}
+
+//===----------------------------------------------------------------------===//
+// Construction
+//===----------------------------------------------------------------------===//
+
+LinearLayout::LinearLayout(SmallVector<InDim> dims, ArrayRef<int64_t> shape)
+    : inDims(std::move(dims)), outShape(shape) {
+  numOutBits = 0;
+  for (int64_t size : outShape) {
+    assert(size > 0 && llvm::isPowerOf2_64(size) &&
+           "output sizes must be powers of two");
+    numOutBits += llvm::Log2_64(size);
+  }
+  assert(numOutBits <= 64 && "layout too large");
+}
+
+/// Flat index of (row, col) in a tile with `n` columns.
+static uint64_t rc(int64_t row, int64_t col, int64_t n) {
+  return (static_cast<uint64_t>(row) << llvm::Log2_64(n)) |
+         static_cast<uint64_t>(col);
+}
+
+/// Appends one basis vector per bit of `count` (a power of two) along a
+/// direction starting at `unit`: unit, 2*unit, 4*unit...
+static void appendRepeats(SmallVector<uint64_t> &bases, int64_t count,
+                          llvm::function_ref<uint64_t(int64_t)> at,
+                          int64_t unit) {
+  for (int64_t step = unit; step < unit * count; step *= 2)
+    bases.push_back(at(step));
+}
+
+LinearLayout LinearLayout::rowMajor(ArrayRef<int64_t> shape) {
+  return swizzled(shape, /*elementBits=*/8, /*swizzleBytes=*/0);
+}
+
+LinearLayout LinearLayout::swizzled(ArrayRef<int64_t> shape,
+                                    int64_t elementBits,
+                                    int64_t swizzleBytes) {
+  LinearLayout probe({}, shape);
+  unsigned bits = probe.getNumOutBits();
+  // Byte bit b of an element offset is element bit b - log2(element bytes).
+  int64_t eltShift = llvm::Log2_64(std::max<int64_t>(elementBits / 8, 1));
+  // Chunk bits [4, 4 + s) are XORed with bits [7, 7 + s), s = log2(span/16).
+  int64_t s = swizzleBytes >= 16 ? llvm::Log2_64(swizzleBytes / 16) : 0;
+  InDim offset{kOffset.str(), {}};
+  for (unsigned i = 0; i < bits; ++i) {
+    uint64_t col = uint64_t(1) << i;
+    int64_t byteBit = i + eltShift;
+    if (byteBit >= 7 && byteBit < 7 + s && byteBit - 3 - eltShift >= 0)
+      col |= uint64_t(1) << (byteBit - 3 - eltShift);
+    offset.bases.push_back(col);
+  }
+  return LinearLayout({offset}, shape);
+}
+
+/// Assigns flat bits in order: `take` returns the next unassigned bit or 0
+/// once all bits are taken (which means replication for thread dimensions).
+namespace {
+struct BitCursor {
+  unsigned next = 0, end;
+  explicit BitCursor(unsigned end) : end(end) {}
+  uint64_t take() { return next < end ? uint64_t(1) << next++ : 0; }
+  bool done() const { return next >= end; }
+};
+} // namespace
+
+LinearLayout LinearLayout::blocked(ArrayRef<int64_t> shape,
+                                   int64_t numThreads, int64_t vector) {
+  LinearLayout probe({}, shape);
+  BitCursor cursor(probe.getNumOutBits());
+  int64_t lastDim = shape.empty() ? 1 : shape.back();
+  vector = std::min(vector, lastDim);
+  InDim reg{kRegister.str(), {}}, lane{kLane.str(), {}},
+      warp{kWarp.str(), {}};
+  for (int64_t v = 1; v < vector; v *= 2)
+    reg.bases.push_back(cursor.take());
+  for (int i = 0; i < 5; ++i)
+    lane.bases.push_back(cursor.take());
+  for (int64_t w = 1; w < numThreads / 32; w *= 2)
+    warp.bases.push_back(cursor.take());
+  while (!cursor.done())
+    reg.bases.push_back(cursor.take());
+  return LinearLayout({reg, lane, warp}, shape);
+}
+
+LinearLayout LinearLayout::mmaSyncAccumulator(int64_t m, int64_t n,
+                                              int64_t warpsM, int64_t warpsN) {
+  int64_t tm = m / warpsM, tn = n / warpsN;
+  auto at = [&](int64_t r, int64_t c) { return rc(r, c, n); };
+  auto row = [&](int64_t r) { return at(r, 0); };
+  auto col = [&](int64_t c) { return at(0, c); };
+  InDim reg{kRegister.str(), {col(1), row(8)}};
+  appendRepeats(reg.bases, tn / 8, col, 8);
+  appendRepeats(reg.bases, tm / 16, row, 16);
+  InDim lane{kLane.str(), {col(2), col(4), row(1), row(2), row(4)}};
+  InDim warp{kWarp.str(), {}};
+  appendRepeats(warp.bases, warpsN, col, tn);
+  appendRepeats(warp.bases, warpsM, row, tm);
+  return LinearLayout({reg, lane, warp}, {m, n});
+}
+
+LinearLayout LinearLayout::mmaSyncOperandA(int64_t m, int64_t k,
+                                           int64_t elementBits, int64_t warpsM,
+                                           int64_t warpsN) {
+  int64_t epr = std::max<int64_t>(32 / elementBits, 1);
+  int64_t tm = m / warpsM;
+  auto row = [&](int64_t r) { return rc(r, 0, k); };
+  auto col = [&](int64_t c) { return rc(0, c, k); };
+  InDim reg{kRegister.str(), {}};
+  appendRepeats(reg.bases, epr, col, 1);
+  reg.bases.push_back(row(8));
+  reg.bases.push_back(col(4 * epr));
+  appendRepeats(reg.bases, k / (8 * epr), col, 8 * epr);
+  appendRepeats(reg.bases, tm / 16, row, 16);
+  InDim lane{kLane.str(), {col(epr), col(2 * epr), row(1), row(2), row(4)}};
+  InDim warp{kWarp.str(), {}};
+  appendRepeats(warp.bases, warpsN, [](int64_t) { return uint64_t(0); }, 1);
+  appendRepeats(warp.bases, warpsM, row, tm);
+  return LinearLayout({reg, lane, warp}, {m, k});
+}
+
+LinearLayout LinearLayout::mmaSyncOperandB(int64_t k, int64_t n,
+                                           int64_t elementBits, int64_t warpsM,
+                                           int64_t warpsN) {
+  int64_t epr = std::max<int64_t>(32 / elementBits, 1);
+  int64_t tn = n / warpsN;
+  auto row = [&](int64_t r) { return rc(r, 0, n); };
+  auto col = [&](int64_t c) { return rc(0, c, n); };
+  InDim reg{kRegister.str(), {}};
+  appendRepeats(reg.bases, epr, row, 1);
+  reg.bases.push_back(row(4 * epr));
+  appendRepeats(reg.bases, k / (8 * epr), row, 8 * epr);
+  appendRepeats(reg.bases, tn / 8, col, 8);
+  InDim lane{kLane.str(), {row(epr), row(2 * epr), col(1), col(2), col(4)}};
+  InDim warp{kWarp.str(), {}};
+  appendRepeats(warp.bases, warpsN, col, tn);
+  appendRepeats(warp.bases, warpsM, [](int64_t) { return uint64_t(0); }, 1);
+  return LinearLayout({reg, lane, warp}, {k, n});
+}
+
+LinearLayout LinearLayout::wgmmaAccumulator(int64_t m, int64_t n,
+                                            int64_t numWarpgroups) {
+  int64_t tm = m / numWarpgroups;
+  auto row = [&](int64_t r) { return rc(r, 0, n); };
+  auto col = [&](int64_t c) { return rc(0, c, n); };
+  InDim reg{kRegister.str(), {col(1), row(8)}};
+  appendRepeats(reg.bases, n / 8, col, 8);
+  appendRepeats(reg.bases, tm / 64, row, 64);
+  InDim lane{kLane.str(), {col(2), col(4), row(1), row(2), row(4)}};
+  InDim warp{kWarp.str(), {row(16), row(32)}};
+  appendRepeats(warp.bases, numWarpgroups, row, tm);
+  return LinearLayout({reg, lane, warp}, {m, n});
+}
+
+LinearLayout LinearLayout::mfmaAccumulator(int64_t m, int64_t n, int64_t instr,
+                                           int64_t wavesM, int64_t wavesN) {
+  int64_t tm = m / wavesM, tn = n / wavesN;
+  auto row = [&](int64_t r) { return rc(r, 0, n); };
+  auto col = [&](int64_t c) { return rc(0, c, n); };
+  InDim reg{kRegister.str(), {row(1), row(2)}};
+  InDim lane{kLane.str(), {}};
+  appendRepeats(lane.bases, instr, col, 1);
+  if (instr == 32) {
+    // v_mfma_f32_32x32x8: row = (i & 3) + 4 * (lane >> 5) + 8 * (i >> 2).
+    lane.bases.push_back(row(4));
+    reg.bases.push_back(row(8));
+    reg.bases.push_back(row(16));
+  } else {
+    // v_mfma_f32_16x16x16: row = i + 4 * (lane >> 4).
+    lane.bases.push_back(row(4));
+    lane.bases.push_back(row(8));
+  }
+  appendRepeats(reg.bases, tn / instr, col, instr);
+  appendRepeats(reg.bases, tm / instr, row, instr);
+  InDim warp{kWarp.str(), {}};
+  appendRepeats(warp.bases, wavesN, col, tn);
+  appendRepeats(warp.bases, wavesM, row, tm);
+  return LinearLayout({reg, lane, warp}, {m, n});
+}
+
+//===----------------------------------------------------------------------===//
+// Structure
+//===----------------------------------------------------------------------===//
+
+unsigned LinearLayout::getNumInBits() const {
+  unsigned bits = 0;
+  for (const InDim &dim : inDims)
+    bits += dim.bases.size();
+  return bits;
+}
+
+unsigned LinearLayout::getInDimBits(StringRef name) const {
+  for (const InDim &dim : inDims)
+    if (dim.name == name)
+      return dim.bases.size();
+  return 0;
+}
+
+bool LinearLayout::hasInDim(StringRef name) const {
+  return llvm::any_of(inDims,
+                      [&](const InDim &dim) { return dim.name == name; });
+}
+
+ArrayRef<uint64_t> LinearLayout::getBases(StringRef name) const {
+  for (const InDim &dim : inDims)
+    if (dim.name == name)
+      return dim.bases;
+  return {};
+}
+
+uint64_t LinearLayout::packCoord(ArrayRef<int64_t> coord) const {
+  uint64_t flat = 0;
+  for (auto [c, size] : llvm::zip_equal(coord, outShape))
+    flat = (flat << llvm::Log2_64(size)) | static_cast<uint64_t>(c);
+  return flat;
+}
+
+SmallVector<int64_t> LinearLayout::unpackCoord(uint64_t flat) const {
+  SmallVector<int64_t> coord(outShape.size());
+  for (int d = static_cast<int>(outShape.size()) - 1; d >= 0; --d) {
+    coord[d] = flat & (outShape[d] - 1);
+    flat >>= llvm::Log2_64(outShape[d]);
+  }
+  return coord;
+}
+
+uint64_t LinearLayout::applyFlat(
+    ArrayRef<std::pair<StringRef, int64_t>> inputs) const {
+  uint64_t out = 0;
+  for (auto [name, value] : inputs) {
+    ArrayRef<uint64_t> bases = getBases(name);
+    for (auto [bit, basis] : llvm::enumerate(bases))
+      if ((value >> bit) & 1)
+        out ^= basis;
+  }
+  return out;
+}
+
+//===----------------------------------------------------------------------===//
+// Algebra
+//===----------------------------------------------------------------------===//
+
+/// All basis vectors in input order.
+static SmallVector<uint64_t> allColumns(const LinearLayout &layout) {
+  SmallVector<uint64_t> cols;
+  for (const LinearLayout::InDim &dim : layout.getInDims())
+    llvm::append_range(cols, dim.bases);
+  return cols;
+}
+
+unsigned LinearLayout::getRank() const {
+  return getGF2Rank(allColumns(*this));
+}
+
+int64_t LinearLayout::getReplication() const {
+  if (!isDistributed())
+    return 1;
+  GF2Basis regs;
+  for (uint64_t b : getBases(kRegister))
+    regs.insert(b);
+  unsigned threadBits = getInDimBits(kLane) + getInDimBits(kWarp);
+  unsigned independent = 0;
+  GF2Basis all = regs;
+  for (StringRef name : {kLane, kWarp})
+    for (uint64_t b : getBases(name))
+      independent += all.insert(b);
+  return int64_t(1) << (threadBits - independent);
+}
+
+int64_t LinearLayout::getRegisterDuplication() const {
+  ArrayRef<uint64_t> regs = getBases(kRegister);
+  return int64_t(1) << (regs.size() - getGF2Rank(regs));
+}
+
+int64_t LinearLayout::getVectorWidth() const {
+  ArrayRef<uint64_t> regs = getBases(kRegister);
+  unsigned lastBits = outShape.empty() ? 0 : llvm::Log2_64(outShape.back());
+  unsigned k = 0;
+  while (k < regs.size() && k < lastBits && regs[k] == (uint64_t(1) << k))
+    ++k;
+  return int64_t(1) << k;
+}
+
+std::optional<LinearLayout> LinearLayout::invert() const {
+  if (!isBijective())
+    return std::nullopt;
+  SmallVector<uint64_t> cols = allColumns(*this);
+  unsigned n = cols.size();
+  // Rows of the matrix (one per output bit, over input bits), augmented with
+  // the identity over output bits; Gauss-Jordan to the identity.
+  SmallVector<uint64_t> rows(n, 0), aug(n, 0);
+  for (unsigned r = 0; r < n; ++r) {
+    for (unsigned c = 0; c < n; ++c)
+      if ((cols[c] >> r) & 1)
+        rows[r] |= uint64_t(1) << c;
+    aug[r] = uint64_t(1) << r;
+  }
+  for (unsigned c = 0; c < n; ++c) {
+    unsigned pivot = c;
+    while (pivot < n && !((rows[pivot] >> c) & 1))
+      ++pivot;
+    assert(pivot < n && "bijective layout must be invertible");
+    std::swap(rows[c], rows[pivot]);
+    std::swap(aug[c], aug[pivot]);
+    for (unsigned r = 0; r < n; ++r)
+      if (r != c && ((rows[r] >> c) & 1)) {
+        rows[r] ^= rows[c];
+        aug[r] ^= aug[c];
+      }
+  }
+  // Now input bit c = XOR of output bits in aug[c]. The inverse maps output
+  // bit j to the input bits c whose aug[c] contains j.
+  InDim coord{"coord", {}};
+  for (unsigned j = 0; j < n; ++j) {
+    uint64_t col = 0;
+    for (unsigned c = 0; c < n; ++c)
+      if ((aug[c] >> j) & 1)
+        col |= uint64_t(1) << c;
+    coord.bases.push_back(col);
+  }
+  // Input flat index: the first input dimension in the lowest bits, so the
+  // output shape lists the input dimensions last-first.
+  SmallVector<int64_t> shape;
+  for (const InDim &dim : llvm::reverse(inDims))
+    shape.push_back(int64_t(1) << dim.bases.size());
+  return LinearLayout({coord}, shape);
+}
+
+std::optional<LinearLayout>
+LinearLayout::compose(const LinearLayout &outer) const {
+  if (outer.inDims.size() != 1 ||
+      outer.inDims.front().bases.size() != numOutBits)
+    return std::nullopt;
+  ArrayRef<uint64_t> outerCols = outer.inDims.front().bases;
+  SmallVector<InDim> dims;
+  for (const InDim &dim : inDims) {
+    InDim composed{dim.name, {}};
+    for (uint64_t basis : dim.bases) {
+      uint64_t image = 0;
+      for (unsigned bit = 0; bit < numOutBits; ++bit)
+        if ((basis >> bit) & 1)
+          image ^= outerCols[bit];
+      composed.bases.push_back(image);
+    }
+    dims.push_back(std::move(composed));
+  }
+  return LinearLayout(std::move(dims), outer.outShape);
+}
+
+bool LinearLayout::isContainedIn(const LinearLayout &other) const {
+  if (outShape != other.outShape || !isDistributed() ||
+      !other.isDistributed())
+    return false;
+  for (StringRef name : {kLane, kWarp})
+    if (getInDimBits(name) != other.getInDimBits(name))
+      return false;
+  GF2Basis otherRegs;
+  for (uint64_t b : other.getBases(kRegister))
+    otherRegs.insert(b);
+  for (uint64_t b : getBases(kRegister))
+    if (!otherRegs.contains(b))
+      return false;
+  for (StringRef name : {kLane, kWarp})
+    for (auto [mine, theirs] :
+         llvm::zip_equal(getBases(name), other.getBases(name)))
+      if (!otherRegs.contains(mine ^ theirs))
+        return false;
+  return true;
+}
+
+LinearLayout LinearLayout::flattenInDims(StringRef name) const {
+  return LinearLayout({InDim{name.str(), allColumns(*this)}}, outShape);
+}
+
+LinearLayout LinearLayout::projectOut(unsigned dim) const {
+  assert(dim < outShape.size() && "dimension out of range");
+  SmallVector<int64_t> shape(outShape);
+  shape.erase(shape.begin() + dim);
+  // Bit range of `dim` in the flat index.
+  unsigned low = 0;
+  for (unsigned d = dim + 1; d < outShape.size(); ++d)
+    low += llvm::Log2_64(outShape[d]);
+  unsigned width = llvm::Log2_64(outShape[dim]);
+  uint64_t lowMask = (uint64_t(1) << low) - 1;
+  SmallVector<InDim> dims;
+  for (const InDim &in : inDims) {
+    InDim projected{in.name, {}};
+    for (uint64_t basis : in.bases)
+      projected.bases.push_back((basis & lowMask) |
+                                ((basis >> (low + width)) << low));
+    dims.push_back(std::move(projected));
+  }
+  if (shape.empty())
+    shape.push_back(1);
+  return LinearLayout(std::move(dims), shape).compactRegisters();
+}
+
+LinearLayout LinearLayout::compactRegisters() const {
+  LinearLayout result = *this;
+  for (InDim &dim : result.inDims) {
+    if (dim.name != kRegister)
+      continue;
+    GF2Basis span;
+    SmallVector<uint64_t> kept;
+    for (uint64_t b : dim.bases)
+      if (span.insert(b))
+        kept.push_back(b);
+    dim.bases = std::move(kept);
+  }
+  return result;
+}
+
+void LinearLayout::print(llvm::raw_ostream &os) const {
+  os << "[";
+  llvm::interleaveComma(outShape, os);
+  os << "]";
+  for (const InDim &dim : inDims) {
+    os << ", " << dim.name << " = [";
+    llvm::interleaveComma(dim.bases, os, [&](uint64_t basis) {
+      os << "[";
+      llvm::interleaveComma(unpackCoord(basis), os);
+      os << "]";
+    });
+    os << "]";
+  }
+}

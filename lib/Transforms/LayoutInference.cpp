@@ -1,0 +1,670 @@
+//===- LayoutInference.cpp - Infer fragment and shared layouts --*- C++ -*-===//
+//
+// Assigns a distributed linear layout to every fragment and tile.parallel,
+// and a physical layout to every shared tile. See Passes.td for the levels
+// (strict, common, free) and the conflict policy.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Transforms/Passes.h"
+
+#include "tile/Dialect/LinearLayout.h"
+#include "tile/Dialect/TileOps.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_LAYOUTINFERENCE
+#include "tile/Transforms/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+
+/// Number of threads that execute `op`: those of the enclosing tile.ws, or
+/// the whole block.
+int64_t getNumThreads(Operation *op, KernelOp kernel) {
+  if (auto ws = op->getParentOfType<WsOp>())
+    return ws.getNumThreads();
+  return kernel.getThreads();
+}
+
+bool isFragment(Value value) {
+  auto type = dyn_cast<MemRefType>(value.getType());
+  return type && getMemoryKind(type) == MemoryKind::Fragment;
+}
+
+SmallVector<int64_t> paddedShape(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> padded;
+  for (int64_t size : shape)
+    padded.push_back(llvm::PowerOf2Ceil(size));
+  return padded;
+}
+
+/// A plain partition of `shape` over `threads` threads: vectors of up to
+/// 16 bytes of `elementBits`-bit elements, but never so wide that threads go
+/// idle (which would replicate the tile).
+LinearLayout getPartition(ArrayRef<int64_t> shape, int64_t threads,
+                          int64_t elementBits) {
+  SmallVector<int64_t> padded = paddedShape(shape);
+  int64_t elements = 1;
+  for (int64_t size : padded)
+    elements *= size;
+  int64_t vector = 128 / std::max<int64_t>(elementBits, 8);
+  vector = std::max<int64_t>(1, std::min(vector, elements / threads));
+  return LinearLayout::blocked(padded, threads, vector);
+}
+
+int64_t getElementBits(Value memref) {
+  return cast<MemRefType>(memref.getType()).getElementTypeBitWidth();
+}
+
+/// An access of a tile.parallel body to a fragment: dimension d of the
+/// fragment is indexed by induction variable `loopDims[d]`.
+struct Access {
+  Operation *op;
+  Value fragment;
+  SmallVector<unsigned> loopDims;
+  bool isWrite;
+  bool isIdentity(unsigned loopRank) const {
+    if (loopDims.size() != loopRank)
+      return false;
+    for (auto [i, d] : llvm::enumerate(loopDims))
+      if (d != i)
+        return false;
+    return true;
+  }
+};
+
+/// A candidate layout for a tile.parallel and what it costs.
+struct Candidate {
+  LinearLayout layout;
+  std::string origin;
+  unsigned conversions = 0;
+  bool valid = true;
+};
+
+class LayoutInference {
+public:
+  LayoutInference(KernelOp kernel) : kernel(kernel) {}
+
+  LogicalResult run();
+
+private:
+  // Collection.
+  LogicalResult collectAccesses();
+  LogicalResult checkWarps(Operation *op, int64_t threads);
+  // Levels.
+  LogicalResult assignUserLayouts();
+  LogicalResult assignGemmLayouts();
+  LogicalResult propagate();
+  void resolveLoop(ParallelOp loop, bool freeChoice);
+  void assignDefaults();
+  void assignSharedLayouts();
+  LogicalResult materialize();
+
+  // Helpers.
+  // Both take the layout by value: it may live in `layouts`, whose storage
+  // moves when a fragment is added.
+  LogicalResult setFixed(Value fragment, LinearLayout layout,
+                         Operation *origin, StringRef what);
+  bool setIfUnknown(Value fragment, LinearLayout layout, Operation *origin);
+  LinearLayout projectForAccess(const LinearLayout &loopLayout,
+                                const Access &access, unsigned loopRank);
+  Candidate evaluate(ParallelOp loop, LinearLayout layout, std::string origin);
+  Value createConversion(Value fragment, const LinearLayout &layout);
+
+  KernelOp kernel;
+  llvm::MapVector<Value, LinearLayout> layouts;
+  DenseMap<Value, Operation *> origins;
+  DenseSet<Value> fixed;
+  llvm::MapVector<Operation *, LinearLayout> loopLayouts;
+  DenseMap<Operation *, std::string> loopOrigins;
+  DenseMap<Operation *, SmallVector<Access>> accesses;
+  SmallVector<ParallelOp> loops;
+  // Conversions to materialize: (fragment, layout, user op, operand index or
+  // -1 for a loop, copy in, copy out).
+  struct Conversion {
+    Value fragment;
+    LinearLayout layout;
+    Operation *user;
+    int operandIndex;
+    bool copyIn, copyOut;
+  };
+  SmallVector<Conversion> conversions;
+
+public:
+  bool emitRemarks = false;
+};
+
+LogicalResult LayoutInference::checkWarps(Operation *op, int64_t threads) {
+  if (threads % 32 != 0 || !llvm::isPowerOf2_64(threads / 32))
+    return op->emitOpError("layout inference needs a power-of-two number of "
+                           "warps, got ")
+           << threads << " threads";
+  return success();
+}
+
+LogicalResult LayoutInference::setFixed(Value fragment, LinearLayout layout,
+                                        Operation *origin, StringRef what) {
+  auto it = layouts.find(fragment);
+  if (it != layouts.end() && fixed.contains(fragment)) {
+    if (it->second == layout)
+      return success();
+    InFlightDiagnostic diag =
+        origin->emitOpError("conflicting layouts for a fragment: ")
+        << what << " needs " << LinearLayoutAttr::get(kernel.getContext(),
+                                                      layout);
+    diag.attachNote(origins[fragment]->getLoc())
+        << "but this use requires "
+        << LinearLayoutAttr::get(kernel.getContext(), it->second);
+    return diag;
+  }
+  layouts[fragment] = std::move(layout);
+  origins[fragment] = origin;
+  fixed.insert(fragment);
+  return success();
+}
+
+bool LayoutInference::setIfUnknown(Value fragment, LinearLayout layout,
+                                   Operation *origin) {
+  if (layouts.count(fragment))
+    return false;
+  layouts[fragment] = std::move(layout);
+  origins[fragment] = origin;
+  return true;
+}
+
+LogicalResult LayoutInference::collectAccesses() {
+  WalkResult result = kernel.walk([&](ParallelOp loop) {
+    loops.push_back(loop);
+    unsigned rank = loop.getExtents().size();
+    if (failed(checkWarps(loop, getNumThreads(loop, kernel))))
+      return WalkResult::interrupt();
+    SmallVector<Access> &list = accesses[loop];
+    WalkResult inner = loop.getBody().walk([&](Operation *op) {
+      Value memref;
+      ValueRange indices;
+      bool isWrite = false;
+      if (auto load = dyn_cast<memref::LoadOp>(op)) {
+        memref = load.getMemRef();
+        indices = load.getIndices();
+      } else if (auto store = dyn_cast<memref::StoreOp>(op)) {
+        memref = store.getMemRef();
+        indices = store.getIndices();
+        isWrite = true;
+      } else {
+        return WalkResult::advance();
+      }
+      if (!isFragment(memref))
+        return WalkResult::advance();
+      if (!memref.getDefiningOp<AllocOp>()) {
+        op->emitOpError("accesses a fragment that is not a tile.alloc "
+                        "result; layout inference cannot follow it");
+        return WalkResult::interrupt();
+      }
+      Access access{op, memref, {}, isWrite};
+      auto type = cast<MemRefType>(memref.getType());
+      for (auto [d, index] : llvm::enumerate(indices)) {
+        auto arg = dyn_cast<BlockArgument>(index);
+        if (!arg || arg.getOwner() != &loop.getBody().front() ||
+            (!access.loopDims.empty() &&
+             arg.getArgNumber() <= access.loopDims.back()) ||
+            loop.getExtents()[arg.getArgNumber()] != type.getDimSize(d)) {
+          op->emitOpError("unsupported fragment access in tile.parallel: "
+                          "each index must be a distinct induction variable, "
+                          "in loop order, over a dimension of the same "
+                          "extent");
+          return WalkResult::interrupt();
+        }
+        access.loopDims.push_back(arg.getArgNumber());
+      }
+      (void)rank;
+      list.push_back(std::move(access));
+      return WalkResult::advance();
+    });
+    return inner;
+  });
+  return failure(result.wasInterrupted());
+}
+
+LogicalResult LayoutInference::assignUserLayouts() {
+  for (Operation &op : kernel.getBody().front()) {
+    auto alloc = dyn_cast<AllocOp>(op);
+    if (!alloc || !isFragment(alloc.getResult()))
+      continue;
+    if (auto user = dyn_cast_or_null<LinearLayoutAttr>(alloc.getLayoutAttr()))
+      if (failed(setFixed(alloc.getResult(), user.getLinearLayout(), alloc,
+                          "the user layout")))
+        return failure();
+  }
+  for (ParallelOp loop : loops)
+    if (auto user = dyn_cast_or_null<LinearLayoutAttr>(loop.getLayoutAttr())) {
+      loopLayouts[loop] = user.getLinearLayout();
+      loopOrigins[loop] = "user";
+    }
+  return success();
+}
+
+/// Chooses how `numWarps` warps split an M x N accumulator.
+static FailureOr<std::pair<int64_t, int64_t>>
+partitionWarps(GemmOp gemm, int64_t numWarps) {
+  int64_t m = gemm.getM(), n = gemm.getN();
+  auto fits = [&](int64_t wm, int64_t wn) {
+    return m % (16 * wm) == 0 && n % (8 * wn) == 0;
+  };
+  switch (gemm.getPolicy()) {
+  case WarpPolicy::FullRow:
+    if (!fits(numWarps, 1))
+      return gemm.emitOpError("policy full_row needs M to be a multiple of "
+                              "16 x ")
+             << numWarps << " warps, got M = " << m;
+    return std::make_pair(numWarps, int64_t(1));
+  case WarpPolicy::FullCol:
+    if (!fits(1, numWarps))
+      return gemm.emitOpError("policy full_col needs N to be a multiple of "
+                              "8 x ")
+             << numWarps << " warps, got N = " << n;
+    return std::make_pair(int64_t(1), numWarps);
+  case WarpPolicy::Square: {
+    std::optional<std::pair<int64_t, int64_t>> best;
+    int64_t bestScore = 0;
+    for (int64_t wm = numWarps; wm >= 1; wm /= 2) {
+      int64_t wn = numWarps / wm;
+      if (!fits(wm, wn))
+        continue;
+      int64_t score = std::abs(m / wm - n / wn);
+      if (!best || score < bestScore) {
+        best = std::make_pair(wm, wn);
+        bestScore = score;
+      }
+    }
+    if (!best)
+      return gemm.emitOpError("cannot partition a ")
+             << m << "x" << n << " accumulator over " << numWarps
+             << " warps with mma.sync m16n8 tiles";
+    return *best;
+  }
+  }
+  llvm_unreachable("unknown policy");
+}
+
+LogicalResult LayoutInference::assignGemmLayouts() {
+  SmallVector<GemmOp> gemms;
+  kernel.walk([&](GemmOp gemm) { gemms.push_back(gemm); });
+  struct Plan {
+    GemmOp gemm;
+    int64_t wm, wn, bits;
+  };
+  SmallVector<Plan> plans;
+  for (GemmOp gemm : gemms) {
+    int64_t threads = getNumThreads(gemm, kernel);
+    if (failed(checkWarps(gemm, threads)))
+      return failure();
+    int64_t bits = getElementBits(gemm.getA());
+    int64_t kAtom = 256 / bits;
+    for (auto [what, size, unit] :
+         {std::tuple<StringRef, int64_t, int64_t>{"M", gemm.getM(), 16},
+          {"N", gemm.getN(), 8},
+          {"K", gemm.getK(), kAtom}})
+      if (size % unit != 0 || !llvm::isPowerOf2_64(size))
+        return gemm.emitOpError("mma.sync needs ")
+               << what << " to be a power of two and a multiple of " << unit
+               << ", got " << size;
+    FailureOr<std::pair<int64_t, int64_t>> warps =
+        partitionWarps(gemm, threads / 32);
+    if (failed(warps))
+      return failure();
+    plans.push_back({gemm, warps->first, warps->second, bits});
+  }
+  // Accumulators first: they are written, so they cannot be converted.
+  for (Plan &plan : plans)
+    if (failed(setFixed(plan.gemm.getC(),
+                        LinearLayout::mmaSyncAccumulator(
+                            plan.gemm.getM(), plan.gemm.getN(), plan.wm,
+                            plan.wn),
+                        plan.gemm, "the accumulator of this gemm")))
+      return failure();
+  // Register operands: read only, converted on conflict.
+  for (Plan &plan : plans) {
+    GemmOp gemm = plan.gemm;
+    for (auto [index, operand] : llvm::enumerate(
+             SmallVector<Value>{gemm.getA(), gemm.getB()})) {
+      if (!isFragment(operand))
+        continue;
+      LinearLayout needed =
+          index == 0
+              ? LinearLayout::mmaSyncOperandA(gemm.getM(), gemm.getK(),
+                                              plan.bits, plan.wm, plan.wn)
+              : LinearLayout::mmaSyncOperandB(gemm.getK(), gemm.getN(),
+                                              plan.bits, plan.wm, plan.wn);
+      auto it = layouts.find(operand);
+      if (it == layouts.end()) {
+        layouts[operand] = needed;
+        origins[operand] = gemm;
+        fixed.insert(operand);
+      } else if (it->second != needed) {
+        conversions.push_back(
+            {operand, needed, gemm, static_cast<int>(index), true, false});
+      }
+    }
+  }
+  return success();
+}
+
+LinearLayout LayoutInference::projectForAccess(const LinearLayout &loopLayout,
+                                               const Access &access,
+                                               unsigned loopRank) {
+  LinearLayout result = loopLayout;
+  for (int d = loopRank - 1; d >= 0; --d)
+    if (!llvm::is_contained(access.loopDims, static_cast<unsigned>(d)))
+      result = result.projectOut(d);
+  return result;
+}
+
+Candidate LayoutInference::evaluate(ParallelOp loop, LinearLayout layout,
+                                    std::string origin) {
+  Candidate candidate{std::move(layout), std::move(origin)};
+  unsigned rank = loop.getExtents().size();
+  for (const Access &access : accesses[loop]) {
+    auto it = layouts.find(access.fragment);
+    if (it == layouts.end())
+      continue;
+    LinearLayout seen = projectForAccess(candidate.layout, access, rank);
+    bool ok = seen.isContainedIn(it->second) &&
+              (!access.isWrite || it->second.isContainedIn(seen));
+    if (ok)
+      continue;
+    // Reads convert into a temporary; writes only when the loop writes the
+    // whole fragment.
+    if (access.isWrite && !access.isIdentity(rank))
+      candidate.valid = false;
+    ++candidate.conversions;
+  }
+  return candidate;
+}
+
+void LayoutInference::resolveLoop(ParallelOp loop, bool freeChoice) {
+  unsigned rank = loop.getExtents().size();
+  int64_t threads = getNumThreads(loop, kernel);
+  SmallVector<Candidate> candidates;
+  if (auto it = loopLayouts.find(loop); it != loopLayouts.end()) {
+    candidates.push_back(evaluate(loop, it->second, loopOrigins[loop]));
+  } else {
+    for (const Access &access : accesses[loop]) {
+      if (!access.isIdentity(rank))
+        continue;
+      auto it = layouts.find(access.fragment);
+      if (it != layouts.end())
+        candidates.push_back(evaluate(loop, it->second, "fragment"));
+    }
+    if (candidates.empty() && !freeChoice)
+      return;
+    // A plain partition of the iteration space, vectorized for the widest
+    // element accessed.
+    int64_t bits = 8;
+    loop.getBody().walk([&](Operation *op) {
+      for (Value operand : op->getOperands())
+        if (auto type = dyn_cast<MemRefType>(operand.getType()))
+          bits = std::max<int64_t>(bits, type.getElementTypeBitWidth());
+    });
+    candidates.push_back(evaluate(
+        loop, getPartition(loop.getExtents(), threads, bits), "partition"));
+  }
+  // Fewest conversions, then least replication, then widest vectors; ties
+  // keep the first candidate (program order, then the plain partition).
+  const Candidate *best = nullptr;
+  auto key = [](const Candidate &c) {
+    return std::make_tuple(c.conversions, c.layout.getReplication(),
+                           -c.layout.getVectorWidth());
+  };
+  for (const Candidate &c : candidates)
+    if (c.valid && (!best || key(c) < key(*best)))
+      best = &c;
+  if (!best)
+    best = &candidates.front();
+  LinearLayout chosen = best->layout;
+  loopLayouts[loop] = chosen;
+  loopOrigins[loop] = best->origin;
+
+  // Derive unknown fragments from the loop; convert where needed.
+  for (const Access &access : accesses[loop]) {
+    LinearLayout seen = projectForAccess(chosen, access, rank);
+    if (setIfUnknown(access.fragment, seen, loop))
+      continue;
+    const LinearLayout &have = layouts.find(access.fragment)->second;
+    bool ok = seen.isContainedIn(have) &&
+              (!access.isWrite || have.isContainedIn(seen));
+    if (ok)
+      continue;
+    auto existing = llvm::find_if(conversions, [&](const Conversion &c) {
+      return c.user == loop && c.fragment == access.fragment;
+    });
+    if (existing != conversions.end()) {
+      existing->copyIn |= !access.isWrite;
+      existing->copyOut |= access.isWrite;
+      continue;
+    }
+    conversions.push_back(
+        {access.fragment, seen, loop, -1, !access.isWrite, access.isWrite});
+  }
+}
+
+LogicalResult LayoutInference::propagate() {
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    // tile.parallel loops whose accessed fragments have layouts.
+    for (ParallelOp loop : loops) {
+      if (loopLayouts.count(loop) &&
+          llvm::all_of(accesses[loop], [&](const Access &a) {
+            return layouts.count(a.fragment);
+          }))
+        continue;
+      size_t before = layouts.size() + loopLayouts.size();
+      if (loopLayouts.count(loop)) {
+        // Known loop layout: derive the fragments it accesses.
+        LinearLayout known = loopLayouts.find(loop)->second;
+        unsigned rank = loop.getExtents().size();
+        for (const Access &access : accesses[loop])
+          setIfUnknown(access.fragment,
+                       projectForAccess(known, access, rank), loop);
+      } else {
+        resolveLoop(loop, /*freeChoice=*/false);
+      }
+      changed |= layouts.size() + loopLayouts.size() != before;
+    }
+    // Reductions: the target is the source without the reduced dimension.
+    kernel.walk([&](ReduceOp reduce) {
+      auto it = layouts.find(reduce.getSource());
+      if (it == layouts.end() || !isFragment(reduce.getTarget()))
+        return;
+      LinearLayout projected = it->second.projectOut(reduce.getDim());
+      auto targetShape = paddedShape(
+          cast<MemRefType>(reduce.getTarget().getType()).getShape());
+      SmallVector<LinearLayout::InDim> dims(projected.getInDims());
+      projected = LinearLayout(std::move(dims), targetShape);
+      changed |= setIfUnknown(reduce.getTarget(), projected, reduce);
+    });
+    // Fragment-to-fragment copies of the same shape: share layouts.
+    kernel.walk([&](CopyOp copy) {
+      if (!isFragment(copy.getSource()) || !isFragment(copy.getTarget()))
+        return;
+      auto src = layouts.find(copy.getSource());
+      auto dst = layouts.find(copy.getTarget());
+      if (src != layouts.end() && dst == layouts.end())
+        changed |= setIfUnknown(copy.getTarget(), src->second, copy);
+      else if (dst != layouts.end() && src == layouts.end())
+        changed |= setIfUnknown(copy.getSource(), dst->second, copy);
+    });
+  }
+  return success();
+}
+
+void LayoutInference::assignDefaults() {
+  for (Operation &op : kernel.getBody().front()) {
+    auto alloc = dyn_cast<AllocOp>(op);
+    if (!alloc || !isFragment(alloc.getResult()) ||
+        layouts.count(alloc.getResult()))
+      continue;
+    // Threads of the first user (fragments used only inside a tile.ws are
+    // distributed over its warpgroups).
+    int64_t threads = kernel.getThreads();
+    for (Operation *user : alloc->getUsers()) {
+      threads = getNumThreads(user, kernel);
+      break;
+    }
+    layouts[alloc.getResult()] =
+        getPartition(alloc.getType().getShape(), threads,
+                     alloc.getType().getElementTypeBitWidth());
+    origins[alloc.getResult()] = alloc;
+  }
+}
+
+/// Whether `value` (or a view of it) is a gemm A or B operand.
+static bool isGemmOperand(Value value) {
+  for (Operation *user : value.getUsers()) {
+    if (auto gemm = dyn_cast<GemmOp>(user))
+      if (gemm.getA() == value || gemm.getB() == value)
+        return true;
+    if (auto view = dyn_cast<memref::SubViewOp>(user))
+      if (isGemmOperand(view.getResult()))
+        return true;
+  }
+  return false;
+}
+
+void LayoutInference::assignSharedLayouts() {
+  MLIRContext *ctx = kernel.getContext();
+  Builder b(ctx);
+  kernel.walk([&](AllocOp alloc) {
+    MemRefType type = alloc.getType();
+    if (getMemoryKind(type) != MemoryKind::Shared)
+      return;
+    auto layout = dyn_cast_or_null<SharedLayoutAttr>(alloc.getLayoutAttr());
+    if (!layout) {
+      layout = SharedLayoutAttr::get(ctx, 0, 0);
+      int64_t bits = type.getElementTypeBitWidth();
+      if (isGemmOperand(alloc.getResult()) && bits >= 8) {
+        int64_t rowBytes = type.getShape().back() * bits / 8;
+        int64_t rows = type.getRank() > 1 ? type.getShape().drop_back().back()
+                                          : 1;
+        for (int64_t swizzle : {128, 64, 32}) {
+          if (rowBytes % swizzle == 0 && (rowBytes * rows) % swizzle == 0) {
+            layout = SharedLayoutAttr::get(ctx, swizzle, 0);
+            break;
+          }
+        }
+        // No swizzle fits: pad rows by 16 bytes (one bank group) instead.
+        if (!layout.getSwizzle())
+          layout = SharedLayoutAttr::get(ctx, 0, 16);
+      }
+      alloc.setLayoutAttr(layout);
+    }
+    int64_t alignment = std::max<int64_t>(alloc.getAlignment().value_or(0),
+                                 layout.getRequiredAlignment());
+    alloc.setAlignmentAttr(b.getI64IntegerAttr(alignment));
+  });
+}
+
+Value LayoutInference::createConversion(Value fragment,
+                                        const LinearLayout &layout) {
+  auto alloc = fragment.getDefiningOp<AllocOp>();
+  OpBuilder b(alloc);
+  b.setInsertionPointAfter(alloc);
+  auto converted = AllocOp::create(b, alloc.getLoc(), alloc.getType());
+  converted.setLayoutAttr(LinearLayoutAttr::get(b.getContext(), layout));
+  return converted.getResult();
+}
+
+LogicalResult LayoutInference::materialize() {
+  MLIRContext *ctx = kernel.getContext();
+  for (Conversion &conv : conversions) {
+    Value converted = createConversion(conv.fragment, conv.layout);
+    Operation *user = conv.user;
+    OpBuilder b(user);
+    if (conv.copyIn)
+      CopyOp::create(b, user->getLoc(), conv.fragment, ValueRange(),
+                     converted, ValueRange());
+    if (conv.operandIndex >= 0) {
+      user->setOperand(conv.operandIndex, converted);
+    } else {
+      user->walk([&](Operation *op) {
+        op->replaceUsesOfWith(conv.fragment, converted);
+      });
+    }
+    if (conv.copyOut) {
+      b.setInsertionPointAfter(user);
+      CopyOp::create(b, user->getLoc(), converted, ValueRange(),
+                     conv.fragment, ValueRange());
+    }
+    if (emitRemarks)
+      user->emitRemark("inserted a layout conversion of a fragment: ")
+          << (conv.copyIn ? "copied in before" : "")
+          << (conv.copyIn && conv.copyOut ? ", " : "")
+          << (conv.copyOut ? "copied back after" : "") << " this op";
+  }
+  for (auto &[fragment, layout] : layouts)
+    if (auto alloc = fragment.getDefiningOp<AllocOp>())
+      if (!alloc.getLayoutAttr())
+        alloc.setLayoutAttr(LinearLayoutAttr::get(ctx, layout));
+  for (auto &[op, layout] : loopLayouts) {
+    auto loop = cast<ParallelOp>(op);
+    loop.setLayoutAttr(LinearLayoutAttr::get(ctx, layout));
+    if (emitRemarks)
+      loop.emitRemark() << "layout from " << loopOrigins[op]
+                        << ": replication " << layout.getReplication() << ", "
+                        << layout.getRegistersPerThread()
+                        << " iterations per thread, vector width "
+                        << layout.getVectorWidth();
+  }
+  return success();
+}
+
+LogicalResult LayoutInference::run() {
+  if (failed(collectAccesses()) || failed(assignUserLayouts()) ||
+      failed(assignGemmLayouts()) || failed(propagate()))
+    return failure();
+  // Free choice, one loop at a time in program order, re-propagating after
+  // each decision.
+  for (ParallelOp loop : loops) {
+    if (loopLayouts.count(loop))
+      continue;
+    resolveLoop(loop, /*freeChoice=*/true);
+    if (failed(propagate()))
+      return failure();
+  }
+  assignDefaults();
+  assignSharedLayouts();
+  // A loop that must write through a conversion it cannot make.
+  for (ParallelOp loop : loops) {
+    Candidate c = evaluate(loop, loopLayouts.find(loop)->second, "");
+    if (!c.valid)
+      return loop.emitOpError("writes a fragment whose layout conflicts "
+                              "with the loop's layout through an access that "
+                              "does not cover the whole fragment");
+  }
+  return materialize();
+}
+
+struct LayoutInferencePass
+    : public tile::impl::LayoutInferenceBase<LayoutInferencePass> {
+  using Base::Base;
+  void runOnOperation() override {
+    SmallVector<KernelOp> kernels;
+    getOperation().walk([&](KernelOp kernel) { kernels.push_back(kernel); });
+    for (KernelOp kernel : kernels) {
+      LayoutInference inference(kernel);
+      inference.emitRemarks = emitRemarks;
+      if (failed(inference.run()))
+        return signalPassFailure();
+    }
+  }
+};
+
+} // namespace
