@@ -21,10 +21,13 @@ config.substitutions.append(("%examples", os.path.join(config.tile_src_root, "ex
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
+# `not`, `count`, `FileCheck` and `split-file` come from LLVM 22's tools.
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.tile_tools_dir, config.llvm_tools_dir]
 tools = [
     "tile-opt",
+    "tile-layout",
     "tile-layout-algebra-test",
     ToolSubst("%mlir_opt", os.path.join(config.mlir_tools_dir, "mlir-opt")),
 ]

@@ -25,7 +25,8 @@ struct CheckResourcesPass
       if (smem > maxSharedMemory) {
         kernel.emitError()
             << "kernel '" << kernel.getSymName() << "' needs " << smem
-            << " bytes of shared memory but at most " << maxSharedMemory
+            << " bytes of shared memory but at most "
+            << maxSharedMemory.getValue()
             << " are available";
         failed = true;
       }
@@ -33,7 +34,7 @@ struct CheckResourcesPass
         kernel.emitError()
             << "kernel '" << kernel.getSymName() << "' needs about " << regs
             << " registers per thread for its register tiles but at most "
-            << maxRegisters
+            << maxRegisters.getValue()
             << " are available; use more threads or smaller tiles";
         failed = true;
       }

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Transforms/Passes.h"
+#include "tile/Transforms/Utils.h"
 
 #include "tile/Dialect/LinearLayout.h"
 #include "tile/Dialect/TileOps.h"
@@ -26,38 +27,9 @@ using namespace mlir::tile;
 
 namespace {
 
-/// Number of threads that execute `op`: those of the enclosing tile.ws, or
-/// the whole block.
-int64_t getNumThreads(Operation *op, KernelOp kernel) {
-  if (auto ws = op->getParentOfType<WsOp>())
-    return ws.getNumThreads();
-  return kernel.getThreads();
-}
-
 bool isFragment(Value value) {
   auto type = dyn_cast<MemRefType>(value.getType());
   return type && getMemoryKind(type) == MemoryKind::Fragment;
-}
-
-SmallVector<int64_t> paddedShape(ArrayRef<int64_t> shape) {
-  SmallVector<int64_t> padded;
-  for (int64_t size : shape)
-    padded.push_back(llvm::PowerOf2Ceil(size));
-  return padded;
-}
-
-/// A plain partition of `shape` over `threads` threads: vectors of up to
-/// 16 bytes of `elementBits`-bit elements, but never so wide that threads go
-/// idle (which would replicate the tile).
-LinearLayout getPartition(ArrayRef<int64_t> shape, int64_t threads,
-                          int64_t elementBits) {
-  SmallVector<int64_t> padded = paddedShape(shape);
-  int64_t elements = 1;
-  for (int64_t size : padded)
-    elements *= size;
-  int64_t vector = 128 / std::max<int64_t>(elementBits, 8);
-  vector = std::max<int64_t>(1, std::min(vector, elements / threads));
-  return LinearLayout::blocked(padded, threads, vector);
 }
 
 int64_t getElementBits(Value memref) {
@@ -251,83 +223,27 @@ LogicalResult LayoutInference::assignUserLayouts() {
   return success();
 }
 
-/// Chooses how `numWarps` warps split an M x N accumulator.
-static FailureOr<std::pair<int64_t, int64_t>>
-partitionWarps(GemmOp gemm, int64_t numWarps) {
-  int64_t m = gemm.getM(), n = gemm.getN();
-  auto fits = [&](int64_t wm, int64_t wn) {
-    return m % (16 * wm) == 0 && n % (8 * wn) == 0;
-  };
-  switch (gemm.getPolicy()) {
-  case WarpPolicy::FullRow:
-    if (!fits(numWarps, 1))
-      return gemm.emitOpError("policy full_row needs M to be a multiple of "
-                              "16 x ")
-             << numWarps << " warps, got M = " << m;
-    return std::make_pair(numWarps, int64_t(1));
-  case WarpPolicy::FullCol:
-    if (!fits(1, numWarps))
-      return gemm.emitOpError("policy full_col needs N to be a multiple of "
-                              "8 x ")
-             << numWarps << " warps, got N = " << n;
-    return std::make_pair(int64_t(1), numWarps);
-  case WarpPolicy::Square: {
-    std::optional<std::pair<int64_t, int64_t>> best;
-    int64_t bestScore = 0;
-    for (int64_t wm = numWarps; wm >= 1; wm /= 2) {
-      int64_t wn = numWarps / wm;
-      if (!fits(wm, wn))
-        continue;
-      int64_t score = std::abs(m / wm - n / wn);
-      if (!best || score < bestScore) {
-        best = std::make_pair(wm, wn);
-        bestScore = score;
-      }
-    }
-    if (!best)
-      return gemm.emitOpError("cannot partition a ")
-             << m << "x" << n << " accumulator over " << numWarps
-             << " warps with mma.sync m16n8 tiles";
-    return *best;
-  }
-  }
-  llvm_unreachable("unknown policy");
-}
-
 LogicalResult LayoutInference::assignGemmLayouts() {
   SmallVector<GemmOp> gemms;
   kernel.walk([&](GemmOp gemm) { gemms.push_back(gemm); });
   struct Plan {
     GemmOp gemm;
-    int64_t wm, wn, bits;
+    WarpPartition warps;
   };
   SmallVector<Plan> plans;
   for (GemmOp gemm : gemms) {
     int64_t threads = getNumThreads(gemm, kernel);
-    if (failed(checkWarps(gemm, threads)))
+    if (failed(checkWarps(gemm, threads)) || failed(verifyMmaSyncShape(gemm)))
       return failure();
-    int64_t bits = getElementBits(gemm.getA());
-    int64_t kAtom = 256 / bits;
-    for (auto [what, size, unit] :
-         {std::tuple<StringRef, int64_t, int64_t>{"M", gemm.getM(), 16},
-          {"N", gemm.getN(), 8},
-          {"K", gemm.getK(), kAtom}})
-      if (size % unit != 0 || !llvm::isPowerOf2_64(size))
-        return gemm.emitOpError("mma.sync needs ")
-               << what << " to be a power of two and a multiple of " << unit
-               << ", got " << size;
-    FailureOr<std::pair<int64_t, int64_t>> warps =
-        partitionWarps(gemm, threads / 32);
+    FailureOr<WarpPartition> warps = partitionWarps(gemm, threads / 32);
     if (failed(warps))
       return failure();
-    plans.push_back({gemm, warps->first, warps->second, bits});
+    plans.push_back({gemm, *warps});
   }
   // Accumulators first: they are written, so they cannot be converted.
   for (Plan &plan : plans)
     if (failed(setFixed(plan.gemm.getC(),
-                        LinearLayout::mmaSyncAccumulator(
-                            plan.gemm.getM(), plan.gemm.getN(), plan.wm,
-                            plan.wn),
+                        getMmaAccumulatorLayout(plan.gemm, plan.warps),
                         plan.gemm, "the accumulator of this gemm")))
       return failure();
   // Register operands: read only, converted on conflict.
@@ -337,12 +253,9 @@ LogicalResult LayoutInference::assignGemmLayouts() {
              SmallVector<Value>{gemm.getA(), gemm.getB()})) {
       if (!isFragment(operand))
         continue;
-      LinearLayout needed =
-          index == 0
-              ? LinearLayout::mmaSyncOperandA(gemm.getM(), gemm.getK(),
-                                              plan.bits, plan.wm, plan.wn)
-              : LinearLayout::mmaSyncOperandB(gemm.getK(), gemm.getN(),
-                                              plan.bits, plan.wm, plan.wn);
+      LinearLayout needed = index == 0
+                                ? getMmaOperandALayout(gemm, plan.warps)
+                                : getMmaOperandBLayout(gemm, plan.warps);
       auto it = layouts.find(operand);
       if (it == layouts.end()) {
         layouts[operand] = needed;
@@ -414,7 +327,7 @@ void LayoutInference::resolveLoop(ParallelOp loop, bool freeChoice) {
           bits = std::max<int64_t>(bits, type.getElementTypeBitWidth());
     });
     candidates.push_back(evaluate(
-        loop, getPartition(loop.getExtents(), threads, bits), "partition"));
+        loop, getPartitionLayout(loop.getExtents(), threads, bits), "partition"));
   }
   // Fewest conversions, then least replication, then widest vectors; ties
   // keep the first candidate (program order, then the plain partition).
@@ -485,7 +398,7 @@ LogicalResult LayoutInference::propagate() {
       if (it == layouts.end() || !isFragment(reduce.getTarget()))
         return;
       LinearLayout projected = it->second.projectOut(reduce.getDim());
-      auto targetShape = paddedShape(
+      auto targetShape = getPaddedShape(
           cast<MemRefType>(reduce.getTarget().getType()).getShape());
       SmallVector<LinearLayout::InDim> dims(projected.getInDims());
       projected = LinearLayout(std::move(dims), targetShape);
@@ -520,7 +433,7 @@ void LayoutInference::assignDefaults() {
       break;
     }
     layouts[alloc.getResult()] =
-        getPartition(alloc.getType().getShape(), threads,
+        getPartitionLayout(alloc.getType().getShape(), threads,
                      alloc.getType().getElementTypeBitWidth());
     origins[alloc.getResult()] = alloc;
   }

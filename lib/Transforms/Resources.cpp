@@ -12,6 +12,14 @@ int64_t mlir::tile::getTileSizeInBytes(MemRefType type) {
   return llvm::divideCeil(type.getNumElements() * bits, 8);
 }
 
+int64_t mlir::tile::getSharedTileSizeInBytes(AllocOp alloc) {
+  MemRefType type = alloc.getType();
+  if (auto layout = dyn_cast_or_null<SharedLayoutAttr>(alloc.getLayoutAttr()))
+    return layout.getSizeInBytes(type.getShape(),
+                                 type.getElementTypeBitWidth());
+  return getTileSizeInBytes(type);
+}
+
 int64_t mlir::tile::getSharedAlignment(AllocOp alloc) {
   return alloc.getAlignment().value_or(kDefaultSharedAlignment);
 }
@@ -22,7 +30,7 @@ int64_t mlir::tile::computeSharedMemoryBytes(KernelOp kernel) {
     if (getMemoryKind(alloc.getType()) != MemoryKind::Shared)
       return;
     offset = llvm::alignTo(offset, getSharedAlignment(alloc));
-    offset += getTileSizeInBytes(alloc.getType());
+    offset += getSharedTileSizeInBytes(alloc);
   });
   return offset;
 }

@@ -21,6 +21,9 @@ constexpr int64_t kDefaultSharedAlignment = 16;
 /// Size in bytes of a statically shaped tile.
 int64_t getTileSizeInBytes(MemRefType type);
 
+/// Size in bytes of a shared tile, including the padding of its layout.
+int64_t getSharedTileSizeInBytes(AllocOp alloc);
+
 /// Byte alignment of a shared tile allocation.
 int64_t getSharedAlignment(AllocOp alloc);
 
