@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Conversion/Passes.h"
 #include "tile/Dialect/TileDialect.h"
 #include "tile/Transforms/Passes.h"
 
@@ -127,6 +128,8 @@ int main(int argc, char **argv) {
 
   // Tile passes.
   mlir::tile::registerTilePasses();
+  mlir::tile::registerTileConversionPasses();
+  mlir::tile::registerTilePipelines();
 
   // Upstream passes the tile pipelines use.
   mlir::registerTransformsPasses();

@@ -71,4 +71,43 @@ def LayoutInference : Pass<"tile-layout-inference", "ModuleOp"> {
   ];
 }
 
+def LowerOps : Pass<"tile-lower-ops", "ModuleOp"> {
+  let summary = "Lower block-cooperative tile ops to per-thread code";
+  let description = [{
+    Runs after `tile-layout-inference`. Inside every `tile.kernel`, rewrites
+    the tile ops into the code one thread executes, using the layouts:
+
+    * shared tiles become views into the kernel's dynamic shared memory
+      (`gpu.dynamic_shared_memory`), addressed through their swizzle or
+      padding; fragments become per-thread register arrays;
+    * `tile.copy` between global and shared memory moves 16-byte vectors
+      (when the row stride and offsets allow; element-wise otherwise) spread
+      over the threads, reading zeros and dropping writes outside the
+      tensor; copies to and from fragments move each thread's own elements;
+      fragment-to-fragment copies between different layouts go through
+      shared memory;
+    * `tile.gemm` becomes `nvgpu.ldmatrix` loads of the shared operands and
+      `nvgpu.mma.sync` m16n8k16 (f16 and bf16 inputs, f32 or f16
+      accumulators) over each warp's part of the accumulator;
+    * `tile.fill` and `tile.parallel` run over each thread's own elements;
+      `tile.reduce` combines in-thread, then across lanes with shuffles, then
+      across warps through shared memory;
+    * `tile.ws` becomes a branch on the thread's warpgroup.
+
+    `gpu.barrier`s are placed around writes to shared memory. The kernel
+    records its shared memory size in `tile.shared_memory_bytes`.
+  }];
+  let dependentDialects = [
+    "::mlir::tile::TileDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::NVVM::NVVMDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
 #endif // TILE_TRANSFORMS_PASSES_TD

@@ -1,0 +1,22 @@
+//===- Passes.cpp - C API for the tile passes -------------------*- C++ -*-===//
+
+#include "tile-c/Passes.h"
+
+#include "mlir/CAPI/Pass.h"
+#include "mlir/Pass/Pass.h"
+#include "tile/Transforms/Passes.h"
+
+// The generated definitions call the pass constructors and registration
+// functions unqualified.
+using namespace mlir;
+using namespace mlir::tile;
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#include "tile/Transforms/Passes.capi.cpp.inc"
+
+#ifdef __cplusplus
+}
+#endif

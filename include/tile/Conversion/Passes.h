@@ -1,0 +1,46 @@
+//===- Passes.h - Tile conversion passes ------------------------*- C++ -*-===//
+
+#ifndef TILE_CONVERSION_PASSES_H
+#define TILE_CONVERSION_PASSES_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir::tile {
+
+#define GEN_PASS_DECL
+#include "tile/Conversion/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "tile/Conversion/Passes.h.inc"
+
+/// Options of the one-shot tile-to-nvvm pipeline.
+struct TileToNVVMPipelineOptions
+    : public PassPipelineOptions<TileToNVVMPipelineOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("Target GPU (e.g. sm_80, sm_90a)"),
+      llvm::cl::init("sm_90a")};
+  PassOptions::Option<std::string> features{
+      *this, "features", llvm::cl::desc("PTX features (e.g. +ptx80)"),
+      llvm::cl::init("+ptx80")};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("Object format: bin (cubin), isa (PTX) or fatbin"),
+      llvm::cl::init("bin")};
+  PassOptions::Option<int> optLevel{
+      *this, "opt-level", llvm::cl::desc("LLVM optimization level"),
+      llvm::cl::init(3)};
+};
+
+/// Builds the pipeline from tile IR to a gpu.binary: layout inference, tile
+/// op lowering, outlining, and the upstream NVVM lowering and serialization.
+void buildTileToNVVMPipeline(OpPassManager &pm,
+                             const TileToNVVMPipelineOptions &options);
+
+/// Registers `tile-to-nvvm`.
+void registerTilePipelines();
+
+} // namespace mlir::tile
+
+#endif // TILE_CONVERSION_PASSES_H

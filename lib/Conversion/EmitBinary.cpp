@@ -1,0 +1,44 @@
+//===- EmitBinary.cpp - Write gpu.binary objects to files -------*- C++ -*-===//
+
+#include "tile/Conversion/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_EMITBINARY
+#include "tile/Conversion/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+
+namespace {
+struct EmitBinaryPass : public tile::impl::EmitBinaryBase<EmitBinaryPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    getOperation().walk([&](gpu::BinaryOp binary) {
+      for (Attribute attr : binary.getObjects()) {
+        auto object = cast<gpu::ObjectAttr>(attr);
+        StringRef ext = "cubin";
+        if (object.getFormat() == gpu::CompilationTarget::Assembly)
+          ext = "ptx";
+        else if (object.getFormat() == gpu::CompilationTarget::Fatbin)
+          ext = "fatbin";
+        else if (object.getFormat() == gpu::CompilationTarget::Offload)
+          ext = "bc";
+        std::string path =
+            (prefix + binary.getSymName() + "." + ext).str();
+        std::string error;
+        auto file = openOutputFile(path, &error);
+        if (!file) {
+          binary.emitError() << "cannot write '" << path << "': " << error;
+          return signalPassFailure();
+        }
+        file->os() << object.getObject().getValue();
+        file->keep();
+      }
+    });
+  }
+};
+} // namespace

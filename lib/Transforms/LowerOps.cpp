@@ -1,0 +1,1522 @@
+//===- LowerOps.cpp - Lower tile ops to per-thread code ---------*- C++ -*-===//
+//
+// After layout inference every fragment and tile.parallel has a distributed
+// layout and every shared tile a memory layout. This pass rewrites the
+// block-cooperative tile ops of each kernel into what one thread executes:
+// address arithmetic over thread ids, vector loads and stores, nvgpu.ldmatrix
+// and nvgpu.mma.sync, shuffles and barriers. The kernel op itself stays; the
+// conversion to gpu outlines it afterwards.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Transforms/Passes.h"
+#include "tile/Transforms/Resources.h"
+#include "tile/Transforms/Utils.h"
+
+#include "tile/Dialect/LinearLayout.h"
+#include "tile/Dialect/TileOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_LOWEROPS
+#include "tile/Transforms/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Lowered buffers
+//===----------------------------------------------------------------------===//
+
+/// A shared tile lowered to a flat view of dynamic shared memory.
+struct SharedTile {
+  Value view;               // memref<N x elt, workgroup>
+  MemRefType type;          // the tile's logical type
+  SharedLayoutAttr layout;  // swizzle or padding
+  int64_t elementBits;
+};
+
+/// A fragment lowered to a per-thread register array.
+struct RegTile {
+  Value regs; // memref<R x elt>
+  MemRefType type;
+  LinearLayout layout;
+};
+
+/// A shared operand resolved through memref.subview: the root tile, and the
+/// element offset of the view's origin in the root's row-major order.
+struct SharedRef {
+  SharedTile *tile;
+  Value origin;
+  ArrayRef<int64_t> shape; // the view's shape
+};
+
+/// Bits of coordinate dimension `dim` in a flat index of `layout`.
+static uint64_t fieldOf(const LinearLayout &layout, uint64_t flat,
+                        unsigned dim) {
+  return layout.unpackCoord(flat)[dim];
+}
+
+//===----------------------------------------------------------------------===//
+// KernelLowering
+//===----------------------------------------------------------------------===//
+
+class KernelLowering {
+public:
+  explicit KernelLowering(KernelOp kernel)
+      : kernel(kernel), b(kernel.getContext()) {}
+  LogicalResult run();
+
+private:
+  // Setup.
+  LogicalResult checkLayouts();
+  void allocateScratch();
+  LogicalResult lowerAllocs();
+
+  // Per-op lowering.
+  LogicalResult lowerOp(Operation *op);
+  LogicalResult lowerFill(FillOp op);
+  LogicalResult lowerCopy(CopyOp op);
+  LogicalResult lowerGemm(GemmOp op);
+  LogicalResult lowerParallel(ParallelOp op);
+  LogicalResult lowerReduce(ReduceOp op);
+  LogicalResult lowerWs(WsOp op);
+  void insertBarriers();
+
+  // Copies.
+  LogicalResult copyGlobalShared(CopyOp op, bool toShared);
+  LogicalResult copyFragmentMemory(CopyOp op);
+  LogicalResult copyFragmentFragment(CopyOp op);
+  LogicalResult copySharedShared(CopyOp op);
+
+  // Helpers.
+  Location loc() { return currentLoc; }
+  Value idx(int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc(), v);
+  }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc(), x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc(), x, y); }
+  Value addConst(Value x, int64_t c) {
+    return c == 0 ? x : add(x, idx(c));
+  }
+  Value andConst(Value x, int64_t c) {
+    return arith::AndIOp::create(b, loc(), x, idx(c));
+  }
+  Value shrConst(Value x, int64_t c) {
+    return c == 0 ? x : arith::ShRUIOp::create(b, loc(), x, idx(c));
+  }
+  Value ult(Value x, Value y) {
+    return arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, x, y);
+  }
+  Value andBool(Value x, Value y) {
+    if (!x)
+      return y;
+    return arith::AndIOp::create(b, loc(), x, y);
+  }
+  Value convert(Value v, Type to);
+  Value zeroOf(Type type);
+  Value threadId(Operation *op);
+  /// Per-dimension coordinates contributed by the thread bits of `layout`,
+  /// and the mask of bits they can set in each dimension.
+  SmallVector<Value> threadCoords(const LinearLayout &layout, Value tid,
+                                  SmallVectorImpl<uint64_t> &masks);
+  /// Coordinates of register `reg` for a thread whose thread part is
+  /// `tcoords`.
+  SmallVector<Value> elementCoords(const LinearLayout &layout, int64_t reg,
+                                   ArrayRef<Value> tcoords,
+                                   ArrayRef<uint64_t> masks);
+  /// Condition true for the one thread of each group of replicas (null if
+  /// the layout has no replication).
+  Value canonicalHolder(const LinearLayout &layout, Value tid);
+  /// Element index in a shared tile's flat view of logical `coords` of the
+  /// view `ref` (coords over ref.shape).
+  Value sharedIndex(const SharedRef &ref, ArrayRef<Value> coords);
+  FailureOr<SharedRef> resolveShared(Value value, Operation *user);
+  RegTile *getRegTile(Value value, Operation *user);
+
+  KernelOp kernel;
+  OpBuilder b;
+  Location currentLoc = UnknownLoc::get(kernel.getContext());
+  Value tidValue;
+  DenseMap<Value, SharedTile> shared;
+  DenseMap<Value, RegTile> frags;
+  DenseMap<Operation *, Value> scratch;
+  int64_t sharedBytes = 0;
+};
+
+LogicalResult KernelLowering::checkLayouts() {
+  WalkResult result = kernel.walk([&](Operation *op) {
+    if (auto alloc = dyn_cast<AllocOp>(op)) {
+      MemoryKind kind = getMemoryKind(alloc.getType());
+      if ((kind == MemoryKind::Fragment &&
+           !isa_and_nonnull<LinearLayoutAttr>(alloc.getLayoutAttr())) ||
+          (kind == MemoryKind::Shared &&
+           !isa_and_nonnull<SharedLayoutAttr>(alloc.getLayoutAttr()))) {
+        alloc.emitOpError("has no layout: run tile-layout-inference before "
+                          "tile-lower-ops");
+        return WalkResult::interrupt();
+      }
+    }
+    if (auto loop = dyn_cast<ParallelOp>(op))
+      if (!isa_and_nonnull<LinearLayoutAttr>(loop.getLayoutAttr())) {
+        loop.emitOpError("has no layout: run tile-layout-inference before "
+                         "tile-lower-ops");
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+/// Whether a reduce needs to combine partial results across warps.
+static bool reducesAcrossWarps(ReduceOp op, const LinearLayout &src) {
+  unsigned dim = op.getDim();
+  for (uint64_t basis : src.getBases(LinearLayout::kWarp)) {
+    SmallVector<int64_t> coord = src.unpackCoord(basis);
+    bool onlyDim = coord[dim] != 0;
+    for (auto [d, c] : llvm::enumerate(coord))
+      onlyDim &= d == dim || c == 0;
+    if (onlyDim)
+      return true;
+  }
+  return false;
+}
+
+void KernelLowering::allocateScratch() {
+  // Scratch shared memory for fragment-to-fragment conversions and
+  // cross-warp reductions, allocated like any other shared tile.
+  Block &body = kernel.getBody().front();
+  MLIRContext *ctx = kernel.getContext();
+  Attribute space = getMemorySpaceAttr(ctx, MemoryKind::Shared);
+  auto makeScratch = [&](Operation *op, ArrayRef<int64_t> shape,
+                         Type elementType) {
+    b.setInsertionPointToStart(&body);
+    auto type = MemRefType::get(shape, elementType, MemRefLayoutAttrInterface(),
+                                space);
+    auto alloc = AllocOp::create(b, op->getLoc(), type);
+    alloc.setLayoutAttr(SharedLayoutAttr::get(ctx, 0, 0));
+    alloc.setAlignmentAttr(b.getI64IntegerAttr(16));
+    scratch[op] = alloc.getResult();
+  };
+  kernel.walk([&](Operation *op) {
+    if (auto copy = dyn_cast<CopyOp>(op)) {
+      auto src = copy.getSource().getDefiningOp<AllocOp>();
+      auto dst = copy.getTarget().getDefiningOp<AllocOp>();
+      if (src && dst && getMemoryKind(src.getType()) == MemoryKind::Fragment &&
+          getMemoryKind(dst.getType()) == MemoryKind::Fragment &&
+          src.getLayoutAttr() != dst.getLayoutAttr())
+        makeScratch(op, src.getType().getShape(),
+                    src.getType().getElementType());
+    }
+    if (auto reduce = dyn_cast<ReduceOp>(op)) {
+      auto src = reduce.getSource().getDefiningOp<AllocOp>();
+      if (!src)
+        return;
+      auto layout = dyn_cast_or_null<LinearLayoutAttr>(src.getLayoutAttr());
+      if (!layout || !reducesAcrossWarps(reduce, layout.getLinearLayout()))
+        return;
+      // One partial per thread and target register.
+      LinearLayout dst = layout.getLinearLayout().projectOut(reduce.getDim());
+      int64_t threads = getNumThreads(reduce, kernel);
+      makeScratch(op, {threads * dst.getRegistersPerThread()},
+                  src.getType().getElementType());
+    }
+  });
+}
+
+LogicalResult KernelLowering::lowerAllocs() {
+  Block &body = kernel.getBody().front();
+  b.setInsertionPointToStart(&body);
+  currentLoc = kernel.getLoc();
+  MLIRContext *ctx = kernel.getContext();
+  tidValue = gpu::ThreadIdOp::create(b, loc(), gpu::Dimension::x);
+  Attribute sharedSpace = getMemorySpaceAttr(ctx, MemoryKind::Shared);
+  auto bytesType =
+      MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                      MemRefLayoutAttrInterface(), sharedSpace);
+  Value dynamicShared;
+
+  SmallVector<AllocOp> allocs;
+  kernel.walk([&](AllocOp alloc) { allocs.push_back(alloc); });
+  int64_t offset = 0;
+  for (AllocOp alloc : allocs) {
+    MemRefType type = alloc.getType();
+    currentLoc = alloc.getLoc();
+    if (alloc->getParentOp() != kernel)
+      return alloc.emitOpError("must be at the top level of its tile.kernel "
+                               "to be lowered");
+    switch (getMemoryKind(type)) {
+    case MemoryKind::Shared: {
+      if (!dynamicShared)
+        dynamicShared = gpu::DynamicSharedMemoryOp::create(b, loc(), bytesType);
+      auto layout = cast<SharedLayoutAttr>(alloc.getLayoutAttr());
+      offset = llvm::alignTo(offset, getSharedAlignment(alloc));
+      int64_t bytes = getSharedTileSizeInBytes(alloc);
+      int64_t bits = type.getElementTypeBitWidth();
+      auto viewType =
+          MemRefType::get({bytes * 8 / bits}, type.getElementType(),
+                          MemRefLayoutAttrInterface(), sharedSpace);
+      Value view = memref::ViewOp::create(b, loc(), viewType, dynamicShared,
+                                          idx(offset), ValueRange());
+      shared[alloc.getResult()] = {view, type, layout, bits};
+      offset += bytes;
+      break;
+    }
+    case MemoryKind::Fragment: {
+      LinearLayout layout =
+          cast<LinearLayoutAttr>(alloc.getLayoutAttr()).getLinearLayout();
+      auto regType = MemRefType::get({layout.getRegistersPerThread()},
+                                     type.getElementType());
+      Value regs = memref::AllocaOp::create(b, loc(), regType);
+      frags[alloc.getResult()] = {regs, type, layout};
+      break;
+    }
+    case MemoryKind::Local:
+      return alloc.emitOpError("local tiles are not supported by the "
+                               "lowering yet");
+    default:
+      return alloc.emitOpError("unexpected memory space");
+    }
+  }
+  sharedBytes = offset;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+Value KernelLowering::threadId(Operation *op) {
+  int64_t first = getFirstThread(op);
+  if (first == 0)
+    return tidValue;
+  return arith::SubIOp::create(b, loc(), tidValue, idx(first));
+}
+
+SmallVector<Value>
+KernelLowering::threadCoords(const LinearLayout &layout, Value tid,
+                             SmallVectorImpl<uint64_t> &masks) {
+  unsigned rank = layout.getOutRank();
+  SmallVector<Value> coords(rank, idx(0));
+  masks.assign(rank, 0);
+  // Thread bit i of the flat thread id is lane bit i (i < lane bits), then
+  // warp bits.
+  SmallVector<uint64_t> threadBases;
+  llvm::append_range(threadBases, layout.getBases(LinearLayout::kLane));
+  llvm::append_range(threadBases, layout.getBases(LinearLayout::kWarp));
+  for (unsigned d = 0; d < rank; ++d) {
+    Value coord;
+    for (auto [bit, basis] : llvm::enumerate(threadBases)) {
+      uint64_t field = fieldOf(layout, basis, d);
+      if (!field)
+        continue;
+      masks[d] |= field;
+      Value set = andConst(shrConst(tid, bit), 1);
+      Value term = mul(set, idx(field));
+      coord = coord ? arith::XOrIOp::create(b, loc(), coord, term) : term;
+    }
+    if (coord)
+      coords[d] = coord;
+  }
+  return coords;
+}
+
+SmallVector<Value> KernelLowering::elementCoords(const LinearLayout &layout,
+                                                 int64_t reg,
+                                                 ArrayRef<Value> tcoords,
+                                                 ArrayRef<uint64_t> masks) {
+  uint64_t flat = layout.applyFlat({{LinearLayout::kRegister, reg}});
+  SmallVector<Value> coords;
+  for (unsigned d = 0; d < layout.getOutRank(); ++d) {
+    uint64_t field = fieldOf(layout, flat, d);
+    if (field == 0)
+      coords.push_back(tcoords[d]);
+    else if ((field & masks[d]) == 0)
+      coords.push_back(arith::OrIOp::create(b, loc(), tcoords[d], idx(field)));
+    else
+      coords.push_back(
+          arith::XOrIOp::create(b, loc(), tcoords[d], idx(field)));
+  }
+  return coords;
+}
+
+Value KernelLowering::canonicalHolder(const LinearLayout &layout, Value tid) {
+  int64_t mask = 0;
+  unsigned bit = 0;
+  for (StringRef name : {LinearLayout::kLane, LinearLayout::kWarp})
+    for (uint64_t basis : layout.getBases(name)) {
+      if (basis == 0)
+        mask |= int64_t(1) << bit;
+      ++bit;
+    }
+  if (!mask)
+    return nullptr;
+  return arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq,
+                               andConst(tid, mask), idx(0));
+}
+
+Value KernelLowering::convert(Value v, Type to) {
+  Type from = v.getType();
+  if (getElementTypeOrSelf(from) == getElementTypeOrSelf(to))
+    return v;
+  Location l = loc();
+  auto fromF = dyn_cast<FloatType>(getElementTypeOrSelf(from));
+  auto toF = dyn_cast<FloatType>(getElementTypeOrSelf(to));
+  if (auto vec = dyn_cast<VectorType>(from))
+    to = VectorType::get(vec.getShape(), to);
+  if (fromF && toF)
+    return fromF.getWidth() > toF.getWidth()
+               ? arith::TruncFOp::create(b, l, to, v).getResult()
+               : arith::ExtFOp::create(b, l, to, v).getResult();
+  if (fromF)
+    return arith::FPToSIOp::create(b, l, to, v);
+  if (toF)
+    return arith::SIToFPOp::create(b, l, to, v);
+  unsigned fw = getElementTypeOrSelf(from).getIntOrFloatBitWidth();
+  unsigned tw = getElementTypeOrSelf(to).getIntOrFloatBitWidth();
+  return fw > tw ? arith::TruncIOp::create(b, l, to, v).getResult()
+                 : arith::ExtSIOp::create(b, l, to, v).getResult();
+}
+
+Value KernelLowering::zeroOf(Type type) {
+  return arith::ConstantOp::create(b, loc(), type, b.getZeroAttr(type));
+}
+
+FailureOr<SharedRef> KernelLowering::resolveShared(Value value,
+                                                   Operation *user) {
+  if (auto it = shared.find(value); it != shared.end())
+    return SharedRef{&it->second, idx(0), it->second.type.getShape()};
+  auto view = value.getDefiningOp<memref::SubViewOp>();
+  if (view) {
+    auto it = shared.find(view.getSource());
+    if (it != shared.end()) {
+      // Only selections of whole trailing matrices (e.g. one stage of a
+      // multi-versioned buffer) keep the swizzle pattern of the root.
+      ArrayRef<int64_t> rootShape = it->second.type.getShape();
+      auto viewType = cast<MemRefType>(view.getType());
+      unsigned dropped = rootShape.size() - viewType.getRank();
+      bool ok = llvm::all_of(view.getStaticStrides(),
+                             [](int64_t s) { return s == 1; });
+      ArrayRef<int64_t> sizes = view.getStaticSizes();
+      for (unsigned d = 0; d < rootShape.size(); ++d) {
+        bool leading = d < dropped;
+        ok &= leading ? sizes[d] == 1 : sizes[d] == rootShape[d];
+        if (!leading)
+          ok &= view.getStaticOffsets()[d] == 0;
+      }
+      if (ok) {
+        SmallVector<OpFoldResult> offsets = view.getMixedOffsets();
+        Value origin = idx(0);
+        int64_t stride = 1;
+        for (int d = rootShape.size() - 1; d >= 0; --d) {
+          if (d < static_cast<int>(dropped)) {
+            Value off = getValueOrCreateConstantIndexOp(b, loc(), offsets[d]);
+            origin = add(origin, mul(off, idx(stride)));
+          }
+          stride *= rootShape[d];
+        }
+        return SharedRef{&it->second, origin, viewType.getShape()};
+      }
+    }
+  }
+  return user->emitOpError("unsupported shared operand: expected a shared "
+                           "tile or a memref.subview selecting whole trailing "
+                           "matrices of one");
+}
+
+Value KernelLowering::sharedIndex(const SharedRef &ref,
+                                  ArrayRef<Value> coords) {
+  SharedTile &tile = *ref.tile;
+  ArrayRef<int64_t> rootShape = tile.type.getShape();
+  int64_t eltBytes = std::max<int64_t>(tile.elementBits / 8, 1);
+  int64_t rowElems = rootShape.back() + tile.layout.getPad() / eltBytes;
+  // Logical element offset in the root, with padded rows.
+  Value linear = coords.back();
+  int64_t stride = rowElems;
+  for (int d = coords.size() - 2; d >= 0; --d) {
+    linear = add(linear, mul(coords[d], idx(stride)));
+    stride *= ref.shape[d];
+  }
+  // The origin counts unpadded elements of whole leading matrices.
+  Value origin = ref.origin;
+  if (tile.layout.getPad() != 0) {
+    // Convert the origin (in unpadded elements) to padded rows.
+    origin = mul(arith::DivUIOp::create(b, loc(), origin,
+                                        idx(rootShape.back())),
+                 idx(rowElems));
+  }
+  linear = add(linear, origin);
+  if (int64_t swizzle = tile.layout.getSwizzle()) {
+    Value bytes = mul(linear, idx(eltBytes));
+    Value row = andConst(shrConst(bytes, 7), swizzle / 16 - 1);
+    Value flip = arith::ShLIOp::create(b, loc(), row, idx(4));
+    bytes = arith::XOrIOp::create(b, loc(), bytes, flip);
+    linear = arith::DivUIOp::create(b, loc(), bytes, idx(eltBytes));
+  }
+  return linear;
+}
+
+RegTile *KernelLowering::getRegTile(Value value, Operation *user) {
+  auto it = frags.find(value);
+  if (it == frags.end()) {
+    user->emitOpError("unsupported fragment operand: expected a tile.alloc "
+                      "result");
+    return nullptr;
+  }
+  return &it->second;
+}
+
+//===----------------------------------------------------------------------===//
+// tile.fill
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelLowering::lowerFill(FillOp op) {
+  Value target = op.getTarget();
+  if (frags.count(target)) {
+    RegTile &tile = frags[target];
+    for (int64_t r = 0; r < tile.layout.getRegistersPerThread(); ++r)
+      memref::StoreOp::create(b, loc(), op.getValue(), tile.regs, idx(r));
+    return success();
+  }
+  FailureOr<SharedRef> ref = resolveShared(target, op);
+  if (failed(ref))
+    return failure();
+  // Each thread stores every `threads`-th element.
+  int64_t threads = getNumThreads(op, kernel);
+  ArrayRef<int64_t> shape = ref->shape;
+  int64_t numel = 1;
+  for (int64_t s : shape)
+    numel *= s;
+  Value tid = threadId(op);
+  auto loop = scf::ForOp::create(b, loc(), tid, idx(numel), idx(threads));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value e = loop.getInductionVar();
+  SmallVector<Value> coords(shape.size());
+  for (int d = shape.size() - 1; d >= 0; --d) {
+    coords[d] = arith::RemUIOp::create(b, loc(), e, idx(shape[d]));
+    e = arith::DivUIOp::create(b, loc(), e, idx(shape[d]));
+  }
+  memref::StoreOp::create(b, loc(), op.getValue(), ref->tile->view,
+                          sharedIndex(*ref, coords));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// tile.copy
+//===----------------------------------------------------------------------===//
+
+/// The global region of a copy: its memref, offsets and the rank of the
+/// tile (aligned to the trailing dimensions).
+struct GlobalRegion {
+  Value memref;
+  ValueRange offsets;
+};
+
+LogicalResult KernelLowering::lowerCopy(CopyOp op) {
+  MemoryKind src = getMemoryKind(op.getSourceType());
+  MemoryKind dst = getMemoryKind(op.getTargetType());
+  if (src == MemoryKind::Fragment && dst == MemoryKind::Fragment)
+    return copyFragmentFragment(op);
+  if (src == MemoryKind::Fragment || dst == MemoryKind::Fragment)
+    return copyFragmentMemory(op);
+  if (src == MemoryKind::Global && dst == MemoryKind::Shared)
+    return copyGlobalShared(op, /*toShared=*/true);
+  if (src == MemoryKind::Shared && dst == MemoryKind::Global)
+    return copyGlobalShared(op, /*toShared=*/false);
+  if (src == MemoryKind::Shared && dst == MemoryKind::Shared)
+    return copySharedShared(op);
+  return op.emitOpError("copies from ")
+         << stringifyMemoryKind(src) << " to " << stringifyMemoryKind(dst)
+         << " memory are not supported by the lowering yet";
+}
+
+/// Global coordinates of a tile element: the region offsets plus the tile
+/// coordinates aligned to the trailing dimensions.
+static SmallVector<Value> globalCoords(OpBuilder &b, Location loc,
+                                       ValueRange offsets,
+                                       ArrayRef<Value> tileCoords) {
+  SmallVector<Value> coords(offsets.begin(), offsets.end());
+  if (coords.empty())
+    return SmallVector<Value>(tileCoords);
+  unsigned lead = coords.size() - tileCoords.size();
+  for (auto [i, c] : llvm::enumerate(tileCoords))
+    coords[lead + i] = arith::AddIOp::create(b, loc, coords[lead + i], c);
+  return coords;
+}
+
+LogicalResult KernelLowering::copyGlobalShared(CopyOp op, bool toShared) {
+  Value global = toShared ? op.getSource() : op.getTarget();
+  Value sharedValue = toShared ? op.getTarget() : op.getSource();
+  ValueRange offsets = toShared ? op.getSourceOffsets() : op.getTargetOffsets();
+  FailureOr<SharedRef> ref = resolveShared(sharedValue, op);
+  if (failed(ref))
+    return failure();
+  auto globalType = cast<MemRefType>(global.getType());
+  if (!globalType.getLayout().isIdentity())
+    return op.emitOpError("expects a row-major global memref");
+  ArrayRef<int64_t> shape = ref->shape;
+  Type sharedElt = ref->tile->type.getElementType();
+  Type globalElt = globalType.getElementType();
+  int64_t maxBits = std::max<int64_t>(ref->tile->elementBits,
+                                      globalType.getElementTypeBitWidth());
+  // Elements per vector: 16 bytes of the wider type, dividing the last dim.
+  int64_t vec = std::max<int64_t>(1, 128 / maxBits);
+  while (vec > 1 && shape.back() % vec != 0)
+    vec /= 2;
+  int64_t numel = 1;
+  for (int64_t s : shape)
+    numel *= s;
+  int64_t chunks = numel / vec;
+  int64_t chunksPerRow = shape.back() / vec;
+  int64_t threads = getNumThreads(op, kernel);
+  Value tid = threadId(op);
+  unsigned grank = globalType.getRank();
+
+  // Global extents (for masking) and whether vector accesses are aligned:
+  // the row length and the last offset must be multiples of the vector.
+  SmallVector<Value> dims;
+  for (unsigned d = 0; d < grank; ++d)
+    dims.push_back(memref::DimOp::create(b, loc(), global, d));
+  Value aligned;
+  if (vec > 1) {
+    Value zero = idx(0);
+    auto isMultiple = [&](Value v) {
+      return arith::CmpIOp::create(
+          b, loc(), arith::CmpIPredicate::eq,
+          arith::RemUIOp::create(b, loc(), v, idx(vec)), zero);
+    };
+    aligned = isMultiple(dims.back());
+    if (!offsets.empty())
+      aligned = andBool(aligned, isMultiple(offsets.back()));
+  }
+
+  int64_t iters = llvm::divideCeil(chunks, threads);
+  auto loop = scf::ForOp::create(b, loc(), idx(0), idx(iters), idx(1));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value chunk = add(tid, mul(loop.getInductionVar(), idx(threads)));
+  if (chunks % threads != 0) {
+    auto inRange = scf::IfOp::create(b, loc(), ult(chunk, idx(chunks)),
+                                     /*withElseRegion=*/false);
+    b.setInsertionPointToStart(inRange.thenBlock());
+  }
+  // Tile coordinates of the chunk's first element.
+  SmallVector<Value> tcoords(shape.size());
+  Value rest = chunk;
+  tcoords.back() = mul(arith::RemUIOp::create(b, loc(), rest, idx(chunksPerRow)),
+                       idx(vec));
+  rest = arith::DivUIOp::create(b, loc(), rest, idx(chunksPerRow));
+  for (int d = shape.size() - 2; d >= 0; --d) {
+    tcoords[d] = arith::RemUIOp::create(b, loc(), rest, idx(shape[d]));
+    rest = arith::DivUIOp::create(b, loc(), rest, idx(shape[d]));
+  }
+  SmallVector<Value> gcoords = globalCoords(b, loc(), offsets, tcoords);
+  Value smemIndex = sharedIndex(*ref, tcoords);
+  // In bounds in every dimension but the last; the last is checked per
+  // element (or for the whole vector).
+  Value rowIn;
+  for (unsigned d = 0; d + 1 < grank; ++d)
+    rowIn = andBool(rowIn, ult(gcoords[d], dims[d]));
+  Value last = gcoords.back();
+  Value vecIn = andBool(rowIn, arith::CmpIOp::create(
+                                   b, loc(), arith::CmpIPredicate::ule,
+                                   addConst(last, vec), dims.back()));
+
+  auto sharedVecType = VectorType::get({vec}, sharedElt);
+  auto globalVecType = VectorType::get({vec}, globalElt);
+  auto emitScalar = [&]() {
+    for (int64_t e = 0; e < vec; ++e) {
+      SmallVector<Value> gc(gcoords);
+      gc.back() = addConst(last, e);
+      Value in = andBool(rowIn, ult(gc.back(), dims.back()));
+      Value sIdx = addConst(smemIndex, e);
+      if (toShared) {
+        auto branch =
+            scf::IfOp::create(b, loc(), TypeRange{sharedElt}, in, true);
+        {
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPointToStart(branch.thenBlock());
+          Value v = memref::LoadOp::create(b, loc(), global, gc);
+          scf::YieldOp::create(b, loc(), convert(v, sharedElt));
+          b.setInsertionPointToStart(branch.elseBlock());
+          scf::YieldOp::create(b, loc(), zeroOf(sharedElt));
+        }
+        memref::StoreOp::create(b, loc(), branch.getResult(0),
+                                ref->tile->view, sIdx);
+      } else {
+        auto branch = scf::IfOp::create(b, loc(), in, false);
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(branch.thenBlock());
+        Value v = memref::LoadOp::create(b, loc(), ref->tile->view, sIdx);
+        memref::StoreOp::create(b, loc(), convert(v, globalElt), global, gc);
+      }
+    }
+  };
+  if (vec == 1) {
+    emitScalar();
+    return success();
+  }
+  auto fast = scf::IfOp::create(b, loc(), andBool(aligned, vecIn), true);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(fast.thenBlock());
+    int64_t globalAlign = vec * globalType.getElementTypeBitWidth() / 8;
+    int64_t sharedAlign = vec * ref->tile->elementBits / 8;
+    if (toShared) {
+      Value v = vector::LoadOp::create(b, loc(), globalVecType, global,
+                                       gcoords, /*nontemporal=*/false,
+                                       llvm::MaybeAlign(globalAlign));
+      vector::StoreOp::create(b, loc(), convert(v, sharedElt),
+                              ref->tile->view, ValueRange{smemIndex},
+                              /*nontemporal=*/false,
+                              llvm::MaybeAlign(sharedAlign));
+    } else {
+      Value v = vector::LoadOp::create(b, loc(), sharedVecType,
+                                       ref->tile->view, ValueRange{smemIndex},
+                                       /*nontemporal=*/false,
+                                       llvm::MaybeAlign(sharedAlign));
+      vector::StoreOp::create(b, loc(), convert(v, globalElt), global,
+                              gcoords, /*nontemporal=*/false,
+                              llvm::MaybeAlign(globalAlign));
+    }
+    b.setInsertionPointToStart(fast.elseBlock());
+    emitScalar();
+  }
+  return success();
+}
+
+LogicalResult KernelLowering::copySharedShared(CopyOp op) {
+  FailureOr<SharedRef> src = resolveShared(op.getSource(), op);
+  FailureOr<SharedRef> dst = resolveShared(op.getTarget(), op);
+  if (failed(src) || failed(dst))
+    return failure();
+  ArrayRef<int64_t> shape = src->shape;
+  int64_t numel = 1;
+  for (int64_t s : shape)
+    numel *= s;
+  int64_t threads = getNumThreads(op, kernel);
+  auto loop = scf::ForOp::create(b, loc(), threadId(op), idx(numel),
+                                 idx(threads));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value e = loop.getInductionVar();
+  SmallVector<Value> coords(shape.size());
+  for (int d = shape.size() - 1; d >= 0; --d) {
+    coords[d] = arith::RemUIOp::create(b, loc(), e, idx(shape[d]));
+    e = arith::DivUIOp::create(b, loc(), e, idx(shape[d]));
+  }
+  Value v = memref::LoadOp::create(b, loc(), src->tile->view,
+                                   sharedIndex(*src, coords));
+  memref::StoreOp::create(b, loc(), convert(v, dst->tile->type.getElementType()),
+                          dst->tile->view, sharedIndex(*dst, coords));
+  return success();
+}
+
+LogicalResult KernelLowering::copyFragmentMemory(CopyOp op) {
+  bool fromFragment = getMemoryKind(op.getSourceType()) == MemoryKind::Fragment;
+  Value fragValue = fromFragment ? op.getSource() : op.getTarget();
+  Value other = fromFragment ? op.getTarget() : op.getSource();
+  ValueRange offsets = fromFragment ? op.getTargetOffsets() : op.getSourceOffsets();
+  RegTile *tile = getRegTile(fragValue, op);
+  if (!tile)
+    return failure();
+  MemoryKind otherKind = getMemoryKind(cast<MemRefType>(other.getType()));
+  Type fragElt = tile->type.getElementType();
+  Type otherElt = cast<MemRefType>(other.getType()).getElementType();
+  ArrayRef<int64_t> shape = tile->type.getShape();
+  Value tid = threadId(op);
+  SmallVector<uint64_t> masks;
+  SmallVector<Value> tcoords = threadCoords(tile->layout, tid, masks);
+  // Replicas write once; every holder reads.
+  Value writer = fromFragment ? canonicalHolder(tile->layout, tid) : Value();
+
+  std::optional<SharedRef> ref;
+  SmallVector<Value> dims;
+  if (otherKind == MemoryKind::Shared) {
+    FailureOr<SharedRef> r = resolveShared(other, op);
+    if (failed(r))
+      return failure();
+    ref = *r;
+  } else if (otherKind == MemoryKind::Global) {
+    for (int64_t d = 0; d < cast<MemRefType>(other.getType()).getRank(); ++d)
+      dims.push_back(memref::DimOp::create(b, loc(), other, d));
+  } else {
+    return op.emitOpError("copies between fragments and ")
+           << stringifyMemoryKind(otherKind)
+           << " memory are not supported by the lowering yet";
+  }
+  SmallVector<int64_t> padded = getPaddedShape(shape);
+  for (int64_t r = 0; r < tile->layout.getRegistersPerThread(); ++r) {
+    SmallVector<Value> coords = elementCoords(tile->layout, r, tcoords, masks);
+    // Elements of the padded layout beyond the tile, and (for global
+    // memory) beyond the tensor.
+    Value valid = writer;
+    for (unsigned d = 0; d < shape.size(); ++d)
+      if (padded[d] != shape[d])
+        valid = andBool(valid, ult(coords[d], idx(shape[d])));
+    SmallVector<Value> memCoords;
+    if (ref) {
+      memCoords.push_back(sharedIndex(*ref, coords));
+    } else {
+      memCoords = globalCoords(b, loc(), offsets, coords);
+      for (auto [c, dim] : llvm::zip_equal(memCoords, dims))
+        valid = andBool(valid, ult(c, dim));
+    }
+    Value memref = ref ? ref->tile->view : other;
+    if (fromFragment) {
+      auto emitStore = [&]() {
+        Value v = memref::LoadOp::create(b, loc(), tile->regs, idx(r));
+        memref::StoreOp::create(b, loc(), convert(v, otherElt), memref,
+                                memCoords);
+      };
+      if (!valid) {
+        emitStore();
+        continue;
+      }
+      auto branch = scf::IfOp::create(b, loc(), valid, false);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(branch.thenBlock());
+      emitStore();
+    } else {
+      Value loaded;
+      if (!valid) {
+        loaded = convert(memref::LoadOp::create(b, loc(), memref, memCoords),
+                         fragElt);
+      } else {
+        auto branch =
+            scf::IfOp::create(b, loc(), TypeRange{fragElt}, valid, true);
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(branch.thenBlock());
+        Value v = memref::LoadOp::create(b, loc(), memref, memCoords);
+        scf::YieldOp::create(b, loc(), convert(v, fragElt));
+        b.setInsertionPointToStart(branch.elseBlock());
+        scf::YieldOp::create(b, loc(), zeroOf(fragElt));
+        loaded = branch.getResult(0);
+      }
+      memref::StoreOp::create(b, loc(), loaded, tile->regs, idx(r));
+    }
+  }
+  return success();
+}
+
+LogicalResult KernelLowering::copyFragmentFragment(CopyOp op) {
+  RegTile *src = getRegTile(op.getSource(), op);
+  RegTile *dst = getRegTile(op.getTarget(), op);
+  if (!src || !dst)
+    return failure();
+  Type dstElt = dst->type.getElementType();
+  if (src->layout == dst->layout) {
+    for (int64_t r = 0; r < src->layout.getRegistersPerThread(); ++r) {
+      Value v = memref::LoadOp::create(b, loc(), src->regs, idx(r));
+      memref::StoreOp::create(b, loc(), convert(v, dstElt), dst->regs, idx(r));
+    }
+    return success();
+  }
+  // Different layouts: through shared memory (row-major scratch tile).
+  Value scratchTile = scratch.lookup(op);
+  if (!scratchTile)
+    return op.emitOpError("no scratch buffer for a layout conversion");
+  SharedRef ref{&shared[scratchTile], idx(0), src->type.getShape()};
+  Value tid = threadId(op);
+  ArrayRef<int64_t> shape = src->type.getShape();
+  SmallVector<int64_t> padded = getPaddedShape(shape);
+  auto visit = [&](RegTile *tile, bool store) {
+    SmallVector<uint64_t> masks;
+    SmallVector<Value> tcoords = threadCoords(tile->layout, tid, masks);
+    for (int64_t r = 0; r < tile->layout.getRegistersPerThread(); ++r) {
+      SmallVector<Value> coords = elementCoords(tile->layout, r, tcoords, masks);
+      Value valid;
+      for (unsigned d = 0; d < shape.size(); ++d)
+        if (padded[d] != shape[d])
+          valid = andBool(valid, ult(coords[d], idx(shape[d])));
+      OpBuilder::InsertionGuard g(b);
+      if (valid) {
+        auto branch = scf::IfOp::create(b, loc(), valid, false);
+        b.setInsertionPointToStart(branch.thenBlock());
+      }
+      Value sIdx = sharedIndex(ref, coords);
+      if (store) {
+        Value v = memref::LoadOp::create(b, loc(), tile->regs, idx(r));
+        memref::StoreOp::create(b, loc(), v, ref.tile->view, sIdx);
+      } else {
+        Value v = memref::LoadOp::create(b, loc(), ref.tile->view, sIdx);
+        memref::StoreOp::create(b, loc(), convert(v, dstElt), tile->regs,
+                                idx(r));
+      }
+    }
+  };
+  gpu::BarrierOp::create(b, loc());
+  visit(src, /*store=*/true);
+  gpu::BarrierOp::create(b, loc());
+  visit(dst, /*store=*/false);
+  gpu::BarrierOp::create(b, loc());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// tile.gemm
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelLowering::lowerGemm(GemmOp op) {
+  if (failed(verifyMmaSyncShape(op)))
+    return failure();
+  auto aType = cast<MemRefType>(op.getA().getType());
+  auto cType = cast<MemRefType>(op.getC().getType());
+  Type inElt = aType.getElementType();
+  Type accElt = cType.getElementType();
+  if (!inElt.isF16() && !inElt.isBF16())
+    return op.emitOpError("the mma.sync lowering supports f16 and bf16 "
+                          "inputs, got ")
+           << inElt;
+  if (!accElt.isF32() && !accElt.isF16())
+    return op.emitOpError("the mma.sync lowering supports f32 and f16 "
+                          "accumulators, got ")
+           << accElt;
+  int64_t threads = getNumThreads(op, kernel);
+  FailureOr<WarpPartition> warps = partitionWarps(op, threads / 32);
+  if (failed(warps))
+    return failure();
+  RegTile *c = getRegTile(op.getC(), op);
+  if (!c)
+    return failure();
+  if (c->layout != getMmaAccumulatorLayout(op, *warps))
+    return op.emitOpError("the accumulator's layout is not the mma.sync "
+                          "accumulator layout of this gemm");
+  int64_t m = op.getM(), n = op.getN(), k = op.getK();
+  int64_t tm = m / warps->warpsM, tn = n / warps->warpsN;
+  int64_t mTiles = tm / 16, nTiles = tn / 8, kSteps = k / 16;
+
+  Value tid = threadId(op);
+  Value lane = andConst(tid, 31);
+  Value warp = shrConst(tid, 5);
+  Value warpN = arith::RemUIOp::create(b, loc(), warp, idx(warps->warpsN));
+  Value warpM = arith::DivUIOp::create(b, loc(), warp, idx(warps->warpsN));
+  Value mBase = mul(warpM, idx(tm));
+  Value nBase = mul(warpN, idx(tn));
+  Value laneRow = andConst(lane, 7);         // row within an 8x8 matrix
+  Value laneMat = shrConst(lane, 3);         // which of the 4 matrices
+  Value matLow = andConst(laneMat, 1);       // matrix index bit 0
+  Value matHigh = shrConst(laneMat, 1);      // matrix index bit 1
+  Value eight = idx(8);
+
+  auto halfVec = VectorType::get({2}, inElt);
+  auto aVecType = VectorType::get({4, 2}, inElt);
+  auto bVecType = VectorType::get({2, 2}, inElt);
+  auto cVecType = VectorType::get({2, 2}, accElt);
+
+  // Operand A fragments, per (m tile, k step): vector<4x2>.
+  SmallVector<SmallVector<Value>> aFrags(mTiles, SmallVector<Value>(kSteps));
+  if (getMemoryKind(aType) == MemoryKind::Fragment) {
+    RegTile *a = getRegTile(op.getA(), op);
+    if (!a)
+      return failure();
+    if (a->layout != getMmaOperandALayout(op, *warps))
+      return op.emitOpError("the A fragment's layout is not the mma.sync A "
+                            "operand layout of this gemm");
+    int64_t kBits = llvm::Log2_64(kSteps);
+    for (int64_t mi = 0; mi < mTiles; ++mi)
+      for (int64_t ks = 0; ks < kSteps; ++ks) {
+        int64_t base = (ks << 3) | (mi << (3 + kBits));
+        SmallVector<Value> elems;
+        for (int64_t i = 0; i < 8; ++i)
+          elems.push_back(
+              memref::LoadOp::create(b, loc(), a->regs, idx(base + i)));
+        aFrags[mi][ks] = vector::FromElementsOp::create(b, loc(), aVecType,
+                                                        elems);
+      }
+  } else {
+    FailureOr<SharedRef> a = resolveShared(op.getA(), op);
+    if (failed(a))
+      return failure();
+    for (int64_t mi = 0; mi < mTiles; ++mi)
+      for (int64_t ks = 0; ks < kSteps; ++ks) {
+        // Matrix j of the x4 load: rows +8 for j odd, columns +8 for j >= 2.
+        Value mm = add(mBase, idx(mi * 16));
+        Value kk = idx(ks * 16);
+        SmallVector<Value> coords;
+        if (!op.getTransposeA())
+          coords = {add(add(mm, laneRow), mul(matLow, eight)),
+                    add(kk, mul(matHigh, eight))};
+        else
+          coords = {add(add(kk, laneRow), mul(matHigh, eight)),
+                    add(mm, mul(matLow, eight))};
+        Value index = sharedIndex(*a, coords);
+        aFrags[mi][ks] = nvgpu::LdMatrixOp::create(
+            b, loc(), aVecType, a->tile->view, ValueRange{index},
+            op.getTransposeA(), /*numTiles=*/4);
+      }
+  }
+
+  // Operand B fragments, per (n tile, k step): vector<2x2>.
+  SmallVector<SmallVector<Value>> bFrags(nTiles, SmallVector<Value>(kSteps));
+  auto bType = cast<MemRefType>(op.getB().getType());
+  if (getMemoryKind(bType) == MemoryKind::Fragment) {
+    RegTile *bt = getRegTile(op.getB(), op);
+    if (!bt)
+      return failure();
+    if (bt->layout != getMmaOperandBLayout(op, *warps))
+      return op.emitOpError("the B fragment's layout is not the mma.sync B "
+                            "operand layout of this gemm");
+    int64_t kBits = llvm::Log2_64(kSteps);
+    for (int64_t ni = 0; ni < nTiles; ++ni)
+      for (int64_t ks = 0; ks < kSteps; ++ks) {
+        int64_t base = (ks << 2) | (ni << (2 + kBits));
+        SmallVector<Value> elems;
+        for (int64_t i = 0; i < 4; ++i)
+          elems.push_back(
+              memref::LoadOp::create(b, loc(), bt->regs, idx(base + i)));
+        bFrags[ni][ks] = vector::FromElementsOp::create(b, loc(), bVecType,
+                                                        elems);
+      }
+  } else {
+    FailureOr<SharedRef> bs = resolveShared(op.getB(), op);
+    if (failed(bs))
+      return failure();
+    // x4 loads cover two n tiles (or one, x2, when nTiles is odd).
+    for (int64_t ni = 0; ni < nTiles; ni += 2) {
+      int64_t tiles = ni + 1 < nTiles ? 4 : 2;
+      for (int64_t ks = 0; ks < kSteps; ++ks) {
+        // Matrix j: k half = j & 1, n tile = j >> 1.
+        Value nn = add(nBase, idx(ni * 8));
+        Value kk = idx(ks * 16);
+        SmallVector<Value> coords;
+        if (!op.getTransposeB())
+          coords = {add(add(kk, laneRow), mul(matLow, eight)),
+                    add(nn, mul(matHigh, eight))};
+        else
+          coords = {add(add(nn, laneRow), mul(matHigh, eight)),
+                    add(kk, mul(matLow, eight))};
+        Value index = sharedIndex(*bs, coords);
+        auto type = VectorType::get({tiles, 2}, inElt);
+        Value loaded = nvgpu::LdMatrixOp::create(
+            b, loc(), type, bs->tile->view, ValueRange{index},
+            !op.getTransposeB(), tiles);
+        for (int64_t t = 0; t < tiles / 2; ++t) {
+          Value r0 = vector::ExtractOp::create(b, loc(), loaded,
+                                               ArrayRef<int64_t>{2 * t});
+          Value r1 = vector::ExtractOp::create(b, loc(), loaded,
+                                               ArrayRef<int64_t>{2 * t + 1});
+          Value pair = vector::FromElementsOp::create(
+              b, loc(), bVecType,
+              ValueRange{vector::ExtractOp::create(b, loc(), r0,
+                                                   ArrayRef<int64_t>{0}),
+                         vector::ExtractOp::create(b, loc(), r0,
+                                                   ArrayRef<int64_t>{1}),
+                         vector::ExtractOp::create(b, loc(), r1,
+                                                   ArrayRef<int64_t>{0}),
+                         vector::ExtractOp::create(b, loc(), r1,
+                                                   ArrayRef<int64_t>{1})});
+          bFrags[ni + t][ks] = pair;
+        }
+      }
+    }
+  }
+  (void)halfVec;
+
+  // Accumulate: registers of atom (mi, ni) are base + {0..3}.
+  int64_t nBits = llvm::Log2_64(nTiles);
+  for (int64_t mi = 0; mi < mTiles; ++mi)
+    for (int64_t ni = 0; ni < nTiles; ++ni) {
+      int64_t base = (ni << 2) | (mi << (2 + nBits));
+      Value acc;
+      if (op.getClearAccum()) {
+        acc = zeroOf(cVecType);
+      } else {
+        SmallVector<Value> elems;
+        for (int64_t i = 0; i < 4; ++i)
+          elems.push_back(
+              memref::LoadOp::create(b, loc(), c->regs, idx(base + i)));
+        acc = vector::FromElementsOp::create(b, loc(), cVecType, elems);
+      }
+      for (int64_t ks = 0; ks < kSteps; ++ks)
+        acc = nvgpu::MmaSyncOp::create(b, loc(), aFrags[mi][ks],
+                                       bFrags[ni][ks], acc,
+                                       ArrayRef<int64_t>{16, 8, 16});
+      for (int64_t i = 0; i < 4; ++i) {
+        Value e = vector::ExtractOp::create(
+            b, loc(), acc, ArrayRef<int64_t>{i / 2, i % 2});
+        memref::StoreOp::create(b, loc(), e, c->regs, idx(base + i));
+      }
+    }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// tile.parallel
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Solves `target` = XOR of a subset of `bases`; returns the subset as a bit
+/// mask over `bases`, or none.
+std::optional<uint64_t> solveGF2(ArrayRef<uint64_t> bases, uint64_t target) {
+  // Gaussian elimination keeping track of combinations.
+  SmallVector<std::pair<uint64_t, uint64_t>> rows; // (vector, combination)
+  for (auto [i, basis] : llvm::enumerate(bases)) {
+    uint64_t v = basis;
+    uint64_t comb = uint64_t(1) << i;
+    for (auto &[rv, rc] : rows)
+      if ((v ^ rv) < v) {
+        v ^= rv;
+        comb ^= rc;
+      }
+    if (v) {
+      rows.push_back({v, comb});
+      llvm::sort(rows, [](auto &x, auto &y) { return x.first > y.first; });
+    }
+  }
+  uint64_t comb = 0;
+  for (auto &[rv, rc] : rows)
+    if ((target ^ rv) < target) {
+      target ^= rv;
+      comb ^= rc;
+    }
+  if (target)
+    return std::nullopt;
+  return comb;
+}
+} // namespace
+
+LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
+  LinearLayout layout = op.getLayoutAttr()
+                            ? cast<LinearLayoutAttr>(op.getLayoutAttr())
+                                  .getLinearLayout()
+                            : LinearLayout();
+  ArrayRef<int64_t> extents = op.getExtents();
+  unsigned rank = extents.size();
+  SmallVector<int64_t> padded = getPaddedShape(extents);
+  Value tid = threadId(op);
+  SmallVector<uint64_t> masks;
+  SmallVector<Value> tcoords = threadCoords(layout, tid, masks);
+  SmallVector<uint64_t> loopThread;
+  llvm::append_range(loopThread, layout.getBases(LinearLayout::kLane));
+  llvm::append_range(loopThread, layout.getBases(LinearLayout::kWarp));
+
+  // For every fragment access, the register index of the accessed element:
+  // a static part per loop register plus, when the fragment's thread bases
+  // differ from the loop's, a per-thread part.
+  struct AccessPlan {
+    RegTile *tile;
+    SmallVector<unsigned> loopDims;
+    Value threadPart; // null if none
+  };
+  DenseMap<Operation *, AccessPlan> plans;
+  auto project = [&](uint64_t flat, ArrayRef<unsigned> loopDims,
+                     const LinearLayout &fragLayout) {
+    SmallVector<int64_t> coord = layout.unpackCoord(flat);
+    SmallVector<int64_t> kept;
+    for (unsigned d : loopDims)
+      kept.push_back(coord[d]);
+    return fragLayout.packCoord(kept);
+  };
+  WalkResult walk = op.getBody().walk([&](Operation *inner) {
+    Value memref;
+    ValueRange indices;
+    if (auto load = dyn_cast<memref::LoadOp>(inner)) {
+      memref = load.getMemRef();
+      indices = load.getIndices();
+    } else if (auto store = dyn_cast<memref::StoreOp>(inner)) {
+      memref = store.getMemRef();
+      indices = store.getIndices();
+    } else {
+      return WalkResult::advance();
+    }
+    auto type = cast<MemRefType>(memref.getType());
+    if (getMemoryKind(type) != MemoryKind::Fragment)
+      return WalkResult::advance();
+    RegTile *tile = getRegTile(memref, inner);
+    if (!tile)
+      return WalkResult::interrupt();
+    AccessPlan plan{tile, {}, nullptr};
+    for (Value index : indices) {
+      auto arg = dyn_cast<BlockArgument>(index);
+      if (!arg || arg.getOwner() != &op.getBody().front()) {
+        inner->emitOpError("unsupported fragment access in tile.parallel");
+        return WalkResult::interrupt();
+      }
+      plan.loopDims.push_back(arg.getArgNumber());
+    }
+    // Per-thread part: for each thread bit, the register combination that
+    // makes up for the difference of thread bases.
+    ArrayRef<uint64_t> fragRegs = tile->layout.getBases(LinearLayout::kRegister);
+    SmallVector<uint64_t> fragThread;
+    llvm::append_range(fragThread,
+                       tile->layout.getBases(LinearLayout::kLane));
+    llvm::append_range(fragThread,
+                       tile->layout.getBases(LinearLayout::kWarp));
+    if (fragThread.size() != loopThread.size()) {
+      inner->emitOpError("accesses a fragment distributed over a different "
+                         "number of threads than the tile.parallel");
+      return WalkResult::interrupt();
+    }
+    Value threadPart;
+    for (auto [bit, lb] : llvm::enumerate(loopThread)) {
+      uint64_t diff = project(lb, plan.loopDims, tile->layout) ^ fragThread[bit];
+      if (!diff)
+        continue;
+      std::optional<uint64_t> comb = solveGF2(fragRegs, diff);
+      if (!comb) {
+        inner->emitOpError("accesses a fragment element that the executing "
+                           "thread does not hold; layouts are inconsistent");
+        return WalkResult::interrupt();
+      }
+      Value set = andConst(shrConst(tid, bit), 1);
+      Value term = mul(set, idx(*comb));
+      threadPart =
+          threadPart ? arith::XOrIOp::create(b, loc(), threadPart, term) : term;
+    }
+    plan.threadPart = threadPart;
+    plans[inner] = plan;
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+
+  Block &body = op.getBody().front();
+  for (int64_t r = 0; r < layout.getRegistersPerThread(); ++r) {
+    SmallVector<Value> coords = elementCoords(layout, r, tcoords, masks);
+    Value valid;
+    for (unsigned d = 0; d < rank; ++d)
+      if (padded[d] != extents[d])
+        valid = andBool(valid, ult(coords[d], idx(extents[d])));
+    OpBuilder::InsertionGuard g(b);
+    if (valid) {
+      auto branch = scf::IfOp::create(b, loc(), valid, false);
+      b.setInsertionPointToStart(branch.thenBlock());
+    }
+    IRMapping mapping;
+    for (unsigned d = 0; d < rank; ++d)
+      mapping.map(body.getArgument(d), coords[d]);
+    uint64_t loopFlat = layout.applyFlat({{LinearLayout::kRegister, r}});
+    for (Operation &inner : body.without_terminator()) {
+      // Rewrite fragment accesses; clone everything else.
+      auto rewrite = [&](Operation *o) -> Operation * {
+        auto it = plans.find(o);
+        if (it == plans.end())
+          return nullptr;
+        AccessPlan &plan = it->second;
+        uint64_t target = project(loopFlat, plan.loopDims, plan.tile->layout);
+        std::optional<uint64_t> comb = solveGF2(
+            plan.tile->layout.getBases(LinearLayout::kRegister), target);
+        Value index = idx(comb.value_or(0));
+        if (plan.threadPart)
+          index = arith::XOrIOp::create(b, loc(), index, plan.threadPart);
+        if (auto load = dyn_cast<memref::LoadOp>(o))
+          return memref::LoadOp::create(b, loc(), plan.tile->regs, index);
+        auto store = cast<memref::StoreOp>(o);
+        return memref::StoreOp::create(
+            b, loc(), mapping.lookupOrDefault(store.getValueToStore()),
+            plan.tile->regs, index);
+      };
+      if (Operation *replaced = rewrite(&inner)) {
+        mapping.map(inner.getResults(), replaced->getResults());
+        continue;
+      }
+      Operation *clone = b.clone(inner, mapping);
+      // Nested regions of the clone may contain accesses too.
+      SmallVector<Operation *> nested;
+      clone->walk([&](Operation *n) {
+        if (n != clone)
+          nested.push_back(n);
+      });
+      if (!nested.empty() && llvm::any_of(nested, [&](Operation *n) {
+            return isa<memref::LoadOp, memref::StoreOp>(n) &&
+                   getMemoryKind(cast<MemRefType>(
+                       n->getOperand(isa<memref::LoadOp>(n) ? 0 : 1)
+                           .getType())) == MemoryKind::Fragment;
+          }))
+        return inner.emitOpError("fragment accesses inside nested regions of "
+                                 "a tile.parallel are not supported by the "
+                                 "lowering yet");
+    }
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// tile.reduce
+//===----------------------------------------------------------------------===//
+
+static Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value x,
+                     Value y) {
+  bool isFloat = isa<FloatType>(x.getType());
+  switch (kind) {
+  case ReduceKind::Sum:
+  case ReduceKind::AbsSum:
+    return isFloat ? arith::AddFOp::create(b, loc, x, y).getResult()
+                   : arith::AddIOp::create(b, loc, x, y).getResult();
+  case ReduceKind::Max:
+  case ReduceKind::AbsMax:
+    return isFloat ? arith::MaxNumFOp::create(b, loc, x, y).getResult()
+                   : arith::MaxSIOp::create(b, loc, x, y).getResult();
+  case ReduceKind::Min:
+    return isFloat ? arith::MinNumFOp::create(b, loc, x, y).getResult()
+                   : arith::MinSIOp::create(b, loc, x, y).getResult();
+  }
+  llvm_unreachable("unknown reduction");
+}
+
+LogicalResult KernelLowering::lowerReduce(ReduceOp op) {
+  RegTile *src = getRegTile(op.getSource(), op);
+  RegTile *dst = getRegTile(op.getTarget(), op);
+  if (!src || !dst)
+    return failure();
+  unsigned dim = op.getDim();
+  LinearLayout projected = src->layout.projectOut(dim);
+  // The target may keep the reduced dimension with size 1.
+  if (dst->layout.getBases(LinearLayout::kRegister) !=
+          projected.getBases(LinearLayout::kRegister) ||
+      dst->layout.getBases(LinearLayout::kLane) !=
+          projected.getBases(LinearLayout::kLane) ||
+      dst->layout.getBases(LinearLayout::kWarp) !=
+          projected.getBases(LinearLayout::kWarp))
+    return op.emitOpError("the target's layout is not the source layout "
+                          "without the reduced dimension");
+  Type elt = src->type.getElementType();
+  ReduceKind kind = op.getKind();
+  bool abs = kind == ReduceKind::AbsSum || kind == ReduceKind::AbsMax;
+  auto loadSrc = [&](int64_t r) -> Value {
+    Value v = memref::LoadOp::create(b, loc(), src->regs, idx(r));
+    if (abs)
+      v = isa<FloatType>(elt) ? math::AbsFOp::create(b, loc(), v).getResult()
+                              : math::AbsIOp::create(b, loc(), v).getResult();
+    return v;
+  };
+  // 1. In-thread: source registers grouped by target register.
+  ArrayRef<uint64_t> dstRegs = dst->layout.getBases(LinearLayout::kRegister);
+  int64_t numDst = dst->layout.getRegistersPerThread();
+  SmallVector<Value> partial(numDst);
+  unsigned low = 0;
+  for (unsigned d = dim + 1; d < src->layout.getOutRank(); ++d)
+    low += llvm::Log2_64(src->layout.getOutShape()[d]);
+  unsigned width = llvm::Log2_64(src->layout.getOutShape()[dim]);
+  auto drop = [&](uint64_t flat) {
+    return (flat & ((uint64_t(1) << low) - 1)) |
+           ((flat >> (low + width)) << low);
+  };
+  for (int64_t r = 0; r < src->layout.getRegistersPerThread(); ++r) {
+    uint64_t flat = src->layout.applyFlat({{LinearLayout::kRegister, r}});
+    std::optional<uint64_t> target = solveGF2(dstRegs, drop(flat));
+    if (!target)
+      return op.emitOpError("inconsistent reduction layouts");
+    Value v = loadSrc(r);
+    Value &slot = partial[*target];
+    slot = slot ? combine(b, loc(), kind, slot, v) : v;
+  }
+  // 2. Across lanes: butterfly over the lane bits that move along `dim`.
+  ArrayRef<uint64_t> laneBases = src->layout.getBases(LinearLayout::kLane);
+  int64_t laneCount = int64_t(1) << laneBases.size();
+  for (auto [bit, basis] : llvm::enumerate(laneBases)) {
+    if (basis == 0 || drop(basis) != 0)
+      continue;
+    for (Value &v : partial) {
+      Value offset = arith::ConstantIntOp::create(b, loc(), 1 << bit, 32);
+      Value widthV = arith::ConstantIntOp::create(b, loc(), laneCount, 32);
+      auto shuffle = gpu::ShuffleOp::create(b, loc(), v, offset, widthV,
+                                            gpu::ShuffleMode::XOR);
+      v = combine(b, loc(), kind, v, shuffle.getShuffleResult());
+    }
+  }
+  // 3. Across warps through shared memory.
+  SmallVector<int64_t> warpBits;
+  for (auto [bit, basis] :
+       llvm::enumerate(src->layout.getBases(LinearLayout::kWarp)))
+    if (basis != 0 && drop(basis) == 0)
+      warpBits.push_back(bit);
+  if (!warpBits.empty()) {
+    Value scratchTile = scratch.lookup(op);
+    if (!scratchTile)
+      return op.emitOpError("no scratch buffer for a cross-warp reduction");
+    SharedTile &sc = shared[scratchTile];
+    Value tid = threadId(op);
+    Value laneBits = idx(llvm::Log2_64(laneCount));
+    Value warp = arith::ShRUIOp::create(b, loc(), tid, laneBits);
+    Value lane = andConst(tid, laneCount - 1);
+    gpu::BarrierOp::create(b, loc());
+    for (int64_t r = 0; r < numDst; ++r)
+      memref::StoreOp::create(b, loc(), partial[r], sc.view,
+                              addConst(mul(tid, idx(numDst)), r));
+    gpu::BarrierOp::create(b, loc());
+    for (int64_t r = 0; r < numDst; ++r) {
+      Value acc = partial[r];
+      for (int64_t combo = 1; combo < (int64_t(1) << warpBits.size());
+           ++combo) {
+        int64_t delta = 0;
+        for (auto [i, bit] : llvm::enumerate(warpBits))
+          if ((combo >> i) & 1)
+            delta |= int64_t(1) << bit;
+        Value otherWarp = arith::XOrIOp::create(b, loc(), warp, idx(delta));
+        Value otherTid = add(mul(otherWarp, idx(laneCount)), lane);
+        Value v = memref::LoadOp::create(
+            b, loc(), sc.view, addConst(mul(otherTid, idx(numDst)), r));
+        acc = combine(b, loc(), kind, acc, v);
+      }
+      partial[r] = acc;
+    }
+    gpu::BarrierOp::create(b, loc());
+  }
+  // 4. Combine with the target unless it is cleared.
+  for (int64_t r = 0; r < numDst; ++r) {
+    Value v = partial[r];
+    if (!op.getClear()) {
+      Value old = memref::LoadOp::create(b, loc(), dst->regs, idx(r));
+      v = combine(b, loc(), kind, old, v);
+    }
+    memref::StoreOp::create(b, loc(), v, dst->regs, idx(r));
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// tile.ws
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelLowering::lowerWs(WsOp op) {
+  ArrayRef<int64_t> groups = op.getWarpgroups();
+  for (auto [i, g] : llvm::enumerate(groups))
+    if (g != groups.front() + static_cast<int64_t>(i))
+      return op.emitOpError("the lowering supports only consecutive "
+                            "warpgroups");
+  Value lo = idx(128 * groups.front());
+  Value hi = idx(128 * (groups.back() + 1));
+  Value inGroup = andBool(
+      arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::uge, tidValue, lo),
+      ult(tidValue, hi));
+  auto branch = scf::IfOp::create(b, loc(), inGroup, false);
+  Block *then = branch.thenBlock();
+  // Move the body (already lowered) into the branch.
+  Block &body = op.getBody().front();
+  then->getOperations().splice(then->begin(), body.getOperations(),
+                               body.begin(), std::prev(body.end()));
+  if (std::optional<int64_t> regs = op.getRegisters()) {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(then);
+    NVVM::SetMaxRegisterOp::create(
+        b, loc(), static_cast<int32_t>(*regs),
+        *regs >= 128 ? NVVM::SetMaxRegisterAction::increase
+                     : NVVM::SetMaxRegisterAction::decrease);
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Barriers
+//===----------------------------------------------------------------------===//
+
+/// Whether `op` (a remaining tile op or an already-lowered op) writes shared
+/// memory.
+static bool writesShared(Operation *op) {
+  if (auto copy = dyn_cast<CopyOp>(op))
+    return getMemoryKind(copy.getTargetType()) == MemoryKind::Shared;
+  if (auto fill = dyn_cast<FillOp>(op))
+    return getMemoryKind(cast<MemRefType>(fill.getTarget().getType())) ==
+           MemoryKind::Shared;
+  return false;
+}
+
+void KernelLowering::insertBarriers() {
+  // Block-cooperative semantics: a tile op that writes shared memory must
+  // not overwrite data other threads still read (barrier before) and its
+  // results must be visible to the next op (barrier after). Consecutive
+  // writers share barriers. Placed before lowering, so ops are still tile
+  // ops.
+  SmallVector<Operation *> writers;
+  kernel.walk([&](Operation *op) {
+    if (writesShared(op))
+      writers.push_back(op);
+  });
+  for (Operation *op : writers) {
+    Operation *prev = op->getPrevNode();
+    if (!prev || !(isa<gpu::BarrierOp>(prev) || writesShared(prev))) {
+      b.setInsertionPoint(op);
+      gpu::BarrierOp::create(b, op->getLoc());
+    }
+    Operation *next = op->getNextNode();
+    if (!next || !writesShared(next)) {
+      b.setInsertionPointAfter(op);
+      gpu::BarrierOp::create(b, op->getLoc());
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Driver
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelLowering::lowerOp(Operation *op) {
+  b.setInsertionPoint(op);
+  currentLoc = op->getLoc();
+  LogicalResult result =
+      TypeSwitch<Operation *, LogicalResult>(op)
+          .Case<FillOp>([&](auto o) { return lowerFill(o); })
+          .Case<CopyOp>([&](auto o) { return lowerCopy(o); })
+          .Case<GemmOp>([&](auto o) { return lowerGemm(o); })
+          .Case<ParallelOp>([&](auto o) { return lowerParallel(o); })
+          .Case<ReduceOp>([&](auto o) { return lowerReduce(o); })
+          .Case<WsOp>([&](auto o) { return lowerWs(o); })
+          .Default([](Operation *) { return success(); });
+  if (failed(result))
+    return failure();
+  if (isa<FillOp, CopyOp, GemmOp, ParallelOp, ReduceOp, WsOp>(op))
+    op->erase();
+  return success();
+}
+
+LogicalResult KernelLowering::run() {
+  if (failed(checkLayouts()))
+    return failure();
+  if (kernel.getThreads() % 32 != 0)
+    return kernel.emitOpError("expects whole warps");
+  allocateScratch();
+  insertBarriers();
+  if (failed(lowerAllocs()))
+    return failure();
+  // Lower innermost ops first (tile.ws bodies before the tile.ws), in
+  // program order otherwise.
+  SmallVector<Operation *> ops;
+  kernel.walk<WalkOrder::PostOrder>([&](Operation *op) {
+    if (isa<FillOp, CopyOp, GemmOp, ParallelOp, ReduceOp, WsOp>(op))
+      ops.push_back(op);
+  });
+  for (Operation *op : ops)
+    if (failed(lowerOp(op)))
+      return failure();
+  // Allocations are now unused.
+  SmallVector<AllocOp> allocs;
+  kernel.walk([&](AllocOp alloc) { allocs.push_back(alloc); });
+  for (AllocOp alloc : allocs) {
+    if (!alloc->use_empty())
+      return alloc.emitOpError("is still used after lowering");
+    alloc->erase();
+  }
+  kernel->setAttr(TileDialect::kSharedMemoryBytesAttrName,
+                  b.getI64IntegerAttr(sharedBytes));
+  return success();
+}
+
+struct LowerOpsPass : public tile::impl::LowerOpsBase<LowerOpsPass> {
+  void runOnOperation() override {
+    SmallVector<KernelOp> kernels;
+    getOperation().walk([&](KernelOp kernel) { kernels.push_back(kernel); });
+    for (KernelOp kernel : kernels)
+      if (failed(KernelLowering(kernel).run()))
+        return signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,5 @@
+func.func @f() {
+  tile.kernel @k blocks(%b) in [1] threads(48) {
+  }
+  return
+}
