@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Sets up tile-mlir on a Debian 12 machine: installs the build dependencies
+# (as root, only the missing ones), configures the build directory if it is
+# not configured yet, and builds everything. Safe to run again: each step is
+# skipped or incremental when there is nothing to do.
+#
+# Environment:
+#   BUILD_DIR   build directory (default: <repo>/build)
+#   NINJA_JOBS  parallel build jobs (default: ninja's own choice)
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
+LLVM_PREFIX=/usr/lib/llvm-22
+
+PACKAGES=(libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
+          ninja-build cmake g++ gcc)
+
+log() { echo "setup: $*"; }
+
+# --- 1. Packages -----------------------------------------------------------
+is_installed() {
+  dpkg -s "$1" 2>/dev/null | grep -q '^Status: install ok installed'
+}
+
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+  is_installed "$pkg" || missing+=("$pkg")
+done
+
+if ((${#missing[@]} == 0)); then
+  log "all packages already installed"
+else
+  log "installing: ${missing[*]}"
+  SUDO=()
+  if [[ $(id -u) -ne 0 ]]; then
+    if command -v sudo >/dev/null; then
+      SUDO=(sudo)
+    else
+      echo "setup: error: need root (or sudo) to install ${missing[*]}" >&2
+      exit 1
+    fi
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  # A mirror hiccup should not fail a CI run: retry the network steps.
+  for attempt in 1 2 3; do
+    if "${SUDO[@]}" apt-get update -q &&
+       "${SUDO[@]}" apt-get install -y -q "${missing[@]}" </dev/null; then
+      break
+    fi
+    if ((attempt == 3)); then
+      echo "setup: error: apt-get failed 3 times" >&2
+      exit 1
+    fi
+    log "apt-get failed (attempt $attempt), retrying in 10 s"
+    sleep 10
+  done
+fi
+
+# --- 2. Configure ----------------------------------------------------------
+if [[ -f "$BUILD_DIR/build.ninja" ]]; then
+  log "build directory $BUILD_DIR already configured"
+else
+  log "configuring $BUILD_DIR"
+  cmake -G Ninja -S "$ROOT" -B "$BUILD_DIR" \
+    -DMLIR_DIR="$LLVM_PREFIX/lib/cmake/mlir" \
+    -DLLVM_EXTERNAL_LIT="$LLVM_PREFIX/bin/lit" \
+    -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_C_COMPILER=gcc \
+    -DCMAKE_CXX_COMPILER=g++
+fi
+
+# --- 3. Build --------------------------------------------------------------
+log "building in $BUILD_DIR"
+ninja -C "$BUILD_DIR" ${NINJA_JOBS:+-j "$NINJA_JOBS"}
+log "done: $BUILD_DIR/bin/tile-opt"
