@@ -1394,9 +1394,10 @@ LogicalResult KernelLowering::lowerWs(WsOp op) {
                             "warpgroups");
   Value lo = idx(128 * groups.front());
   Value hi = idx(128 * (groups.back() + 1));
-  Value inGroup = andBool(
-      arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::uge, tidValue, lo),
-      ult(tidValue, hi));
+  Value aboveLow =
+      arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::uge, tidValue, lo);
+  Value belowHigh = ult(tidValue, hi);
+  Value inGroup = andBool(aboveLow, belowHigh);
   auto branch = scf::IfOp::create(b, loc(), inGroup, false);
   Block *then = branch.thenBlock();
   // Move the body (already lowered) into the branch.

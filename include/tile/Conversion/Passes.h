@@ -28,6 +28,11 @@ struct TileToNVVMPipelineOptions
       *this, "format",
       llvm::cl::desc("Object format: bin (cubin), isa (PTX) or fatbin"),
       llvm::cl::init("bin")};
+  PassOptions::Option<std::string> cudaPath{
+      *this, "cuda-path",
+      llvm::cl::desc("CUDA toolkit (libdevice, ptxas); default: $CUDA_ROOT, "
+                     "$CUDA_PATH, $CUDA_HOME or /usr/local/cuda"),
+      llvm::cl::init("")};
   PassOptions::Option<int> optLevel{
       *this, "opt-level", llvm::cl::desc("LLVM optimization level"),
       llvm::cl::init(3)};

@@ -1,0 +1,47 @@
+// RUN: tile-opt %s -split-input-file -tile-layout-inference -tile-lower-ops -convert-tile-to-gpu -verify-diagnostics | FileCheck %s
+
+// The kernel is outlined into gpu.func @gemm in gpu.module @gemm_module. Its
+// parameters are the enclosing function's arguments it uses, in order (%A,
+// %C; %unused is not passed); sizes computed from them above the kernel are
+// recomputed inside. The launch carries the grid, the threads and the
+// dynamic shared memory.
+
+// CHECK-LABEL: func.func @host
+// CHECK-SAME: (%[[A:.*]]: memref<?x?xf16>, %[[UNUSED:.*]]: memref<?xf32>, %[[C:.*]]: memref<?x?xf16>)
+// CHECK: %[[GX:.*]] = arith.ceildivui
+// CHECK: gpu.launch_func @gemm_module::@gemm blocks in (%[[GX]], %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) dynamic_shared_memory_size %c8192_i32 args(%[[A]] : memref<?x?xf16>, %[[C]] : memref<?x?xf16>)
+// CHECK: gpu.module @gemm_module
+// CHECK: gpu.func @gemm(%{{.*}}: memref<?x?xf16>, %{{.*}}: memref<?x?xf16>) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
+// CHECK: gpu.block_id x
+// CHECK: memref.dim
+// CHECK: gpu.return
+func.func @host(%A: memref<?x?xf16>, %unused: memref<?xf32>, %C: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %M = memref.dim %A, %c0 : memref<?x?xf16>
+  %gx = arith.ceildivui %M, %c64 : index
+  tile.kernel @gemm blocks(%bx) in [%gx] threads(128) {
+    %s = tile.alloc : memref<64x64xf16, #gpu.address_space<workgroup>>
+    %m0 = arith.muli %bx, %c64 : index
+    tile.copy %A[%m0, %c0], %s : memref<?x?xf16> to memref<64x64xf16, #gpu.address_space<workgroup>>
+    tile.copy %s, %C[%m0, %c0] : memref<64x64xf16, #gpu.address_space<workgroup>> to memref<?x?xf16>
+  }
+  return
+}
+
+// -----
+
+// Values produced by ops with side effects cannot be recomputed on the
+// device: diagnosed.
+
+func.func @impure(%A: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %x = memref.load %A[%c0] : memref<?xf32>
+  // expected-error @below {{uses a value computed outside the kernel by an op with side effects: memref.load}}
+  tile.kernel @k blocks(%bx) in [1] threads(32) {
+    %f = tile.alloc : memref<32xf32, #tile.mem<fragment>>
+    tile.fill %f, %x : memref<32xf32, #tile.mem<fragment>>
+    tile.copy %f, %A[%c0] : memref<32xf32, #tile.mem<fragment>> to memref<?xf32>
+  }
+  return
+}

@@ -1,0 +1,167 @@
+// RUN: tile-opt %s -split-input-file -tile-layout-inference -tile-lower-ops -verify-diagnostics | FileCheck %s
+
+// A global -> shared copy moves 16-byte vectors when the row length and the
+// offset are multiples of 8 halves, element-wise with zero fill otherwise;
+// the shared store goes through the 64B swizzle (bits 7-8 into bits 4-5).
+
+!g = memref<?x?xf16>
+!s = memref<64x32xf16, #gpu.address_space<workgroup>>
+!b = memref<32x64xf16, #gpu.address_space<workgroup>>
+!f = memref<64x64xf32, #tile.mem<fragment>>
+
+// CHECK-LABEL: func.func @copy_and_gemm
+// CHECK: tile.kernel @k {{.*}} attributes {tile.shared_memory_bytes = 8192 : i64}
+// CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK: %[[SMEM:.*]] = gpu.dynamic_shared_memory
+// CHECK: %[[AS:.*]] = memref.view %[[SMEM]][%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2048xf16, #gpu.address_space<workgroup>>
+// CHECK: %[[ACC:.*]] = memref.alloca() : memref<32xf32>
+// CHECK: gpu.barrier
+// CHECK: scf.for
+// CHECK: scf.if
+// CHECK: vector.load %{{.*}} {alignment = 16 : i64} : memref<?x?xf16>, vector<8xf16>
+// CHECK: vector.store %{{.*}}, %[[AS]][%{{.*}}] {alignment = 16 : i64}
+// CHECK: } else {
+// CHECK: memref.load %{{.*}} : memref<?x?xf16>
+// CHECK: gpu.barrier
+// CHECK-COUNT-4: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = false}
+// CHECK-COUNT-4: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = true}
+// CHECK-COUNT-16: nvgpu.mma.sync
+// CHECK-NOT: nvgpu.mma.sync
+// CHECK: return
+func.func @copy_and_gemm(%A: !g, %B: !g, %i: index) {
+  tile.kernel @k blocks(%bx) in [4] threads(128) {
+    %as = tile.alloc : !s
+    %bs = tile.alloc : !b
+    %acc = tile.alloc : !f
+    tile.copy %A[%i, %i], %as : !g to !s
+    tile.copy %B[%i, %i], %bs : !g to !b
+    tile.gemm %as, %bs, %acc clear_accum : !s, !b, !f
+  }
+  return
+}
+
+// -----
+
+// Fragment -> global stores: one masked store per register; the f32 value
+// is converted to f16.
+
+!g = memref<?x?xf16>
+!f = memref<16x16xf32, #tile.mem<fragment>>
+
+// CHECK-LABEL: func.func @store_fragment
+// CHECK: memref.alloca() : memref<2xf32>
+// CHECK: memref.store {{.*}} : memref<2xf32>
+// CHECK-COUNT-2: memref.dim
+// CHECK: scf.if
+// CHECK: arith.truncf %{{.*}} : f32 to f16
+// CHECK: memref.store %{{.*}} : memref<?x?xf16>
+func.func @store_fragment(%C: !g, %i: index) {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %acc = tile.alloc : !f
+    %zero = arith.constant 0.0 : f32
+    tile.fill %acc, %zero : !f
+    tile.copy %acc, %C[%i, %i] : !f to !g
+  }
+  return
+}
+
+// -----
+
+// A row reduction of an mma accumulator with the warps split along N: the
+// lanes of a quad combine by shuffles (2 lane bits), the two warps that
+// share rows through shared memory.
+
+!s = memref<64x32xf16, #gpu.address_space<workgroup>>
+!b = memref<32x64xf16, #gpu.address_space<workgroup>>
+!f = memref<64x64xf32, #tile.mem<fragment>>
+!r = memref<64xf32, #tile.mem<fragment>>
+
+// CHECK-LABEL: func.func @reduce
+// CHECK: tile.shared_memory_bytes = 10240
+// CHECK: nvgpu.mma.sync
+// CHECK-COUNT-2: gpu.shuffle  xor
+// CHECK: gpu.barrier
+// CHECK: memref.store %{{.*}} : memref<{{[0-9]+}}xf32, #gpu.address_space<workgroup>>
+// CHECK: gpu.barrier
+// CHECK: arith.maxnumf
+func.func @reduce() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %as = tile.alloc : !s
+    %bs = tile.alloc : !b
+    %acc = tile.alloc : !f
+    %m = tile.alloc : !r
+    tile.gemm %as, %bs, %acc clear_accum : !s, !b, !f
+    tile.reduce <max> %acc, %m dim 1 clear : !f to !r
+  }
+  return
+}
+
+// -----
+
+// tile.parallel runs over each thread's own elements: the body is cloned
+// once per register with the fragment accesses turned into register reads
+// and writes.
+
+!f = memref<128xf32, #tile.mem<fragment>>
+
+// CHECK-LABEL: func.func @parallel
+// CHECK: memref.alloca() : memref<1xf32>
+// CHECK: memref.load %{{.*}}[%{{.*}}] : memref<1xf32>
+// CHECK: math.exp
+// CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}] : memref<1xf32>
+// CHECK-NOT: tile.parallel
+func.func @parallel(%in: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %x = tile.alloc : !f
+    tile.copy %in[%c0], %x : memref<?xf32> to !f
+    tile.parallel (%i) in [128] {
+      %v = memref.load %x[%i] : !f
+      %e = math.exp %v : f32
+      memref.store %e, %x[%i] : !f
+    }
+    tile.copy %x, %in[%c0] : !f to memref<?xf32>
+  }
+  return
+}
+
+// -----
+
+// tile.ws becomes a branch on the thread's warpgroup, with setmaxnreg.
+
+// CHECK-LABEL: func.func @ws
+// CHECK: arith.cmpi uge, %{{.*}}, %c128
+// CHECK: arith.cmpi ult, %{{.*}}, %c384
+// CHECK: scf.if
+// CHECK-NEXT: nvvm.setmaxregister  increase 232
+func.func @ws(%out: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  tile.kernel @k blocks(%bx) in [1] threads(384) {
+    %x = tile.alloc : memref<256xf32, #tile.mem<fragment>>
+    tile.ws [1, 2] registers(232) {
+      %one = arith.constant 1.0 : f32
+      tile.fill %x, %one : memref<256xf32, #tile.mem<fragment>>
+      tile.copy %x, %out[%c0] : memref<256xf32, #tile.mem<fragment>> to memref<?xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+// Unsupported input types are diagnosed, not miscompiled.
+
+!s = memref<64x32xf32, #gpu.address_space<workgroup>>
+!b = memref<32x64xf32, #gpu.address_space<workgroup>>
+!f = memref<64x64xf32, #tile.mem<fragment>>
+
+func.func @tf32() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %as = tile.alloc : !s
+    %bs = tile.alloc : !b
+    %acc = tile.alloc : !f
+    // expected-error @below {{the mma.sync lowering supports f16 and bf16 inputs, got 'f32'}}
+    tile.gemm %as, %bs, %acc : !s, !b, !f
+  }
+  return
+}
