@@ -4,6 +4,7 @@
 
 #include "mlir/CAPI/Pass.h"
 #include "mlir/Pass/Pass.h"
+#include "tile/Conversion/Passes.h"
 #include "tile/Transforms/Passes.h"
 
 // The generated definitions call the pass constructors and registration
@@ -16,6 +17,9 @@ extern "C" {
 #endif
 
 #include "tile/Transforms/Passes.capi.cpp.inc"
+#include "tile/Conversion/Passes.capi.cpp.inc"
+
+void tileRegisterPipelines(void) { registerTilePipelines(); }
 
 #ifdef __cplusplus
 }

@@ -15,5 +15,18 @@
 #include "mlir-c/Pass.h"
 
 #include "tile/Transforms/Passes.capi.h.inc"
+#include "tile/Conversion/Passes.capi.h.inc"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Registers the one-shot pipelines (`tile-to-nvvm`) so that
+/// `mlirParsePassPipeline` knows them by name.
+MLIR_CAPI_EXPORTED void tileRegisterPipelines(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif // TILE_C_PASSES_H

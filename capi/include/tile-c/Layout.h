@@ -1,0 +1,114 @@
+//===- Layout.h - C API for tile layouts --------------------------*- C -*-===//
+//
+// Build and query layouts: the named distributed layouts (mma.sync, wgmma,
+// MFMA, blocked) as `#tile.linear` attributes, shared layouts
+// (`#tile.shared`), and queries answering which thread and register hold an
+// element, which element a thread's register holds, and how much a layout
+// replicates.
+//
+// Threads are numbered warp * lanes + lane within the threads the layout is
+// distributed over. Functions taking a layout attribute return -1 (or
+// false) when given an attribute of another kind.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_C_LAYOUT_H
+#define TILE_C_LAYOUT_H
+
+#include "mlir-c/IR.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+//===----------------------------------------------------------------------===//
+// Named distributed layouts
+//===----------------------------------------------------------------------===//
+
+/// The mma.sync m16n8k* accumulator of an M x N tile, warps arranged
+/// warpsM x warpsN.
+MLIR_CAPI_EXPORTED MlirAttribute tileLinearLayoutGetMmaSyncAccumulator(
+    MlirContext ctx, int64_t m, int64_t n, int64_t warpsM, int64_t warpsN);
+/// The mma.sync A operand of an M x K tile of `elementBits`-bit elements.
+MLIR_CAPI_EXPORTED MlirAttribute tileLinearLayoutGetMmaSyncOperandA(
+    MlirContext ctx, int64_t m, int64_t k, int64_t elementBits,
+    int64_t warpsM, int64_t warpsN);
+/// The mma.sync B operand of a K x N tile of `elementBits`-bit elements.
+MLIR_CAPI_EXPORTED MlirAttribute tileLinearLayoutGetMmaSyncOperandB(
+    MlirContext ctx, int64_t k, int64_t n, int64_t elementBits,
+    int64_t warpsM, int64_t warpsN);
+/// The wgmma m64nNk* accumulator of an M x N tile over `warpgroups`.
+MLIR_CAPI_EXPORTED MlirAttribute tileLinearLayoutGetWgmmaAccumulator(
+    MlirContext ctx, int64_t m, int64_t n, int64_t warpgroups);
+/// The MFMA (instr = 32 or 16) accumulator of an M x N tile, 64-wide waves.
+MLIR_CAPI_EXPORTED MlirAttribute tileLinearLayoutGetMfmaAccumulator(
+    MlirContext ctx, int64_t m, int64_t n, int64_t instr, int64_t wavesM,
+    int64_t wavesN);
+/// A blocked element-wise layout of a tile (`rank` sizes, each rounded up to
+/// a power of two) over `threads` threads with `vector` consecutive elements
+/// per thread.
+MLIR_CAPI_EXPORTED MlirAttribute
+tileLinearLayoutGetBlocked(MlirContext ctx, intptr_t rank,
+                           const int64_t *shape, int64_t threads,
+                           int64_t vector);
+
+//===----------------------------------------------------------------------===//
+// Queries on #tile.linear
+//===----------------------------------------------------------------------===//
+
+MLIR_CAPI_EXPORTED bool tileAttributeIsALinearLayout(MlirAttribute attr);
+/// Rank and (power-of-two) sizes of the tile the layout covers.
+MLIR_CAPI_EXPORTED intptr_t tileLinearLayoutGetRank(MlirAttribute layout);
+MLIR_CAPI_EXPORTED int64_t tileLinearLayoutGetDimSize(MlirAttribute layout,
+                                                      intptr_t dim);
+/// Threads the layout is distributed over, registers per thread.
+MLIR_CAPI_EXPORTED int64_t tileLinearLayoutGetNumThreads(MlirAttribute layout);
+MLIR_CAPI_EXPORTED int64_t
+tileLinearLayoutGetRegistersPerThread(MlirAttribute layout);
+/// Threads holding each element (1: no replication).
+MLIR_CAPI_EXPORTED int64_t tileLinearLayoutGetReplication(MlirAttribute layout);
+/// Consecutive elements of the last dimension in consecutive registers.
+MLIR_CAPI_EXPORTED int64_t tileLinearLayoutGetVectorWidth(MlirAttribute layout);
+/// The element (`rank` coordinates written to `coord`) held by register
+/// `reg` of thread `thread`. Returns false if out of range.
+MLIR_CAPI_EXPORTED bool tileLinearLayoutGetElement(MlirAttribute layout,
+                                                   int64_t thread, int64_t reg,
+                                                   int64_t *coord);
+/// The lowest-numbered thread holding the element at `coord`, and the
+/// lowest register of that thread holding it. Returns false if no thread
+/// holds it.
+MLIR_CAPI_EXPORTED bool tileLinearLayoutGetHolder(MlirAttribute layout,
+                                                  const int64_t *coord,
+                                                  int64_t *thread,
+                                                  int64_t *reg);
+/// Whether every thread holding an element in `layout` also holds it in
+/// `other`.
+MLIR_CAPI_EXPORTED bool tileLinearLayoutIsContainedIn(MlirAttribute layout,
+                                                      MlirAttribute other);
+
+//===----------------------------------------------------------------------===//
+// #tile.shared
+//===----------------------------------------------------------------------===//
+
+/// A shared-memory layout: swizzle in bytes (0, 32, 64, 128) or row padding
+/// in bytes (not both).
+MLIR_CAPI_EXPORTED MlirAttribute tileSharedLayoutGet(MlirContext ctx,
+                                                     int64_t swizzle,
+                                                     int64_t pad);
+MLIR_CAPI_EXPORTED bool tileAttributeIsASharedLayout(MlirAttribute attr);
+MLIR_CAPI_EXPORTED int64_t tileSharedLayoutGetSwizzle(MlirAttribute layout);
+MLIR_CAPI_EXPORTED int64_t tileSharedLayoutGetPad(MlirAttribute layout);
+/// Physical byte offset of the element at `coord` of a tile of `shape`
+/// (`rank` dimensions) with `elementBits`-bit elements.
+MLIR_CAPI_EXPORTED int64_t tileSharedLayoutGetByteOffset(
+    MlirAttribute layout, intptr_t rank, const int64_t *shape,
+    const int64_t *coord, int64_t elementBits);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // TILE_C_LAYOUT_H
