@@ -274,9 +274,9 @@ LogicalResult AllocOp::verify() {
 
 void CopyOp::build(OpBuilder &builder, OperationState &state, Value source,
                    ValueRange sourceOffsets, Value target,
-                   ValueRange targetOffsets) {
+                   ValueRange targetOffsets, bool async) {
   build(builder, state, TypeRange(), source, sourceOffsets, target,
-        targetOffsets);
+        targetOffsets, async);
 }
 
 static bool isNumeric(Type type) {
@@ -294,6 +294,11 @@ LogicalResult CopyOp::verify() {
   if (!isNumeric(srcType.getElementType()) ||
       !isNumeric(dstType.getElementType()))
     return emitOpError("expects integer or floating-point element types");
+
+  if (getAsync() &&
+      (srcKind != MemoryKind::Global || dstKind != MemoryKind::Shared))
+    return emitOpError("only copies from global to shared memory can be "
+                       "asynchronous");
 
   bool srcHasOffsets = !getSourceOffsets().empty();
   bool dstHasOffsets = !getTargetOffsets().empty();

@@ -43,7 +43,12 @@ static std::string findCudaToolkit(StringRef option) {
 
 void mlir::tile::buildTileToNVVMPipeline(
     OpPassManager &pm, const TileToNVVMPipelineOptions &options) {
-  // Tile level.
+  // Tile level: software pipelining, then layouts (which extend over the
+  // version dimension pipelining adds), then per-thread code.
+  if (options.pipeline) {
+    pm.addPass(createPipelinePlanning());
+    pm.addPass(createInjectPipeline());
+  }
   pm.addPass(createLayoutInference());
   pm.addPass(createLowerOps());
   pm.addPass(createConvertTileToGPU());

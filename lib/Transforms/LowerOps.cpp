@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Transforms/Passes.h"
+#include "tile/Transforms/Pipelining.h"
 #include "tile/Transforms/Resources.h"
 #include "tile/Transforms/Utils.h"
 
@@ -607,96 +608,141 @@ LogicalResult KernelLowering::copyGlobalShared(CopyOp op, bool toShared) {
   }
 
   int64_t iters = llvm::divideCeil(chunks, threads);
-  auto loop = scf::ForOp::create(b, loc(), idx(0), idx(iters), idx(1));
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(loop.getBody());
-  Value chunk = add(tid, mul(loop.getInductionVar(), idx(threads)));
-  if (chunks % threads != 0) {
-    auto inRange = scf::IfOp::create(b, loc(), ult(chunk, idx(chunks)),
-                                     /*withElseRegion=*/false);
-    b.setInsertionPointToStart(inRange.thenBlock());
-  }
-  // Tile coordinates of the chunk's first element.
-  SmallVector<Value> tcoords(shape.size());
-  Value rest = chunk;
-  tcoords.back() = mul(arith::RemUIOp::create(b, loc(), rest, idx(chunksPerRow)),
-                       idx(vec));
-  rest = arith::DivUIOp::create(b, loc(), rest, idx(chunksPerRow));
-  for (int d = shape.size() - 2; d >= 0; --d) {
-    tcoords[d] = arith::RemUIOp::create(b, loc(), rest, idx(shape[d]));
-    rest = arith::DivUIOp::create(b, loc(), rest, idx(shape[d]));
-  }
-  SmallVector<Value> gcoords = globalCoords(b, loc(), offsets, tcoords);
-  Value smemIndex = sharedIndex(*ref, tcoords);
-  // In bounds in every dimension but the last; the last is checked per
-  // element (or for the whole vector).
-  Value rowIn;
-  for (unsigned d = 0; d + 1 < grank; ++d)
-    rowIn = andBool(rowIn, ult(gcoords[d], dims[d]));
-  Value last = gcoords.back();
-  Value vecIn = andBool(rowIn, arith::CmpIOp::create(
-                                   b, loc(), arith::CmpIPredicate::ule,
-                                   addConst(last, vec), dims.back()));
+  // Small copies are unrolled (each thread moves a few chunks).
+  bool unroll = iters <= 16;
+  auto emitChunk = [&](Value chunk) -> LogicalResult {
+    // Tile coordinates of the chunk's first element.
+    SmallVector<Value> tcoords(shape.size());
+    Value rest = chunk;
+    tcoords.back() = mul(arith::RemUIOp::create(b, loc(), rest, idx(chunksPerRow)),
+                         idx(vec));
+    rest = arith::DivUIOp::create(b, loc(), rest, idx(chunksPerRow));
+    for (int d = shape.size() - 2; d >= 0; --d) {
+      tcoords[d] = arith::RemUIOp::create(b, loc(), rest, idx(shape[d]));
+      rest = arith::DivUIOp::create(b, loc(), rest, idx(shape[d]));
+    }
+    SmallVector<Value> gcoords = globalCoords(b, loc(), offsets, tcoords);
+    Value smemIndex = sharedIndex(*ref, tcoords);
+    // In bounds in every dimension but the last; the last is checked per
+    // element (or for the whole vector).
+    Value rowIn;
+    for (unsigned d = 0; d + 1 < grank; ++d)
+      rowIn = andBool(rowIn, ult(gcoords[d], dims[d]));
+    Value last = gcoords.back();
+    Value vecIn = andBool(rowIn, arith::CmpIOp::create(
+                                     b, loc(), arith::CmpIPredicate::ule,
+                                     addConst(last, vec), dims.back()));
 
-  auto sharedVecType = VectorType::get({vec}, sharedElt);
-  auto globalVecType = VectorType::get({vec}, globalElt);
-  auto emitScalar = [&]() {
-    for (int64_t e = 0; e < vec; ++e) {
-      SmallVector<Value> gc(gcoords);
-      gc.back() = addConst(last, e);
-      Value in = andBool(rowIn, ult(gc.back(), dims.back()));
-      Value sIdx = addConst(smemIndex, e);
-      if (toShared) {
-        auto branch =
-            scf::IfOp::create(b, loc(), TypeRange{sharedElt}, in, true);
-        {
+    auto sharedVecType = VectorType::get({vec}, sharedElt);
+    auto globalVecType = VectorType::get({vec}, globalElt);
+    auto emitScalar = [&]() {
+      for (int64_t e = 0; e < vec; ++e) {
+        SmallVector<Value> gc(gcoords);
+        gc.back() = addConst(last, e);
+        Value in = andBool(rowIn, ult(gc.back(), dims.back()));
+        Value sIdx = addConst(smemIndex, e);
+        if (toShared) {
+          auto branch =
+              scf::IfOp::create(b, loc(), TypeRange{sharedElt}, in, true);
+          {
+            OpBuilder::InsertionGuard g(b);
+            b.setInsertionPointToStart(branch.thenBlock());
+            Value v = memref::LoadOp::create(b, loc(), global, gc);
+            scf::YieldOp::create(b, loc(), convert(v, sharedElt));
+            b.setInsertionPointToStart(branch.elseBlock());
+            scf::YieldOp::create(b, loc(), zeroOf(sharedElt));
+          }
+          memref::StoreOp::create(b, loc(), branch.getResult(0),
+                                  ref->tile->view, sIdx);
+        } else {
+          auto branch = scf::IfOp::create(b, loc(), in, false);
           OpBuilder::InsertionGuard g(b);
           b.setInsertionPointToStart(branch.thenBlock());
-          Value v = memref::LoadOp::create(b, loc(), global, gc);
-          scf::YieldOp::create(b, loc(), convert(v, sharedElt));
-          b.setInsertionPointToStart(branch.elseBlock());
-          scf::YieldOp::create(b, loc(), zeroOf(sharedElt));
+          Value v = memref::LoadOp::create(b, loc(), ref->tile->view, sIdx);
+          memref::StoreOp::create(b, loc(), convert(v, globalElt), global, gc);
         }
-        memref::StoreOp::create(b, loc(), branch.getResult(0),
-                                ref->tile->view, sIdx);
-      } else {
-        auto branch = scf::IfOp::create(b, loc(), in, false);
-        OpBuilder::InsertionGuard g(b);
-        b.setInsertionPointToStart(branch.thenBlock());
-        Value v = memref::LoadOp::create(b, loc(), ref->tile->view, sIdx);
-        memref::StoreOp::create(b, loc(), convert(v, globalElt), global, gc);
       }
+    };
+    if (vec == 1) {
+      emitScalar();
+      return success();
     }
-  };
-  if (vec == 1) {
-    emitScalar();
+    if (op.getAsync() && sharedElt != globalElt)
+      return op.emitOpError("asynchronous copies cannot convert element "
+                            "types");
+    if (op.getAsync()) {
+      // cp.async of 16 bytes (or less), reading only the in-bounds elements
+      // and zero-filling the rest; fully out-of-bounds chunks read nothing
+      // (from a clamped, valid address).
+      auto fast = scf::IfOp::create(b, loc(), aligned, true);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(fast.thenBlock());
+      Value rowOk = rowIn ? rowIn
+                          : arith::ConstantIntOp::create(b, loc(), 1, 1)
+                                .getResult();
+      Value colOk = ult(last, dims.back());
+      Value inBounds = andBool(rowOk, colOk);
+      Value remaining = arith::SubIOp::create(
+          b, loc(), arith::MaxUIOp::create(b, loc(), dims.back(), last), last);
+      Value count = arith::MinUIOp::create(b, loc(), remaining, idx(vec));
+      count = arith::SelectOp::create(b, loc(), inBounds, count, idx(0));
+      SmallVector<Value> safe;
+      for (Value c : gcoords)
+        safe.push_back(arith::SelectOp::create(b, loc(), inBounds, c, idx(0)));
+      nvgpu::DeviceAsyncCopyOp::create(
+          b, loc(), nvgpu::DeviceAsyncTokenType::get(b.getContext()),
+          ref->tile->view, ValueRange{smemIndex}, global, safe,
+          b.getIndexAttr(vec), count,
+          vec * ref->tile->elementBits == 128 ? b.getUnitAttr() : UnitAttr());
+      b.setInsertionPointToStart(fast.elseBlock());
+      emitScalar();
+      return success();
+    }
+    auto fast = scf::IfOp::create(b, loc(), andBool(aligned, vecIn), true);
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(fast.thenBlock());
+      int64_t globalAlign = vec * globalType.getElementTypeBitWidth() / 8;
+      int64_t sharedAlign = vec * ref->tile->elementBits / 8;
+      if (toShared) {
+        Value v = vector::LoadOp::create(b, loc(), globalVecType, global,
+                                         gcoords, /*nontemporal=*/false,
+                                         llvm::MaybeAlign(globalAlign));
+        vector::StoreOp::create(b, loc(), convert(v, sharedElt),
+                                ref->tile->view, ValueRange{smemIndex},
+                                /*nontemporal=*/false,
+                                llvm::MaybeAlign(sharedAlign));
+      } else {
+        Value v = vector::LoadOp::create(b, loc(), sharedVecType,
+                                         ref->tile->view, ValueRange{smemIndex},
+                                         /*nontemporal=*/false,
+                                         llvm::MaybeAlign(sharedAlign));
+        vector::StoreOp::create(b, loc(), convert(v, globalElt), global,
+                                gcoords, /*nontemporal=*/false,
+                                llvm::MaybeAlign(globalAlign));
+      }
+      b.setInsertionPointToStart(fast.elseBlock());
+      emitScalar();
+    }
     return success();
-  }
-  auto fast = scf::IfOp::create(b, loc(), andBool(aligned, vecIn), true);
-  {
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(fast.thenBlock());
-    int64_t globalAlign = vec * globalType.getElementTypeBitWidth() / 8;
-    int64_t sharedAlign = vec * ref->tile->elementBits / 8;
-    if (toShared) {
-      Value v = vector::LoadOp::create(b, loc(), globalVecType, global,
-                                       gcoords, /*nontemporal=*/false,
-                                       llvm::MaybeAlign(globalAlign));
-      vector::StoreOp::create(b, loc(), convert(v, sharedElt),
-                              ref->tile->view, ValueRange{smemIndex},
-                              /*nontemporal=*/false,
-                              llvm::MaybeAlign(sharedAlign));
+  };
+  for (int64_t i = 0; i < (unroll ? iters : 1); ++i) {
+    OpBuilder::InsertionGuard guard(b);
+    Value chunk;
+    if (unroll) {
+      chunk = addConst(tid, i * threads);
     } else {
-      Value v = vector::LoadOp::create(b, loc(), sharedVecType,
-                                       ref->tile->view, ValueRange{smemIndex},
-                                       /*nontemporal=*/false,
-                                       llvm::MaybeAlign(sharedAlign));
-      vector::StoreOp::create(b, loc(), convert(v, globalElt), global,
-                              gcoords, /*nontemporal=*/false,
-                              llvm::MaybeAlign(globalAlign));
+      auto loop = scf::ForOp::create(b, loc(), idx(0), idx(iters), idx(1));
+      b.setInsertionPointToStart(loop.getBody());
+      chunk = add(tid, mul(loop.getInductionVar(), idx(threads)));
     }
-    b.setInsertionPointToStart(fast.elseBlock());
-    emitScalar();
+    if (chunks % threads != 0 && (!unroll || (i + 1) * threads > chunks)) {
+      auto inRange = scf::IfOp::create(b, loc(), ult(chunk, idx(chunks)),
+                                       /*withElseRegion=*/false);
+      b.setInsertionPointToStart(inRange.thenBlock());
+    }
+    if (failed(emitChunk(chunk)))
+      return failure();
   }
   return success();
 }
@@ -1433,9 +1479,14 @@ static bool writesShared(Operation *op) {
 void KernelLowering::insertBarriers() {
   // Block-cooperative semantics: a tile op that writes shared memory must
   // not overwrite data other threads still read (barrier before) and its
-  // results must be visible to the next op (barrier after). Consecutive
+  // results must be visible to the next op (barrier after; asynchronous
+  // copies become visible at their tile.async_wait instead). Consecutive
   // writers share barriers. Placed before lowering, so ops are still tile
   // ops.
+  auto isAsync = [](Operation *op) {
+    auto copy = dyn_cast<CopyOp>(op);
+    return copy && copy.getAsync();
+  };
   SmallVector<Operation *> writers;
   kernel.walk([&](Operation *op) {
     if (writesShared(op))
@@ -1447,8 +1498,10 @@ void KernelLowering::insertBarriers() {
       b.setInsertionPoint(op);
       gpu::BarrierOp::create(b, op->getLoc());
     }
+    if (isAsync(op))
+      continue;
     Operation *next = op->getNextNode();
-    if (!next || !writesShared(next)) {
+    if (!next || !writesShared(next) || isAsync(next)) {
       b.setInsertionPointAfter(op);
       gpu::BarrierOp::create(b, op->getLoc());
     }
@@ -1470,10 +1523,21 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
           .Case<ParallelOp>([&](auto o) { return lowerParallel(o); })
           .Case<ReduceOp>([&](auto o) { return lowerReduce(o); })
           .Case<WsOp>([&](auto o) { return lowerWs(o); })
+          .Case<AsyncCommitOp>([&](auto) {
+            NVVM::CpAsyncCommitGroupOp::create(b, loc());
+            return success();
+          })
+          .Case<AsyncWaitOp>([&](auto o) {
+            NVVM::CpAsyncWaitGroupOp::create(
+                b, loc(), static_cast<int32_t>(o.getPending()));
+            gpu::BarrierOp::create(b, loc());
+            return success();
+          })
           .Default([](Operation *) { return success(); });
   if (failed(result))
     return failure();
-  if (isa<FillOp, CopyOp, GemmOp, ParallelOp, ReduceOp, WsOp>(op))
+  if (isa<FillOp, CopyOp, GemmOp, ParallelOp, ReduceOp, WsOp, AsyncCommitOp,
+          AsyncWaitOp>(op))
     op->erase();
   return success();
 }
@@ -1491,12 +1555,24 @@ LogicalResult KernelLowering::run() {
   // program order otherwise.
   SmallVector<Operation *> ops;
   kernel.walk<WalkOrder::PostOrder>([&](Operation *op) {
-    if (isa<FillOp, CopyOp, GemmOp, ParallelOp, ReduceOp, WsOp>(op))
+    if (isa<FillOp, CopyOp, GemmOp, ParallelOp, ReduceOp, WsOp, AsyncCommitOp,
+            AsyncWaitOp>(op))
       ops.push_back(op);
   });
   for (Operation *op : ops)
     if (failed(lowerOp(op)))
       return failure();
+  // Views of tiles (e.g. versions of multi-buffered tiles) are now unused.
+  SmallVector<memref::SubViewOp> views;
+  kernel.walk([&](memref::SubViewOp view) {
+    if (getRootAlloc(view.getResult()))
+      views.push_back(view);
+  });
+  for (memref::SubViewOp view : llvm::reverse(views)) {
+    if (!view->use_empty())
+      return view.emitOpError("view of a tile is still used after lowering");
+    view->erase();
+  }
   // Allocations are now unused.
   SmallVector<AllocOp> allocs;
   kernel.walk([&](AllocOp alloc) { allocs.push_back(alloc); });

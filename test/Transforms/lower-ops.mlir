@@ -16,7 +16,6 @@
 // CHECK: %[[AS:.*]] = memref.view %[[SMEM]][%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2048xf16, #gpu.address_space<workgroup>>
 // CHECK: %[[ACC:.*]] = memref.alloca() : memref<32xf32>
 // CHECK: gpu.barrier
-// CHECK: scf.for
 // CHECK: scf.if
 // CHECK: vector.load %{{.*}} {alignment = 16 : i64} : memref<?x?xf16>, vector<8xf16>
 // CHECK: vector.store %{{.*}}, %[[AS]][%{{.*}}] {alignment = 16 : i64}

@@ -33,6 +33,10 @@ struct TileToNVVMPipelineOptions
       llvm::cl::desc("CUDA toolkit (libdevice, ptxas); default: $CUDA_ROOT, "
                      "$CUDA_PATH, $CUDA_HOME or /usr/local/cuda"),
       llvm::cl::init("")};
+  PassOptions::Option<bool> pipeline{
+      *this, "pipeline",
+      llvm::cl::desc("Software-pipeline loops marked with tile.num_stages"),
+      llvm::cl::init(true)};
   PassOptions::Option<int> optLevel{
       *this, "opt-level", llvm::cl::desc("LLVM optimization level"),
       llvm::cl::init(3)};

@@ -110,4 +110,67 @@ def LowerOps : Pass<"tile-lower-ops", "ModuleOp"> {
   ];
 }
 
+def PipelinePlanning : Pass<"tile-pipeline-planning", "ModuleOp"> {
+  let summary = "Schedule the ops of loops marked for software pipelining";
+  let description = [{
+    For every `scf.for` with `tile.num_stages = S` (S >= 2) inside a tile
+    kernel, assigns each op of the body a stage and an emission order,
+    written as `tile.stage` and `tile.order`:
+
+    * copies from global into whole shared tiles that later ops of the body
+      read (the producers) go to stage 0, with the side-effect-free ops that
+      compute their offsets;
+    * every other op goes to stage S - 1;
+    * stage-0 ops are emitted first, each group in program order.
+
+    User-given `tile.stage` / `tile.order` arrays are checked instead: an op
+    may not use a value produced by a later stage, and a shared tile must be
+    written in an earlier stage than the one reading it.
+
+    A loop that cannot be pipelined keeps its sequential semantics: the pass
+    removes its pipelining attributes and emits a remark saying why (no copy
+    into shared memory to overlap, a shared tile read before it is
+    overwritten in the same iteration, a tile also used outside the loop,
+    loop-carried values, copies under nested regions...).
+
+    The pass also checks that the multi-buffered shared memory fits:
+    otherwise it reports the bytes needed, the limit and the largest
+    `num_stages` that would fit.
+  }];
+  let dependentDialects = ["::mlir::tile::TileDialect"];
+  let options = [
+    Option<"maxSharedMemory", "max-shared-memory", "int64_t",
+           /*default=*/"232448",
+           "Shared memory available to one thread block, in bytes">
+  ];
+}
+
+def InjectPipeline : Pass<"tile-inject-pipeline", "ModuleOp"> {
+  let summary = "Multi-version shared tiles and emit software-pipelined loops";
+  let description = [{
+    Runs after `tile-pipeline-planning`. For every scheduled `scf.for`:
+
+    * every shared tile written in stage w and read up to stage r gets a
+      leading dimension of r - w + 1 versions (its allocation, outside the
+      loop, is rewritten); each stage uses version
+      `((iv - lb) / step) mod versions` through `memref.subview`. Two
+      pipelined loops that need different version counts for one tile are an
+      error naming both loops;
+    * the loop runs `S - 1` more iterations, and the ops of stage s execute
+      iteration `iv - s * step` when it is within the original bounds
+      (predication instead of prologue and epilogue, so trip counts smaller
+      than S, zero and dynamic ones are correct);
+    * stage-0 copies into versioned tiles become asynchronous; each
+      iteration commits one group and waits, before the first stage that
+      reads them, until only the groups of later iterations are in flight.
+
+    Layout inference runs afterwards and extends shared layouts over the
+    version dimension.
+  }];
+  let dependentDialects = ["::mlir::tile::TileDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 #endif // TILE_TRANSFORMS_PASSES_TD

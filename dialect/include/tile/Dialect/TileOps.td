@@ -180,6 +180,10 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     have the same shape. At least one operand is on chip (shared, fragment
     or local).
 
+    An `async` copy (global to shared memory only) may complete later: its
+    data is visible only after a `tile.async_commit` grouping it and a
+    `tile.async_wait` for that group. Software pipelining produces them.
+
     ```mlir
     tile.copy %A[%m, %k], %As : memref<?x?xf16> to memref<128x32xf16, #smem>
     tile.copy %Cf, %C[%m, %n] : memref<128x128xf32, #frag> to memref<?x?xf16>
@@ -189,15 +193,17 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     Arg<AnyMemRef, "source", [MemRead]>:$source,
     Variadic<Index>:$source_offsets,
     Arg<AnyMemRef, "destination", [MemWrite]>:$target,
-    Variadic<Index>:$target_offsets);
+    Variadic<Index>:$target_offsets,
+    UnitAttr:$async);
   let assemblyFormat = [{
-    $source (`[` $source_offsets^ `]`)? `,` $target (`[` $target_offsets^ `]`)?
-    attr-dict `:` type($source) `to` type($target)
+    (`async` $async^)? $source (`[` $source_offsets^ `]`)? `,` $target
+    (`[` $target_offsets^ `]`)? attr-dict `:` type($source) `to` type($target)
   }];
   let hasVerifier = 1;
   let builders = [
     OpBuilder<(ins "::mlir::Value":$source, "::mlir::ValueRange":$sourceOffsets,
-                   "::mlir::Value":$target, "::mlir::ValueRange":$targetOffsets)>
+                   "::mlir::Value":$target, "::mlir::ValueRange":$targetOffsets,
+                   CArg<"bool", "false">:$async)>
   ];
   let extraClassDeclaration = [{
     ::mlir::MemRefType getSourceType() {
@@ -212,6 +218,30 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
                                         : getTargetType().getShape();
     }
   }];
+}
+
+//===----------------------------------------------------------------------===//
+// tile.async_commit / tile.async_wait
+//===----------------------------------------------------------------------===//
+
+def Tile_AsyncCommitOp : Tile_Op<"async_commit"> {
+  let summary = "group the block's pending asynchronous copies";
+  let description = [{
+    Closes a group holding every `async` `tile.copy` the block issued since
+    the previous commit (possibly none). Groups complete in order.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_AsyncWaitOp : Tile_Op<"async_wait"> {
+  let summary = "wait for all but the most recent groups of async copies";
+  let description = [{
+    Waits until at most `pending` committed groups of asynchronous copies
+    are still in flight, then makes the data of the completed groups
+    visible to every thread of the block (or of the enclosing `tile.ws`).
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntNonNegative]>:$pending);
+  let assemblyFormat = "$pending attr-dict";
 }
 
 //===----------------------------------------------------------------------===//

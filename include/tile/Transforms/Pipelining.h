@@ -1,0 +1,42 @@
+//===- Pipelining.h - Software pipelining helpers ---------------*- C++ -*-===//
+//
+// Analysis shared by tile-pipeline-planning (which writes a schedule) and
+// tile-inject-pipeline (which applies it).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_TRANSFORMS_PIPELINING_H
+#define TILE_TRANSFORMS_PIPELINING_H
+
+#include "tile/Dialect/TileOps.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/MapVector.h"
+
+namespace mlir::tile {
+
+/// The tile.alloc a memref value is (a view of), if any.
+AllocOp getRootAlloc(Value value);
+
+/// Whether `op` is a copy from global memory into a whole shared tile
+/// allocated outside `loop`: the ops software pipelining overlaps.
+bool isProducerCopy(Operation *op, scf::ForOp loop);
+
+/// A shared tile a pipelined loop writes in one stage and reads in later
+/// ones.
+struct VersionedBuffer {
+  int64_t writeStage = 0;
+  int64_t firstReadStage = 0;
+  int64_t lastReadStage = 0;
+  int64_t getNumVersions() const { return lastReadStage - writeStage + 1; }
+};
+
+/// The shared tiles of `loop` that need several versions under the schedule
+/// `stages` (one entry per body op, terminator excluded), keyed by their
+/// allocation, in program order of their producer.
+llvm::MapVector<Operation *, VersionedBuffer>
+getVersionedBuffers(scf::ForOp loop, ArrayRef<int64_t> stages);
+
+} // namespace mlir::tile
+
+#endif // TILE_TRANSFORMS_PIPELINING_H

@@ -1,0 +1,266 @@
+//===- InjectPipeline.cpp - Emit software-pipelined loops -------*- C++ -*-===//
+//
+// Applies the schedule written by tile-pipeline-planning: multi-versions the
+// shared tiles that live across stages and rewrites each scheduled loop into
+// a predicated pipelined loop with asynchronous copies.
+//
+//   for it in [lb, ub + (S - 1) * step) step step:
+//     for each group of consecutive ops (in `tile.order`) of stage s:
+//       j = it - s * step
+//       if lb <= j < ub: the group's ops for iteration j, using version
+//                        ((j - lb) / step) mod V of every multi-versioned tile
+//     (one tile.async_commit after the stage-0 copies, one tile.async_wait
+//      before the first stage reading their tiles)
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Transforms/Passes.h"
+#include "tile/Transforms/Pipelining.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_INJECTPIPELINE
+#include "tile/Transforms/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+
+struct Versioning {
+  int64_t versions;
+  scf::ForOp loop;     // the first loop that versioned the tile
+  AllocOp replacement; // the multi-versioned allocation
+};
+
+struct InjectPipelinePass
+    : public tile::impl::InjectPipelineBase<InjectPipelinePass> {
+  void runOnOperation() override;
+  LogicalResult inject(scf::ForOp loop);
+  FailureOr<AllocOp> getVersionedAlloc(AllocOp alloc, int64_t versions,
+                                       scf::ForOp loop);
+
+  llvm::MapVector<Operation *, Versioning> versioned;
+};
+
+FailureOr<AllocOp> InjectPipelinePass::getVersionedAlloc(AllocOp alloc,
+                                                         int64_t versions,
+                                                         scf::ForOp loop) {
+  auto it = versioned.find(alloc);
+  if (it != versioned.end()) {
+    if (it->second.versions == versions)
+      return it->second.replacement;
+    InFlightDiagnostic diag =
+        loop.emitError("this pipelined loop needs ")
+        << versions << " versions of a shared tile that another pipelined "
+        << "loop versions " << it->second.versions << " times";
+    diag.attachNote(it->second.loop.getLoc()) << "the other loop";
+    diag.attachNote(alloc.getLoc()) << "the shared tile";
+    return diag;
+  }
+  MemRefType type = alloc.getType();
+  SmallVector<int64_t> shape{versions};
+  llvm::append_range(shape, type.getShape());
+  auto newType = MemRefType::get(shape, type.getElementType(),
+                                 MemRefLayoutAttrInterface(),
+                                 type.getMemorySpace());
+  OpBuilder b(alloc);
+  auto newAlloc = AllocOp::create(b, alloc.getLoc(), newType);
+  newAlloc->setAttrs(alloc->getAttrs());
+  versioned[alloc] = {versions, loop, newAlloc};
+  return newAlloc;
+}
+
+/// Version `version` of a multi-versioned tile, as a view of the original
+/// tile's shape.
+Value getVersionView(OpBuilder &b, Location loc, AllocOp alloc,
+                     Value version) {
+  MemRefType type = alloc.getType();
+  unsigned rank = type.getRank();
+  SmallVector<OpFoldResult> offsets{version}, sizes{b.getIndexAttr(1)},
+      strides(rank, b.getIndexAttr(1));
+  for (int64_t size : type.getShape().drop_front()) {
+    offsets.push_back(b.getIndexAttr(0));
+    sizes.push_back(b.getIndexAttr(size));
+  }
+  auto viewType = memref::SubViewOp::inferRankReducedResultType(
+      type.getShape().drop_front(), type, offsets, sizes, strides);
+  return memref::SubViewOp::create(b, loc, cast<MemRefType>(viewType), alloc,
+                                   offsets, sizes, strides);
+}
+
+LogicalResult InjectPipelinePass::inject(scf::ForOp loop) {
+  auto stagesAttr =
+      loop->getAttrOfType<DenseI64ArrayAttr>(TileDialect::kStageAttrName);
+  auto orderAttr =
+      loop->getAttrOfType<DenseI64ArrayAttr>(TileDialect::kOrderAttrName);
+  int64_t numStages =
+      loop->getAttrOfType<IntegerAttr>(TileDialect::kNumStagesAttrName)
+          .getInt();
+  SmallVector<Operation *> ops;
+  for (Operation &op : loop.getBody()->without_terminator())
+    ops.push_back(&op);
+  ArrayRef<int64_t> stages = stagesAttr.asArrayRef();
+  ArrayRef<int64_t> order = orderAttr.asArrayRef();
+
+  // Tiles to multi-version, and their new allocations.
+  auto buffers = getVersionedBuffers(loop, stages);
+  DenseMap<Operation *, std::pair<AllocOp, int64_t>> replacements;
+  for (auto &[op, info] : buffers) {
+    auto alloc = cast<AllocOp>(op);
+    FailureOr<AllocOp> newAlloc =
+        getVersionedAlloc(alloc, info.getNumVersions(), loop);
+    if (failed(newAlloc))
+      return failure();
+    replacements[alloc] = {*newAlloc, info.getNumVersions()};
+  }
+  // Before the first stage reading the copied tiles, wait until only the
+  // groups issued for later iterations are in flight: a tile read at stage
+  // r was copied at stage w, r - w iterations (commits) ago.
+  int64_t firstRead = numStages, distance = numStages;
+  for (auto &[op, info] : buffers) {
+    firstRead = std::min(firstRead, info.firstReadStage);
+    distance = std::min(distance, info.firstReadStage - info.writeStage);
+  }
+
+  OpBuilder b(loop);
+  Location loc = loop.getLoc();
+  Value lb = loop.getLowerBound(), ub = loop.getUpperBound(),
+        step = loop.getStep();
+  Value extra = arith::MulIOp::create(
+      b, loc, step, arith::ConstantIndexOp::create(b, loc, numStages - 1));
+  Value newUb = arith::AddIOp::create(b, loc, ub, extra);
+  auto newLoop = scf::ForOp::create(b, loc, lb, newUb, step);
+  Value it = newLoop.getInductionVar();
+
+  SmallVector<unsigned> emission(ops.size());
+  for (unsigned i = 0; i < ops.size(); ++i)
+    emission[i] = i;
+  llvm::stable_sort(emission,
+                    [&](unsigned a, unsigned c) { return order[a] < order[c]; });
+  DenseMap<Operation *, unsigned> index;
+  for (auto [i, op] : llvm::enumerate(ops))
+    index[op] = i;
+
+  b.setInsertionPoint(newLoop.getBody()->getTerminator());
+  bool committed = false, waited = false;
+  unsigned pos = 0;
+  while (pos < emission.size()) {
+    int64_t stage = stages[emission[pos]];
+    unsigned end = pos;
+    while (end < emission.size() && stages[emission[end]] == stage)
+      ++end;
+    // Wait for the copies before the first group reading them (one group
+    // fewer if this iteration's copies are not committed yet).
+    if (!waited && !buffers.empty() && stage >= firstRead) {
+      AsyncWaitOp::create(b, loc, committed ? distance : distance - 1);
+      waited = true;
+    }
+    // Iteration executed by this stage, and whether it is in range.
+    Value shift = arith::MulIOp::create(
+        b, loc, step, arith::ConstantIndexOp::create(b, loc, stage));
+    Value j = arith::SubIOp::create(b, loc, it, shift);
+    // j >= lb holds at stage 0; j < ub is needed at every stage since the
+    // original range may be empty.
+    Value inRange =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, j, ub);
+    if (stage > 0)
+      inRange = arith::AndIOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, j, lb),
+          inRange);
+    auto guard = scf::IfOp::create(b, loc, inRange, /*withElseRegion=*/false);
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(guard.thenBlock());
+      IRMapping mapping;
+      mapping.map(loop.getInductionVar(), j);
+      // Versions of the multi-buffered tiles for iteration j.
+      Value iteration = arith::DivSIOp::create(
+          b, loc, arith::SubIOp::create(b, loc, j, lb), step);
+      for (auto &[op, repl] : replacements) {
+        Value version = arith::RemSIOp::create(
+            b, loc, iteration,
+            arith::ConstantIndexOp::create(b, loc, repl.second));
+        mapping.map(op->getResult(0),
+                    getVersionView(b, loc, repl.first, version));
+      }
+      // Clones `op`, first recomputing the side-effect-free values of other
+      // stages it needs.
+      std::function<LogicalResult(Operation *)> cloneWithDeps =
+          [&](Operation *op) -> LogicalResult {
+        llvm::SetVector<Value> needed;
+        for (Value operand : op->getOperands())
+          needed.insert(operand);
+        for (Region &region : op->getRegions())
+          getUsedValuesDefinedAbove(region, needed);
+        for (Value value : needed) {
+          Operation *def = value.getDefiningOp();
+          if (!def || def->getBlock() != loop.getBody() ||
+              mapping.contains(value))
+            continue;
+          if (!isMemoryEffectFree(def))
+            return op->emitError("pipelining: uses a value of an op with side "
+                                 "effects from another stage");
+          if (failed(cloneWithDeps(def)))
+            return failure();
+        }
+        Operation *clone = b.clone(*op, mapping);
+        if (auto copy = dyn_cast<CopyOp>(clone))
+          if (isProducerCopy(op, loop) &&
+              replacements.count(cast<CopyOp>(op).getTarget().getDefiningOp()))
+            copy.setAsync(true);
+        return success();
+      };
+      for (unsigned k = pos; k < end; ++k)
+        if (failed(cloneWithDeps(ops[emission[k]])))
+          return failure();
+    }
+    // One group of copies per iteration, committed after the copies' stage.
+    bool hasProducer = false;
+    for (unsigned k = pos; k < end; ++k)
+      hasProducer |= isProducerCopy(ops[emission[k]], loop);
+    if (hasProducer && !buffers.empty() && !committed) {
+      AsyncCommitOp::create(b, loc);
+      committed = true;
+    }
+    pos = end;
+  }
+  b.setInsertionPointAfter(newLoop);
+  if (!buffers.empty())
+    AsyncWaitOp::create(b, loc, 0);
+  loop.erase();
+  return success();
+}
+
+void InjectPipelinePass::runOnOperation() {
+  SmallVector<scf::ForOp> loops;
+  getOperation().walk([&](scf::ForOp loop) {
+    if (loop->hasAttr(TileDialect::kStageAttrName) &&
+        loop->hasAttr(TileDialect::kOrderAttrName))
+      loops.push_back(loop);
+  });
+  for (scf::ForOp loop : loops)
+    if (failed(inject(loop)))
+      return signalPassFailure();
+  // Every use of a versioned tile was inside a pipelined loop (planning
+  // checks it): the old allocations are dead.
+  for (auto &[op, info] : versioned) {
+    if (!op->use_empty()) {
+      op->emitError("a multi-versioned shared tile is still used outside "
+                    "the pipelined loops");
+      return signalPassFailure();
+    }
+    op->erase();
+  }
+}
+
+} // namespace

@@ -1,0 +1,314 @@
+//===- PipelinePlanning.cpp - Schedule pipelined loops ----------*- C++ -*-===//
+//
+// Assigns stages and an emission order to the ops of loops marked with
+// tile.num_stages, or explains with a remark why a loop stays sequential.
+// The schedule is written as attributes and applied by tile-inject-pipeline.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Transforms/Passes.h"
+#include "tile/Transforms/Pipelining.h"
+#include "tile/Transforms/Resources.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_PIPELINEPLANNING
+#include "tile/Transforms/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+
+/// Drops the pipelining attributes of `loop` after telling why.
+void keepSequential(scf::ForOp loop, const Twine &why) {
+  loop.emitRemark() << "loop not pipelined: " << why;
+  loop->removeAttr(TileDialect::kNumStagesAttrName);
+  loop->removeAttr(TileDialect::kStageAttrName);
+  loop->removeAttr(TileDialect::kOrderAttrName);
+}
+
+/// Whether `op` or an op nested in it reads or writes the tile `alloc`.
+bool usesBuffer(Operation *op, Operation *alloc) {
+  bool uses = false;
+  op->walk([&](Operation *inner) {
+    for (Value operand : inner->getOperands())
+      if (getRootAlloc(operand) == alloc)
+        uses = true;
+  });
+  return uses;
+}
+
+/// Whether `op` or an op nested in it reads the tile `alloc` (as opposed to
+/// only overwriting it).
+bool readsBuffer(Operation *op, Operation *alloc) {
+  bool reads = false;
+  op->walk([&](Operation *inner) {
+    for (OpOperand &operand : inner->getOpOperands()) {
+      if (getRootAlloc(operand.get()) != alloc)
+        continue;
+      if (auto copy = dyn_cast<CopyOp>(inner))
+        if (operand.get() == copy.getTarget())
+          continue;
+      if (auto fill = dyn_cast<FillOp>(inner))
+        if (operand.get() == fill.getTarget())
+          continue;
+      reads = true;
+    }
+  });
+  return reads;
+}
+
+struct PipelinePlanningPass
+    : public tile::impl::PipelinePlanningBase<PipelinePlanningPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<scf::ForOp> loops;
+    getOperation().walk([&](scf::ForOp loop) {
+      if (loop->hasAttr(TileDialect::kNumStagesAttrName))
+        loops.push_back(loop);
+    });
+    for (scf::ForOp loop : loops)
+      if (failed(plan(loop)))
+        return signalPassFailure();
+  }
+
+  LogicalResult plan(scf::ForOp loop);
+  LogicalResult checkSchedule(scf::ForOp loop, ArrayRef<Operation *> ops,
+                              ArrayRef<int64_t> stages);
+  LogicalResult checkSharedMemory(scf::ForOp loop, KernelOp kernel,
+                                  int64_t numStages,
+                                  ArrayRef<Operation *> ops,
+                                  ArrayRef<int64_t> stages);
+};
+
+LogicalResult PipelinePlanningPass::plan(scf::ForOp loop) {
+  int64_t numStages =
+      loop->getAttrOfType<IntegerAttr>(TileDialect::kNumStagesAttrName)
+          .getInt();
+  if (numStages <= 1) {
+    // One stage is the sequential loop: nothing to do.
+    loop->removeAttr(TileDialect::kStageAttrName);
+    loop->removeAttr(TileDialect::kOrderAttrName);
+    return success();
+  }
+  auto kernel = loop->getParentOfType<KernelOp>();
+  if (!kernel) {
+    keepSequential(loop, "it is not inside a tile.kernel");
+    return success();
+  }
+  if (loop.getNumResults() != 0) {
+    keepSequential(loop, "loop-carried values (iter_args) are not supported "
+                         "by the pipeliner yet");
+    return success();
+  }
+  SmallVector<Operation *> ops;
+  for (Operation &op : loop.getBody()->without_terminator())
+    ops.push_back(&op);
+
+  // Producers: copies from global memory into whole shared tiles.
+  SmallVector<unsigned> producers;
+  for (auto [i, op] : llvm::enumerate(ops))
+    if (isProducerCopy(op, loop))
+      producers.push_back(i);
+  bool nestedCopy = false;
+  for (Operation *op : ops)
+    if (op->getNumRegions())
+      op->walk([&](CopyOp copy) {
+        if (getMemoryKind(copy.getTargetType()) == MemoryKind::Shared)
+          nestedCopy = true;
+      });
+  if (nestedCopy) {
+    keepSequential(loop, "a copy into shared memory is nested in a region of "
+                         "the loop body");
+    return success();
+  }
+  if (producers.empty()) {
+    keepSequential(loop, "the body has no copy from global into a whole "
+                         "shared tile to overlap with computation");
+    return success();
+  }
+  for (unsigned p : producers) {
+    Operation *alloc = cast<CopyOp>(ops[p]).getTarget().getDefiningOp();
+    // Write-after-read across iterations: the tile is read before it is
+    // overwritten, so iteration i reads what iteration i - 1 copied.
+    for (unsigned j = 0; j < p; ++j)
+      if (readsBuffer(ops[j], alloc)) {
+        InFlightDiagnostic remark =
+            loop.emitRemark()
+            << "loop not pipelined: a shared tile is read before it is "
+               "overwritten in the same iteration (a write-after-read "
+               "dependence across iterations)";
+        remark.attachNote(ops[j]->getLoc()) << "read here";
+        remark.attachNote(ops[p]->getLoc()) << "overwritten here";
+        loop->removeAttr(TileDialect::kNumStagesAttrName);
+        loop->removeAttr(TileDialect::kStageAttrName);
+        loop->removeAttr(TileDialect::kOrderAttrName);
+        return success();
+      }
+    // Other writers in the loop, or uses outside it, would see the wrong
+    // version once the tile is multi-buffered.
+    for (auto [j, op] : llvm::enumerate(ops))
+      if (j != p && usesBuffer(op, alloc) && !readsBuffer(op, alloc)) {
+        keepSequential(loop, "a shared tile filled by a copy is also written "
+                             "by another op of the loop");
+        return success();
+      }
+    for (Operation *user : alloc->getResult(0).getUsers())
+      if (!loop->isAncestor(user)) {
+        keepSequential(loop, "a shared tile filled in the loop is also used "
+                             "outside it");
+        return success();
+      }
+  }
+
+  SmallVector<int64_t> stages, order;
+  auto userStages =
+      loop->getAttrOfType<DenseI64ArrayAttr>(TileDialect::kStageAttrName);
+  auto userOrder =
+      loop->getAttrOfType<DenseI64ArrayAttr>(TileDialect::kOrderAttrName);
+  if (userStages) {
+    llvm::append_range(stages, userStages.asArrayRef());
+  } else {
+    // Producers and the side-effect-free ops computing their operands go to
+    // stage 0, everything else to the last stage.
+    stages.assign(ops.size(), numStages - 1);
+    DenseMap<Operation *, unsigned> index;
+    for (auto [i, op] : llvm::enumerate(ops))
+      index[op] = i;
+    SmallVector<Operation *> worklist;
+    for (unsigned p : producers)
+      worklist.push_back(ops[p]);
+    while (!worklist.empty()) {
+      Operation *op = worklist.pop_back_val();
+      stages[index[op]] = 0;
+      for (Value operand : op->getOperands()) {
+        Operation *def = operand.getDefiningOp();
+        if (!def || def->getBlock() != loop.getBody() ||
+            stages[index[def]] == 0)
+          continue;
+        if (!isMemoryEffectFree(def)) {
+          keepSequential(loop, "a copy's operands depend on an op with side "
+                               "effects");
+          return success();
+        }
+        worklist.push_back(def);
+      }
+    }
+  }
+  if (userOrder) {
+    llvm::append_range(order, userOrder.asArrayRef());
+  } else {
+    // Stage by stage, program order within a stage.
+    SmallVector<unsigned> indices(ops.size());
+    for (unsigned i = 0; i < ops.size(); ++i)
+      indices[i] = i;
+    llvm::stable_sort(indices, [&](unsigned a, unsigned b) {
+      return stages[a] < stages[b];
+    });
+    order.assign(ops.size(), 0);
+    for (auto [position, i] : llvm::enumerate(indices))
+      order[i] = position;
+  }
+  if (failed(checkSchedule(loop, ops, stages)) ||
+      failed(checkSharedMemory(loop, kernel, numStages, ops, stages)))
+    return failure();
+
+  Builder b(loop.getContext());
+  loop->setAttr(TileDialect::kStageAttrName, b.getDenseI64ArrayAttr(stages));
+  loop->setAttr(TileDialect::kOrderAttrName, b.getDenseI64ArrayAttr(order));
+  return success();
+}
+
+LogicalResult PipelinePlanningPass::checkSchedule(scf::ForOp loop,
+                                                  ArrayRef<Operation *> ops,
+                                                  ArrayRef<int64_t> stages) {
+  DenseMap<Operation *, unsigned> index;
+  for (auto [i, op] : llvm::enumerate(ops))
+    index[op] = i;
+  for (auto [i, op] : llvm::enumerate(ops)) {
+    WalkResult result = op->walk([&](Operation *inner) {
+      for (Value operand : inner->getOperands()) {
+        Operation *def = operand.getDefiningOp();
+        if (!def || def->getBlock() != loop.getBody())
+          continue;
+        // A side-effect-free value from a later stage is recomputed; any
+        // other value must come from an earlier or the same stage.
+        if (stages[index[def]] > stages[i] && !isMemoryEffectFree(def)) {
+          InFlightDiagnostic diag =
+              op->emitError("pipeline schedule: this op (stage ")
+              << stages[i] << ") uses a value produced in a later stage ("
+              << stages[index[def]] << ")";
+          diag.attachNote(def->getLoc()) << "produced here";
+          return WalkResult::interrupt();
+        }
+      }
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      return failure();
+  }
+  // A tile must be read in a later stage than (or the stage of) its copy.
+  for (auto [i, op] : llvm::enumerate(ops)) {
+    if (!isProducerCopy(op, loop))
+      continue;
+    Operation *alloc = cast<CopyOp>(op).getTarget().getDefiningOp();
+    for (auto [j, other] : llvm::enumerate(ops))
+      if (j > i && readsBuffer(other, alloc) && stages[j] < stages[i]) {
+        InFlightDiagnostic diag =
+            other->emitError("pipeline schedule: this op (stage ")
+            << stages[j] << ") reads a shared tile that is filled in a later "
+            << "stage (" << stages[i] << ")";
+        diag.attachNote(op->getLoc()) << "filled here";
+        return failure();
+      }
+  }
+  return success();
+}
+
+LogicalResult PipelinePlanningPass::checkSharedMemory(
+    scf::ForOp loop, KernelOp kernel, int64_t numStages,
+    ArrayRef<Operation *> ops, ArrayRef<int64_t> stages) {
+  // Shared memory of the kernel with this loop's tiles multi-buffered.
+  auto bytesWith = [&](int64_t stagesUsed) {
+    // Stage S - 1 becomes stagesUsed - 1; earlier stages keep their number.
+    SmallVector<int64_t> scaled;
+    for (int64_t s : stages)
+      scaled.push_back(s == numStages - 1 ? stagesUsed - 1
+                                          : std::min(s, stagesUsed - 1));
+    auto buffers = getVersionedBuffers(loop, scaled);
+    int64_t extra = 0;
+    for (auto &[alloc, info] : buffers)
+      extra += (info.getNumVersions() - 1) *
+               getSharedTileSizeInBytes(cast<AllocOp>(alloc));
+    return computeSharedMemoryBytes(kernel) + extra;
+  };
+  int64_t needed = bytesWith(numStages);
+  if (needed <= maxSharedMemory)
+    return success();
+  int64_t fits = 0;
+  for (int64_t s = numStages - 1; s >= 1 && !fits; --s)
+    if (bytesWith(s) <= maxSharedMemory)
+      fits = s;
+  InFlightDiagnostic diag = loop.emitError()
+                            << "pipelining with num_stages = " << numStages
+                            << " needs " << needed
+                            << " bytes of shared memory but at most "
+                            << maxSharedMemory.getValue()
+                            << " are available";
+  if (fits > 1)
+    diag << "; num_stages = " << fits << " would fit";
+  else if (fits == 1)
+    diag << "; only num_stages = 1 (no pipelining) fits";
+  else
+    diag << "; the kernel does not fit even without pipelining";
+  return diag;
+}
+
+} // namespace

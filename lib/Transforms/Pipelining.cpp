@@ -1,0 +1,74 @@
+//===- Pipelining.cpp - Software pipelining helpers -------------*- C++ -*-===//
+
+#include "tile/Transforms/Pipelining.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+AllocOp mlir::tile::getRootAlloc(Value value) {
+  while (value) {
+    if (auto alloc = value.getDefiningOp<AllocOp>())
+      return alloc;
+    auto view = value.getDefiningOp<memref::SubViewOp>();
+    if (!view)
+      return nullptr;
+    value = view.getSource();
+  }
+  return nullptr;
+}
+
+bool mlir::tile::isProducerCopy(Operation *op, scf::ForOp loop) {
+  auto copy = dyn_cast<CopyOp>(op);
+  if (!copy || getMemoryKind(copy.getSourceType()) != MemoryKind::Global ||
+      getMemoryKind(copy.getTargetType()) != MemoryKind::Shared ||
+      copy.getSourceType().getElementType() !=
+          copy.getTargetType().getElementType())
+    return false;
+  auto alloc = copy.getTarget().getDefiningOp<AllocOp>();
+  return alloc && !loop->isAncestor(alloc);
+}
+
+/// Whether `op` (or an op nested in it) reads memref `value`.
+static bool readsBuffer(Operation *op, Value value) {
+  bool reads = false;
+  op->walk([&](Operation *inner) {
+    for (OpOperand &operand : inner->getOpOperands()) {
+      if (getRootAlloc(operand.get()) !=
+          value.getDefiningOp<AllocOp>())
+        continue;
+      // The target of a copy or fill is written, not read.
+      if (auto copy = dyn_cast<CopyOp>(inner))
+        if (operand.get() == copy.getTarget())
+          continue;
+      if (auto fill = dyn_cast<FillOp>(inner))
+        if (operand.get() == fill.getTarget())
+          continue;
+      reads = true;
+    }
+  });
+  return reads;
+}
+
+llvm::MapVector<Operation *, VersionedBuffer>
+mlir::tile::getVersionedBuffers(scf::ForOp loop, ArrayRef<int64_t> stages) {
+  llvm::MapVector<Operation *, VersionedBuffer> buffers;
+  SmallVector<Operation *> ops;
+  for (Operation &op : loop.getBody()->without_terminator())
+    ops.push_back(&op);
+  for (auto [i, op] : llvm::enumerate(ops)) {
+    if (!isProducerCopy(op, loop))
+      continue;
+    Value target = cast<CopyOp>(op).getTarget();
+    VersionedBuffer info{stages[i], INT64_MAX, stages[i]};
+    for (auto [j, other] : llvm::enumerate(ops))
+      if (j > i && readsBuffer(other, target)) {
+        info.firstReadStage = std::min(info.firstReadStage, stages[j]);
+        info.lastReadStage = std::max(info.lastReadStage, stages[j]);
+      }
+    if (info.getNumVersions() > 1)
+      buffers[target.getDefiningOp()] = info;
+  }
+  return buffers;
+}
