@@ -44,8 +44,8 @@ MlirLogicalResult tileModuleGetGPUBinary(MlirModule cModule,
   gpu::BinaryOp binary;
   // The binary a launch of the kernel refers to.
   if (gpu::LaunchFuncOp launch = findLaunch(module, kernelName))
-    binary = dyn_cast_or_null<gpu::BinaryOp>(SymbolTable::lookupSymbolIn(
-        module, launch.getKernelModuleName()));
+    binary = dyn_cast_or_null<gpu::BinaryOp>(
+        SymbolTable::lookupSymbolIn(module, launch.getKernelModuleName()));
   // The binary named after the kernel, or the only one.
   if (!binary) {
     SmallVector<gpu::BinaryOp> binaries;

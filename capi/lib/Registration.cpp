@@ -12,6 +12,8 @@
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
@@ -66,6 +68,8 @@ void tileRegisterAllDialects(MlirDialectRegistry registry) {
   mlir::index::registerConvertIndexToLLVMInterface(cpp);
   mlir::registerConvertMathToLLVMInterface(cpp);
   mlir::registerConvertMemRefToLLVMInterface(cpp);
+  mlir::ub::registerConvertUBToLLVMInterface(cpp);
+  mlir::vector::registerConvertVectorToLLVMInterface(cpp);
 }
 
 void tileRegisterAllPasses(void) {

@@ -9,8 +9,8 @@
 //       j = it - s * step
 //       if lb <= j < ub: the group's ops for iteration j, using version
 //                        ((j - lb) / step) mod V of every multi-versioned tile
-//     (one tile.async_commit after the stage-0 copies, one tile.async_wait
-//      before the first stage reading their tiles)
+//     (one tile.async_commit after the last asynchronous copy, one
+//      tile.async_wait at the start of the iteration)
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +24,9 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+#include <optional>
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_INJECTPIPELINE
@@ -113,7 +116,8 @@ LogicalResult InjectPipelinePass::inject(scf::ForOp loop) {
 
   // Tiles to multi-version, and their new allocations.
   auto buffers = getVersionedBuffers(loop, stages);
-  DenseMap<Operation *, std::pair<AllocOp, int64_t>> replacements;
+  // (A MapVector: the version views are emitted in this order.)
+  llvm::MapVector<Operation *, std::pair<AllocOp, int64_t>> replacements;
   for (auto &[op, info] : buffers) {
     auto alloc = cast<AllocOp>(op);
     FailureOr<AllocOp> newAlloc =
@@ -122,14 +126,27 @@ LogicalResult InjectPipelinePass::inject(scf::ForOp loop) {
       return failure();
     replacements[alloc] = {*newAlloc, info.getNumVersions()};
   }
+  // Copies into tiles first read in a later stage become asynchronous. A
+  // tile also read in the stage of its copy is still multi-versioned (later
+  // stages read it too) but keeps a synchronous copy: the reader of the same
+  // iteration needs the data at once, and an asynchronous copy would need a
+  // wait for fewer than zero pending groups.
+  llvm::SmallPtrSet<Operation *, 4> asyncTiles;
   // Before the first stage reading the copied tiles, wait until only the
   // groups issued for later iterations are in flight: a tile read at stage
   // r was copied at stage w, r - w iterations (commits) ago.
   int64_t firstRead = numStages, distance = numStages;
   for (auto &[op, info] : buffers) {
+    if (info.firstReadStage <= info.writeStage)
+      continue;
+    asyncTiles.insert(op);
     firstRead = std::min(firstRead, info.firstReadStage);
     distance = std::min(distance, info.firstReadStage - info.writeStage);
   }
+  auto isAsyncCopy = [&](Operation *op) {
+    return isProducerCopy(op, loop) &&
+           asyncTiles.contains(cast<CopyOp>(op).getTarget().getDefiningOp());
+  };
 
   OpBuilder b(loop);
   Location loc = loop.getLoc();
@@ -150,6 +167,15 @@ LogicalResult InjectPipelinePass::inject(scf::ForOp loop) {
   for (auto [i, op] : llvm::enumerate(ops))
     index[op] = i;
 
+  // All asynchronous copies of an iteration form one group, committed after
+  // the last of them in emission order (they may be spread over several
+  // stages): the group of iteration `it` then holds the copies of iteration
+  // it - w of every tile written at stage w, which the wait count assumes.
+  std::optional<unsigned> lastAsync;
+  for (auto [k, i] : llvm::enumerate(emission))
+    if (isAsyncCopy(ops[i]))
+      lastAsync = k;
+
   b.setInsertionPoint(newLoop.getBody()->getTerminator());
   bool committed = false, waited = false;
   unsigned pos = 0;
@@ -159,8 +185,13 @@ LogicalResult InjectPipelinePass::inject(scf::ForOp loop) {
     while (end < emission.size() && stages[emission[end]] == stage)
       ++end;
     // Wait for the copies before the first group reading them (one group
-    // fewer if this iteration's copies are not committed yet).
-    if (!waited && !buffers.empty() && stage >= firstRead) {
+    // fewer if this iteration's copies are not committed yet). When the
+    // iteration starts with its copies, wait before them instead: the wait's
+    // barrier then also orders the previous iteration's reads of the version
+    // these copies overwrite, so the copies need no barrier of their own.
+    bool startsWithCopies = pos == 0 && stage < firstRead;
+    if (!waited && !asyncTiles.empty() &&
+        (stage >= firstRead || startsWithCopies)) {
       AsyncWaitOp::create(b, loc, committed ? distance : distance - 1);
       waited = true;
     }
@@ -214,34 +245,41 @@ LogicalResult InjectPipelinePass::inject(scf::ForOp loop) {
             return failure();
         }
         Operation *clone = b.clone(*op, mapping);
-        if (auto copy = dyn_cast<CopyOp>(clone))
-          if (isProducerCopy(op, loop) &&
-              replacements.count(cast<CopyOp>(op).getTarget().getDefiningOp()))
-            copy.setAsync(true);
+        if (isAsyncCopy(op))
+          cast<CopyOp>(clone).setAsync(true);
+        // A view of a multi-versioned tile has a dynamic offset now.
+        if (auto view = dyn_cast<memref::SubViewOp>(clone)) {
+          auto oldView = cast<memref::SubViewOp>(op);
+          if (view.getSourceType() != oldView.getSourceType())
+            view.getResult().setType(
+                cast<MemRefType>(memref::SubViewOp::inferRankReducedResultType(
+                    oldView.getType().getShape(), view.getSourceType(),
+                    view.getMixedOffsets(), view.getMixedSizes(),
+                    view.getMixedStrides())));
+        }
         return success();
       };
       for (unsigned k = pos; k < end; ++k)
         if (failed(cloneWithDeps(ops[emission[k]])))
           return failure();
     }
-    // One group of copies per iteration, committed after the copies' stage.
-    bool hasProducer = false;
-    for (unsigned k = pos; k < end; ++k)
-      hasProducer |= isProducerCopy(ops[emission[k]], loop);
-    if (hasProducer && !buffers.empty() && !committed) {
+    // One group of copies per iteration.
+    if (lastAsync && *lastAsync >= pos && *lastAsync < end) {
       AsyncCommitOp::create(b, loc);
       committed = true;
     }
     pos = end;
   }
   b.setInsertionPointAfter(newLoop);
-  if (!buffers.empty())
+  if (!asyncTiles.empty())
     AsyncWaitOp::create(b, loc, 0);
   loop.erase();
   return success();
 }
 
 void InjectPipelinePass::runOnOperation() {
+  // The pass may run on several modules: forget the previous one's tiles.
+  versioned.clear();
   SmallVector<scf::ForOp> loops;
   getOperation().walk([&](scf::ForOp loop) {
     if (loop->hasAttr(TileDialect::kStageAttrName) &&

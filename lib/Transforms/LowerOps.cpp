@@ -19,6 +19,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -27,6 +28,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -94,6 +96,7 @@ private:
   LogicalResult lowerFill(FillOp op);
   LogicalResult lowerCopy(CopyOp op);
   LogicalResult lowerGemm(GemmOp op);
+  Value mmaSyncBF16(Value a, Value b, Value c);
   LogicalResult lowerParallel(ParallelOp op);
   LogicalResult lowerReduce(ReduceOp op);
   LogicalResult lowerWs(WsOp op);
@@ -446,7 +449,7 @@ Value KernelLowering::sharedIndex(const SharedRef &ref,
   ArrayRef<int64_t> rootShape = tile.type.getShape();
   int64_t eltBytes = std::max<int64_t>(tile.elementBits / 8, 1);
   int64_t rowElems = rootShape.back() + tile.layout.getPad() / eltBytes;
-  // Logical element offset in the root, with padded rows.
+  // Logical element offset within the view, with padded rows.
   Value linear = coords.back();
   int64_t stride = rowElems;
   for (int d = coords.size() - 2; d >= 0; --d) {
@@ -455,21 +458,32 @@ Value KernelLowering::sharedIndex(const SharedRef &ref,
   }
   // The origin counts unpadded elements of whole leading matrices.
   Value origin = ref.origin;
-  if (tile.layout.getPad() != 0) {
-    // Convert the origin (in unpadded elements) to padded rows.
+  if (tile.layout.getPad() != 0)
     origin = mul(arith::DivUIOp::create(b, loc(), origin,
                                         idx(rootShape.back())),
                  idx(rowElems));
-  }
-  linear = add(linear, origin);
-  if (int64_t swizzle = tile.layout.getSwizzle()) {
-    Value bytes = mul(linear, idx(eltBytes));
-    Value row = andConst(shrConst(bytes, 7), swizzle / 16 - 1);
+  auto swizzle = [&](Value elements) -> Value {
+    int64_t bytes = tile.layout.getSwizzle();
+    if (!bytes)
+      return elements;
+    Value byteOffset = mul(elements, idx(eltBytes));
+    Value row = andConst(shrConst(byteOffset, 7), bytes / 16 - 1);
     Value flip = arith::ShLIOp::create(b, loc(), row, idx(4));
-    bytes = arith::XOrIOp::create(b, loc(), bytes, flip);
-    linear = arith::DivUIOp::create(b, loc(), bytes, idx(eltBytes));
-  }
-  return linear;
+    return arith::DivUIOp::create(
+        b, loc(), arith::XOrIOp::create(b, loc(), byteOffset, flip),
+        idx(eltBytes));
+  };
+  // The swizzle permutes 16-byte chunks within spans of 8 x swizzle bytes:
+  // when every matrix of the root is a whole number of spans, it commutes
+  // with the (matrix-aligned) origin, so the swizzled offset within the
+  // matrix does not depend on the version and can be hoisted out of loops.
+  int64_t matrixBytes = tile.layout.getSizeInBytes(
+      rootShape.take_back(std::min<size_t>(2, rootShape.size())),
+      tile.elementBits);
+  int64_t span = 8 * tile.layout.getSwizzle();
+  if (!span || matrixBytes % span == 0)
+    return add(swizzle(linear), origin);
+  return swizzle(add(linear, origin));
 }
 
 RegTile *KernelLowering::getRegTile(Value value, Operation *user) {
@@ -919,6 +933,42 @@ LogicalResult KernelLowering::copyFragmentFragment(CopyOp op) {
 // tile.gemm
 //===----------------------------------------------------------------------===//
 
+Value KernelLowering::mmaSyncBF16(Value a, Value bv, Value c) {
+  // nvgpu.mma.sync cannot lower bf16 operands (MLIR 22): use nvvm.mma.sync
+  // on the packed 32-bit registers directly.
+  MLIRContext *ctx = b.getContext();
+  Type i32 = b.getI32Type(), f32 = b.getF32Type();
+  auto pack = [&](Value vec, int64_t rows) {
+    SmallVector<Value> regs;
+    for (int64_t r = 0; r < rows; ++r) {
+      Value row = vector::ExtractOp::create(b, loc(), vec, ArrayRef<int64_t>{r});
+      Value word = vector::BitCastOp::create(
+          b, loc(), VectorType::get({1}, i32), row);
+      regs.push_back(
+          vector::ExtractOp::create(b, loc(), word, ArrayRef<int64_t>{0}));
+    }
+    return regs;
+  };
+  SmallVector<Value> aRegs = pack(a, 4), bRegs = pack(bv, 2), cRegs;
+  for (int64_t i = 0; i < 4; ++i)
+    cRegs.push_back(vector::ExtractOp::create(
+        b, loc(), c, ArrayRef<int64_t>{i / 2, i % 2}));
+  auto resultType = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
+  auto mma = NVVM::MmaOp::create(
+      b, loc(), resultType, aRegs, bRegs, cRegs, ArrayRef<int64_t>{16, 8, 16},
+      std::nullopt, std::nullopt,
+      std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16,
+                                     NVVM::MMATypes::bf16},
+      std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                      NVVM::MMALayout::col});
+  SmallVector<Value> out;
+  for (int64_t i = 0; i < 4; ++i)
+    out.push_back(LLVM::ExtractValueOp::create(b, loc(), mma,
+                                               ArrayRef<int64_t>{i}));
+  return vector::FromElementsOp::create(b, loc(), VectorType::get({2, 2}, f32),
+                                        out);
+}
+
 LogicalResult KernelLowering::lowerGemm(GemmOp op) {
   if (failed(verifyMmaSyncShape(op)))
     return failure();
@@ -1091,9 +1141,12 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
         acc = vector::FromElementsOp::create(b, loc(), cVecType, elems);
       }
       for (int64_t ks = 0; ks < kSteps; ++ks)
-        acc = nvgpu::MmaSyncOp::create(b, loc(), aFrags[mi][ks],
-                                       bFrags[ni][ks], acc,
-                                       ArrayRef<int64_t>{16, 8, 16});
+        acc = inElt.isBF16()
+                  ? mmaSyncBF16(aFrags[mi][ks], bFrags[ni][ks], acc)
+                  : nvgpu::MmaSyncOp::create(b, loc(), aFrags[mi][ks],
+                                             bFrags[ni][ks], acc,
+                                             ArrayRef<int64_t>{16, 8, 16})
+                        .getResult();
       for (int64_t i = 0; i < 4; ++i) {
         Value e = vector::ExtractOp::create(
             b, loc(), acc, ArrayRef<int64_t>{i / 2, i % 2});
@@ -1476,6 +1529,24 @@ static bool writesShared(Operation *op) {
   return false;
 }
 
+/// Whether a barrier (or an async wait, which ends with one) executes right
+/// before `op` with only side-effect-free ops in between, looking through the
+/// start of enclosing scf.if regions.
+static bool precededByBarrier(Operation *op) {
+  Operation *cursor = op;
+  while (cursor) {
+    Operation *prev = cursor->getPrevNode();
+    while (prev && isMemoryEffectFree(prev) && prev->getNumRegions() == 0)
+      prev = prev->getPrevNode();
+    if (prev)
+      return isa<gpu::BarrierOp, AsyncWaitOp>(prev);
+    cursor = cursor->getParentOp();
+    if (!isa_and_nonnull<scf::IfOp>(cursor))
+      return false;
+  }
+  return false;
+}
+
 void KernelLowering::insertBarriers() {
   // Block-cooperative semantics: a tile op that writes shared memory must
   // not overwrite data other threads still read (barrier before) and its
@@ -1494,7 +1565,8 @@ void KernelLowering::insertBarriers() {
   });
   for (Operation *op : writers) {
     Operation *prev = op->getPrevNode();
-    if (!prev || !(isa<gpu::BarrierOp>(prev) || writesShared(prev))) {
+    if ((!prev || !(isa<gpu::BarrierOp>(prev) || writesShared(prev))) &&
+        !precededByBarrier(op)) {
       b.setInsertionPoint(op);
       gpu::BarrierOp::create(b, op->getLoc());
     }

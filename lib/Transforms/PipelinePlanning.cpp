@@ -10,6 +10,7 @@
 #include "tile/Transforms/Pipelining.h"
 #include "tile/Transforms/Resources.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -69,6 +70,7 @@ struct PipelinePlanningPass
   using Base::Base;
 
   void runOnOperation() override {
+    plannedVersions.clear();
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp loop) {
       if (loop->hasAttr(TileDialect::kNumStagesAttrName))
@@ -77,16 +79,82 @@ struct PipelinePlanningPass
     for (scf::ForOp loop : loops)
       if (failed(plan(loop)))
         return signalPassFailure();
+    // A tile may be shared by several pipelined loops (each multi-versions
+    // it the same way); planning accepted such uses while the other loops
+    // were still candidates. Drop the loops whose tiles ended up used by a
+    // loop that stays sequential, until none is left.
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      for (scf::ForOp loop : loops)
+        if (isScheduled(loop) &&
+            usedOutside(loop, /*scheduledOnly=*/true)) {
+          keepSequential(loop, "a shared tile filled in the loop is also "
+                               "used by a loop that is not pipelined");
+          changed = true;
+        }
+    }
   }
 
   LogicalResult plan(scf::ForOp loop);
   LogicalResult checkSchedule(scf::ForOp loop, ArrayRef<Operation *> ops,
-                              ArrayRef<int64_t> stages);
+                              ArrayRef<int64_t> stages,
+                              ArrayRef<int64_t> order);
   LogicalResult checkSharedMemory(scf::ForOp loop, KernelOp kernel,
                                   int64_t numStages,
                                   ArrayRef<Operation *> ops,
                                   ArrayRef<int64_t> stages);
+
+  /// Whether planning gave `loop` a schedule.
+  static bool isScheduled(scf::ForOp loop) {
+    auto numStages =
+        loop->getAttrOfType<IntegerAttr>(TileDialect::kNumStagesAttrName);
+    return numStages && numStages.getInt() > 1 &&
+           loop->hasAttr(TileDialect::kStageAttrName);
+  }
+  /// Whether a shared tile that a producer copy of `loop` fills is used
+  /// outside `loop` other than by another (candidate, or with
+  /// `scheduledOnly`, scheduled) pipelined loop filling it too.
+  static bool usedOutside(scf::ForOp loop, bool scheduledOnly);
+
+  /// Versions of the shared tiles multi-buffered by the loops scheduled so
+  /// far (the largest count where loops disagree; injection rejects that).
+  llvm::MapVector<Operation *, int64_t> plannedVersions;
 };
+
+bool PipelinePlanningPass::usedOutside(scf::ForOp loop, bool scheduledOnly) {
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    if (!isProducerCopy(&op, loop))
+      continue;
+    Operation *alloc = cast<CopyOp>(op).getTarget().getDefiningOp();
+    for (Operation *user : alloc->getResult(0).getUsers()) {
+      if (loop->isAncestor(user))
+        continue;
+      // The innermost enclosing loop marked for pipelining, unless it
+      // encloses `loop` too.
+      auto other = user->getParentOfType<scf::ForOp>();
+      while (other && !other->hasAttr(TileDialect::kNumStagesAttrName))
+        other = other->getParentOfType<scf::ForOp>();
+      auto numStages =
+          other ? other->getAttrOfType<IntegerAttr>(
+                      TileDialect::kNumStagesAttrName)
+                : IntegerAttr();
+      bool ok = other && !other->isAncestor(loop) && numStages &&
+                numStages.getInt() > 1 &&
+                (!scheduledOnly || isScheduled(other)) &&
+                llvm::any_of(other.getBody()->without_terminator(),
+                             [&](Operation &op) {
+                               return isProducerCopy(&op, other) &&
+                                      cast<CopyOp>(op)
+                                              .getTarget()
+                                              .getDefiningOp() == alloc;
+                             });
+      if (!ok)
+        return true;
+    }
+  }
+  return false;
+}
 
 LogicalResult PipelinePlanningPass::plan(scf::ForOp loop) {
   int64_t numStages =
@@ -160,12 +228,32 @@ LogicalResult PipelinePlanningPass::plan(scf::ForOp loop) {
                              "by another op of the loop");
         return success();
       }
-    for (Operation *user : alloc->getResult(0).getUsers())
-      if (!loop->isAncestor(user)) {
-        keepSequential(loop, "a shared tile filled in the loop is also used "
-                             "outside it");
-        return success();
+    // Views other than subviews would need their result types rewritten
+    // once the tile gets a version dimension.
+    SmallVector<Value> views{alloc->getResult(0)};
+    while (!views.empty()) {
+      Value view = views.pop_back_val();
+      for (Operation *user : view.getUsers()) {
+        if (!loop->isAncestor(user))
+          continue;
+        if (auto subview = dyn_cast<memref::SubViewOp>(user)) {
+          views.push_back(subview.getResult());
+          continue;
+        }
+        if (llvm::any_of(user->getResultTypes(), llvm::IsaPred<MemRefType>)) {
+          keepSequential(loop, "a shared tile filled by a copy is viewed by "
+                               "an op other than memref.subview");
+          return success();
+        }
       }
+    }
+  }
+  // Uses outside the loop would see the wrong version, except in other
+  // pipelined loops multi-versioning the tile the same way.
+  if (usedOutside(loop, /*scheduledOnly=*/false)) {
+    keepSequential(loop, "a shared tile filled in the loop is also used "
+                         "outside it");
+    return success();
   }
 
   SmallVector<int64_t> stages, order;
@@ -216,9 +304,13 @@ LogicalResult PipelinePlanningPass::plan(scf::ForOp loop) {
     for (auto [position, i] : llvm::enumerate(indices))
       order[i] = position;
   }
-  if (failed(checkSchedule(loop, ops, stages)) ||
+  if (failed(checkSchedule(loop, ops, stages, order)) ||
       failed(checkSharedMemory(loop, kernel, numStages, ops, stages)))
     return failure();
+  for (auto &[alloc, info] : getVersionedBuffers(loop, stages)) {
+    int64_t &versions = plannedVersions[alloc];
+    versions = std::max(versions, info.getNumVersions());
+  }
 
   Builder b(loop.getContext());
   loop->setAttr(TileDialect::kStageAttrName, b.getDenseI64ArrayAttr(stages));
@@ -228,39 +320,66 @@ LogicalResult PipelinePlanningPass::plan(scf::ForOp loop) {
 
 LogicalResult PipelinePlanningPass::checkSchedule(scf::ForOp loop,
                                                   ArrayRef<Operation *> ops,
-                                                  ArrayRef<int64_t> stages) {
+                                                  ArrayRef<int64_t> stages,
+                                                  ArrayRef<int64_t> order) {
   DenseMap<Operation *, unsigned> index;
   for (auto [i, op] : llvm::enumerate(ops))
     index[op] = i;
+  // Injection emits maximal runs of same-stage ops (in emission order) as
+  // one predicated group each.
+  SmallVector<unsigned> emission(ops.size());
+  for (unsigned i = 0; i < ops.size(); ++i)
+    emission[i] = i;
+  llvm::stable_sort(emission,
+                    [&](unsigned a, unsigned c) { return order[a] < order[c]; });
+  SmallVector<unsigned> group(ops.size());
+  for (unsigned k = 0, g = 0; k < emission.size(); ++k) {
+    if (k > 0 && stages[emission[k]] != stages[emission[k - 1]])
+      ++g;
+    group[emission[k]] = g;
+  }
   for (auto [i, op] : llvm::enumerate(ops)) {
     WalkResult result = op->walk([&](Operation *inner) {
       for (Value operand : inner->getOperands()) {
         Operation *def = operand.getDefiningOp();
         if (!def || def->getBlock() != loop.getBody())
           continue;
-        // A side-effect-free value from a later stage is recomputed; any
-        // other value must come from an earlier or the same stage.
-        if (stages[index[def]] > stages[i] && !isMemoryEffectFree(def)) {
-          InFlightDiagnostic diag =
-              op->emitError("pipeline schedule: this op (stage ")
-              << stages[i] << ") uses a value produced in a later stage ("
-              << stages[index[def]] << ")";
-          diag.attachNote(def->getLoc()) << "produced here";
-          return WalkResult::interrupt();
-        }
+        // A side-effect-free value from any stage is recomputed where it
+        // is needed. Any other value is only available in its own group,
+        // after its op.
+        unsigned d = index[def];
+        if (isMemoryEffectFree(def) ||
+            (group[d] == group[i] && order[d] < order[i]))
+          continue;
+        InFlightDiagnostic diag =
+            op->emitError("pipeline schedule: this op (stage ")
+            << stages[i] << ") uses a value produced ";
+        if (stages[d] > stages[i])
+          diag << "in a later stage (" << stages[d] << ")";
+        else if (stages[d] < stages[i])
+          diag << "in an earlier stage (" << stages[d]
+               << "); only side-effect-free values can cross stages";
+        else
+          diag << "by an op with side effects that is not emitted before "
+                  "it in the same group";
+        diag.attachNote(def->getLoc()) << "produced here";
+        return WalkResult::interrupt();
       }
       return WalkResult::advance();
     });
     if (result.wasInterrupted())
       return failure();
   }
-  // A tile must be read in a later stage than (or the stage of) its copy.
+  // A tile must be read in a later stage than its copy, or in the same
+  // stage but emitted after it.
   for (auto [i, op] : llvm::enumerate(ops)) {
     if (!isProducerCopy(op, loop))
       continue;
     Operation *alloc = cast<CopyOp>(op).getTarget().getDefiningOp();
-    for (auto [j, other] : llvm::enumerate(ops))
-      if (j > i && readsBuffer(other, alloc) && stages[j] < stages[i]) {
+    for (auto [j, other] : llvm::enumerate(ops)) {
+      if (j <= i || !readsBuffer(other, alloc))
+        continue;
+      if (stages[j] < stages[i]) {
         InFlightDiagnostic diag =
             other->emitError("pipeline schedule: this op (stage ")
             << stages[j] << ") reads a shared tile that is filled in a later "
@@ -268,6 +387,15 @@ LogicalResult PipelinePlanningPass::checkSchedule(scf::ForOp loop,
         diag.attachNote(op->getLoc()) << "filled here";
         return failure();
       }
+      if (stages[j] == stages[i] && order[j] < order[i]) {
+        InFlightDiagnostic diag =
+            other->emitError("pipeline schedule: this op (stage ")
+            << stages[j] << ") is emitted before the copy filling the "
+            << "shared tile it reads";
+        diag.attachNote(op->getLoc()) << "filled here";
+        return failure();
+      }
+    }
   }
   return success();
 }
@@ -282,11 +410,18 @@ LogicalResult PipelinePlanningPass::checkSharedMemory(
     for (int64_t s : stages)
       scaled.push_back(s == numStages - 1 ? stagesUsed - 1
                                           : std::min(s, stagesUsed - 1));
-    auto buffers = getVersionedBuffers(loop, scaled);
+    // Tiles of the kernel multi-buffered by loops planned before count too.
+    llvm::MapVector<Operation *, int64_t> versions;
+    for (auto &[alloc, count] : plannedVersions)
+      if (kernel->isAncestor(alloc))
+        versions[alloc] = count;
+    for (auto &[alloc, info] : getVersionedBuffers(loop, scaled)) {
+      int64_t &count = versions[alloc];
+      count = std::max(count, info.getNumVersions());
+    }
     int64_t extra = 0;
-    for (auto &[alloc, info] : buffers)
-      extra += (info.getNumVersions() - 1) *
-               getSharedTileSizeInBytes(cast<AllocOp>(alloc));
+    for (auto &[alloc, count] : versions)
+      extra += (count - 1) * getSharedTileSizeInBytes(cast<AllocOp>(alloc));
     return computeSharedMemoryBytes(kernel) + extra;
   };
   int64_t needed = bytesWith(numStages);

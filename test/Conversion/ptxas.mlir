@@ -21,7 +21,7 @@
 // PTX-DAG: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 // PTX-DAG: cp.async.cg.shared.global
 // PTX-DAG: cp.async.commit_group
-// PTX-DAG: cp.async.wait_group 2
+// PTX-DAG: cp.async.wait_group 1
 // PTX-DAG: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 
 // Without pipelining: synchronous 16-byte loads.

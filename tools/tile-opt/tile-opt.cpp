@@ -25,6 +25,7 @@
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
@@ -125,6 +126,7 @@ int main(int argc, char **argv) {
   mlir::registerConvertMathToLLVMInterface(registry);
   mlir::registerConvertMemRefToLLVMInterface(registry);
   mlir::vector::registerConvertVectorToLLVMInterface(registry);
+  mlir::ub::registerConvertUBToLLVMInterface(registry);
 
   // Tile passes.
   mlir::tile::registerTilePasses();

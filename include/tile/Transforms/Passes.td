@@ -101,6 +101,7 @@ def LowerOps : Pass<"tile-lower-ops", "ModuleOp"> {
     "::mlir::tile::TileDialect",
     "::mlir::arith::ArithDialect",
     "::mlir::gpu::GPUDialect",
+    "::mlir::LLVM::LLVMDialect",
     "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::nvgpu::NVGPUDialect",

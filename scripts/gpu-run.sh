@@ -1,0 +1,179 @@
+#!/usr/bin/env bash
+# The single command to run on the GPU machine: every GPU check and the
+# benchmark of the tile-mlir GEMM, from the bundle scripts/gpu-bundle.sh
+# makes (this script is copied into it). Device tool call:
+#
+#   carry ["build-gpu"], command "bash build-gpu/gpu-run.sh"
+#
+# Steps (each under a time limit; a step whose files are missing is skipped):
+#   1. device information, and the TileRuntime tests;
+#   2. harness check: the reference kernels (bench/reference_gemm.cu) through
+#      tile-gemm-bench --check;
+#   3. tile-mlir correctness, f16 and bf16, tile-gemm-bench --check against
+#      cuBLAS and a CPU fp64 reference at 1024^3, 4096^3, 4096x4096x512,
+#      1000^3, 4095x4097x1023 and 1x4096x4096; and the example host
+#      (tile-gemm-host-cubin) at 1000^3;
+#   4. compute-sanitizer memcheck, racecheck and synccheck on the tile-mlir
+#      kernel at 256x256x256 and 129x65x33;
+#   5. the benchmark table, bf16, tile-mlir vs cuBLAS at 1024^3, 4096^3,
+#      8192^3 and 4096x4096x512 (BENCH_SHAPES overrides; BENCH_F16=1 adds
+#      f16, as does a bundle without the bf16 kernel).
+# Everything goes to stdout and, when OUT is set, to $OUT/log; a summary
+# table comes last. Exit status: 0 if every step that ran passed.
+#
+# Environment: STEP_TIMEOUT (seconds per step, default 240), BENCH_SHAPES,
+# BENCH_F16, SKIP_SANITIZER=1.
+set -uo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+cd "$HERE" || exit 2
+if [[ -n "${OUT:-}" ]]; then
+  mkdir -p "$OUT"
+  exec > >(tee -a "$OUT/log") 2>&1
+  tee_pid=$!
+fi
+# cuBLAS and the CUDA tools.
+export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export PATH="$PATH:/usr/local/cuda/bin"
+
+STEP_TIMEOUT="${STEP_TIMEOUT:-240}"
+CHECK_SHAPES="1024x1024x1024,4096x4096x4096,4096x4096x512,1000x1000x1000,4095x4097x1023,1x4096x4096"
+SANITIZER_SHAPES="256x256x256,129x65x33"
+BENCH_SHAPES="${BENCH_SHAPES:-1024x1024x1024,4096x4096x4096,8192x8192x8192,4096x4096x512}"
+
+SUMMARY=()
+failed=0
+
+# step NAME COMMAND...: runs COMMAND with a time limit and records the result.
+step() {
+  local name="$1"
+  shift
+  echo
+  echo "=== $name"
+  echo "\$ $*"
+  local start end status
+  start=$(date +%s)
+  timeout --kill-after=10 "$STEP_TIMEOUT" "$@"
+  status=$?
+  end=$(date +%s)
+  local result=PASS
+  if ((status == 124 || status == 137)); then
+    result="TIMEOUT"
+  elif ((status != 0)); then
+    result="FAIL (exit $status)"
+  fi
+  [[ $result == PASS ]] || failed=1
+  echo "=== $name: $result in $((end - start)) s"
+  SUMMARY+=("$(printf '| %-40s | %-16s | %5s s |' "$name" "$result" "$((end - start))")")
+}
+
+skip() {
+  echo
+  echo "=== $1: SKIPPED ($2)"
+  SUMMARY+=("$(printf '| %-40s | %-16s | %5s   |' "$1" "SKIPPED" "-")")
+}
+
+echo "tile-mlir GPU run, $(date -u +%Y-%m-%dT%H:%M:%SZ), $(hostname)"
+[[ -f MANIFEST ]] && sed -n '1,7p' MANIFEST
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,power.limit \
+  --format=csv 2>/dev/null || echo "(no nvidia-smi)"
+
+# --- 1. Runtime --------------------------------------------------------------
+step "runtime: GPU test" ./tile-runtime-gpu-test
+# (The driver is hidden from it: it checks the error paths.)
+step "runtime: error paths" env TILE_RT_LIBCUDA=/nonexistent/libcuda.so.1 \
+  ./tile-runtime-errors-test
+
+# --- 2. Harness check with the reference kernels ----------------------------
+for dtype in f16 bf16; do
+  if [[ -f ref_gemm_$dtype.cubin ]]; then
+    step "reference kernel check $dtype" ./tile-gemm-bench --check \
+      --cubin="ref_gemm_$dtype.cubin" --launch-info="ref_gemm_$dtype.info" \
+      --dtype="$dtype" --shapes=1000x1000x1000,129x65x33,1x300x70
+  else
+    skip "reference kernel check $dtype" "no ref_gemm_$dtype.cubin"
+  fi
+done
+
+# --- 3. tile-mlir correctness ------------------------------------------------
+have_tile=0
+for dtype in f16 bf16; do
+  if [[ ! -f gemm_$dtype.cubin ]]; then
+    skip "tile-mlir check $dtype" "no gemm_$dtype.cubin"
+    continue
+  fi
+  have_tile=1
+  if command -v cuobjdump >/dev/null; then
+    echo
+    echo "=== gemm_$dtype.cubin: $(cuobjdump --dump-sass gemm_$dtype.cubin |
+      grep -cE 'HGMMA|HMMA') tensor core instructions (HGMMA/HMMA) in the SASS"
+  fi
+  step "tile-mlir check $dtype" ./tile-gemm-bench --check \
+    --cubin="gemm_$dtype.cubin" --launch-info="gemm_$dtype.info" \
+    --dtype="$dtype" --shapes="$CHECK_SHAPES"
+  step "example host $dtype 1000^3" ./tile-gemm-host-cubin \
+    --cubin="gemm_$dtype.cubin" --launch-info="gemm_$dtype.info" \
+    --dtype="$dtype" --shape=1000x1000x1000
+done
+
+# --- 4. compute-sanitizer ----------------------------------------------------
+SANITIZER="$(command -v compute-sanitizer || true)"
+if ((!have_tile)); then
+  skip "compute-sanitizer" "no tile-mlir kernels"
+elif [[ -n "${SKIP_SANITIZER:-}" ]]; then
+  skip "compute-sanitizer" "SKIP_SANITIZER set"
+elif [[ -z "$SANITIZER" ]]; then
+  skip "compute-sanitizer" "compute-sanitizer not found"
+else
+  dtype=bf16
+  [[ -f gemm_$dtype.cubin ]] || dtype=f16
+  for tool in memcheck racecheck synccheck; do
+    # No cuBLAS under the sanitizer: only the tile-mlir kernel is checked
+    # (against the CPU reference).
+    step "sanitizer $tool $dtype" "$SANITIZER" --tool "$tool" \
+      --error-exitcode 3 ./tile-gemm-bench --check --no-cublas \
+      --cubin="gemm_$dtype.cubin" --launch-info="gemm_$dtype.info" \
+      --dtype="$dtype" --shapes="$SANITIZER_SHAPES"
+  done
+fi
+
+# --- 5. Benchmark ------------------------------------------------------------
+bench_dtypes=(bf16)
+# f16 too when asked, or when only the f16 kernel compiled.
+if [[ -n "${BENCH_F16:-}" ]] || [[ ! -f gemm_bf16.cubin && -f gemm_f16.cubin ]]; then
+  bench_dtypes+=(f16)
+fi
+for dtype in "${bench_dtypes[@]}"; do
+  if [[ -f gemm_$dtype.cubin ]]; then
+    step "benchmark $dtype" ./tile-gemm-bench \
+      --cubin="gemm_$dtype.cubin" --launch-info="gemm_$dtype.info" \
+      --dtype="$dtype" --shapes="$BENCH_SHAPES"
+  elif [[ -f ref_gemm_$dtype.cubin ]]; then
+    # Without tile-mlir kernels, time the reference kernel so that the
+    # benchmark path (cuBLAS loading, timing) is exercised.
+    step "benchmark $dtype (reference kernel)" ./tile-gemm-bench \
+      --cubin="ref_gemm_$dtype.cubin" --launch-info="ref_gemm_$dtype.info" \
+      --dtype="$dtype" --shapes=1024x1024x1024,4096x4096x512 --runs=3
+  else
+    skip "benchmark $dtype" "no kernel"
+  fi
+done
+
+# --- Summary -----------------------------------------------------------------
+echo
+echo "=== summary"
+printf '| %-40s | %-16s | %7s |\n' step result time
+printf '|%s|%s|%s|\n' "$(printf -- '-%.0s' {1..42})" \
+  "$(printf -- '-%.0s' {1..18})" "$(printf -- '-%.0s' {1..9})"
+printf '%s\n' "${SUMMARY[@]}"
+if ((failed)); then
+  echo "gpu-run: FAILED"
+else
+  echo "gpu-run: all steps passed"
+fi
+# Let tee write the end of the log before the machine packs $OUT.
+if [[ -n "${tee_pid:-}" ]]; then
+  exec 1>&- 2>&-
+  wait "$tee_pid" 2>/dev/null
+fi
+exit "$failed"
