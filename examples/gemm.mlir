@@ -5,7 +5,7 @@
 // Each thread block computes a 128 x 128 tile of C: the grid is
 // (ceil(N / 128), ceil(M / 128)). The K loop copies a 128 x 32 tile of A and
 // a 32 x 128 tile of B into shared memory and accumulates their product into
-// a register fragment; it is marked for a 3-stage software pipeline. Edges
+// a register fragment; it is marked for a 4-stage software pipeline. Edges
 // of the matrices need no special care: copies read zeros outside the
 // tensors and drop writes outside them.
 
@@ -42,7 +42,7 @@ func.func @gemm(%A: !gA, %B: !gB, %C: !gC) {
       tile.copy %A[%m0, %k0], %As : !gA to !sA
       tile.copy %B[%k0, %n0], %Bs : !gB to !sB
       tile.gemm %As, %Bs, %acc : !sA, !sB, !fC
-    } {tile.num_stages = 3 : i64}
+    } {tile.num_stages = 4 : i64}
 
     tile.copy %acc, %C[%m0, %n0] : !fC to !gC
   }

@@ -260,7 +260,7 @@ LogicalResult AllocOp::verify() {
     int64_t required = shared.getRequiredAlignment();
     // Shared tiles without `alignment` are 16-byte aligned (see
     // tile-check-resources).
-    if (getAlignment().value_or(16) < required)
+    if (static_cast<int64_t>(getAlignment().value_or(16)) < required)
       return emitOpError("a tile with layout ")
              << shared << " must be aligned to at least " << required
              << " bytes";

@@ -40,7 +40,8 @@ namespace {
 
 struct Versioning {
   int64_t versions;
-  scf::ForOp loop;     // the first loop that versioned the tile
+  Location loopLoc;    // the first loop that versioned the tile (erased
+                       // once pipelined: only its location is kept)
   AllocOp replacement; // the multi-versioned allocation
 };
 
@@ -65,7 +66,7 @@ FailureOr<AllocOp> InjectPipelinePass::getVersionedAlloc(AllocOp alloc,
         loop.emitError("this pipelined loop needs ")
         << versions << " versions of a shared tile that another pipelined "
         << "loop versions " << it->second.versions << " times";
-    diag.attachNote(it->second.loop.getLoc()) << "the other loop";
+    diag.attachNote(it->second.loopLoc) << "the other loop";
     diag.attachNote(alloc.getLoc()) << "the shared tile";
     return diag;
   }
@@ -78,7 +79,7 @@ FailureOr<AllocOp> InjectPipelinePass::getVersionedAlloc(AllocOp alloc,
   OpBuilder b(alloc);
   auto newAlloc = AllocOp::create(b, alloc.getLoc(), newType);
   newAlloc->setAttrs(alloc->getAttrs());
-  versioned[alloc] = {versions, loop, newAlloc};
+  versioned.insert({alloc, {versions, loop.getLoc(), newAlloc}});
   return newAlloc;
 }
 
@@ -152,10 +153,18 @@ LogicalResult InjectPipelinePass::inject(scf::ForOp loop) {
   Location loc = loop.getLoc();
   Value lb = loop.getLowerBound(), ub = loop.getUpperBound(),
         step = loop.getStep();
-  Value extra = arith::MulIOp::create(
-      b, loc, step, arith::ConstantIndexOp::create(b, loc, numStages - 1));
+  // Constants of the induction variable's type (index or an integer type).
+  Type ivType = loop.getInductionVar().getType();
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getIntegerAttr(ivType, value));
+  };
+  Value extra = arith::MulIOp::create(b, loc, step, constant(numStages - 1));
   Value newUb = arith::AddIOp::create(b, loc, ub, extra);
-  auto newLoop = scf::ForOp::create(b, loc, lb, newUb, step);
+  // Comparisons and divisions follow the loop's signedness: in an unsigned
+  // loop, it - s * step wraps around below 0 and fails j < ub.
+  bool isUnsigned = loop.getUnsignedCmp();
+  auto newLoop = scf::ForOp::create(b, loc, lb, newUb, step, ValueRange{},
+                                    /*bodyBuilder=*/nullptr, isUnsigned);
   Value it = newLoop.getInductionVar();
 
   SmallVector<unsigned> emission(ops.size());
@@ -197,16 +206,21 @@ LogicalResult InjectPipelinePass::inject(scf::ForOp loop) {
     }
     // Iteration executed by this stage, and whether it is in range.
     Value shift = arith::MulIOp::create(
-        b, loc, step, arith::ConstantIndexOp::create(b, loc, stage));
+        b, loc, step, constant(stage));
     Value j = arith::SubIOp::create(b, loc, it, shift);
     // j >= lb holds at stage 0; j < ub is needed at every stage since the
     // original range may be empty.
-    Value inRange =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, j, ub);
+    Value inRange = arith::CmpIOp::create(
+        b, loc,
+        isUnsigned ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt, j,
+        ub);
     if (stage > 0)
       inRange = arith::AndIOp::create(
           b, loc,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, j, lb),
+          arith::CmpIOp::create(b, loc,
+                                isUnsigned ? arith::CmpIPredicate::uge
+                                           : arith::CmpIPredicate::sge,
+                                j, lb),
           inRange);
     auto guard = scf::IfOp::create(b, loc, inRange, /*withElseRegion=*/false);
     {
@@ -215,12 +229,22 @@ LogicalResult InjectPipelinePass::inject(scf::ForOp loop) {
       IRMapping mapping;
       mapping.map(loop.getInductionVar(), j);
       // Versions of the multi-buffered tiles for iteration j.
-      Value iteration = arith::DivSIOp::create(
-          b, loc, arith::SubIOp::create(b, loc, j, lb), step);
+      Value fromLb = arith::SubIOp::create(b, loc, j, lb);
+      Value iteration =
+          isUnsigned
+              ? arith::DivUIOp::create(b, loc, fromLb, step).getResult()
+              : arith::DivSIOp::create(b, loc, fromLb, step).getResult();
       for (auto &[op, repl] : replacements) {
-        Value version = arith::RemSIOp::create(
-            b, loc, iteration,
-            arith::ConstantIndexOp::create(b, loc, repl.second));
+        Value version =
+            isUnsigned ? arith::RemUIOp::create(b, loc, iteration,
+                                                constant(repl.second))
+                             .getResult()
+                       : arith::RemSIOp::create(b, loc, iteration,
+                                                constant(repl.second))
+                             .getResult();
+        if (!version.getType().isIndex())
+          version = arith::IndexCastOp::create(b, loc, b.getIndexType(),
+                                               version);
         mapping.map(op->getResult(0),
                     getVersionView(b, loc, repl.first, version));
       }
@@ -228,6 +252,11 @@ LogicalResult InjectPipelinePass::inject(scf::ForOp loop) {
       // stages it needs.
       std::function<LogicalResult(Operation *)> cloneWithDeps =
           [&](Operation *op) -> LogicalResult {
+        // Already recomputed for an op emitted before it in this group.
+        if (op->getNumResults() &&
+            llvm::all_of(op->getResults(),
+                         [&](Value v) { return mapping.contains(v); }))
+          return success();
         llvm::SetVector<Value> needed;
         for (Value operand : op->getOperands())
           needed.insert(operand);

@@ -32,9 +32,6 @@ bool isFragment(Value value) {
   return type && getMemoryKind(type) == MemoryKind::Fragment;
 }
 
-int64_t getElementBits(Value memref) {
-  return cast<MemRefType>(memref.getType()).getElementTypeBitWidth();
-}
 
 /// An access of a tile.parallel body to a fragment: dimension d of the
 /// fragment is indexed by induction variable `loopDims[d]`.
@@ -467,8 +464,12 @@ void LayoutInference::assignSharedLayouts() {
         int64_t rowBytes = type.getShape().back() * bits / 8;
         int64_t rows = type.getRank() > 1 ? type.getShape().drop_back().back()
                                           : 1;
+        // The XOR pattern of a swizzle spans 8 rows of `swizzle` bytes: rows
+        // wider than 128 bytes would repeat it within fewer rows than an
+        // ldmatrix reads (bank conflicts), so they are padded instead.
         for (int64_t swizzle : {128, 64, 32}) {
-          if (rowBytes % swizzle == 0 && (rowBytes * rows) % swizzle == 0) {
+          if (rowBytes <= 128 && rowBytes % swizzle == 0 &&
+              (rowBytes * rows) % swizzle == 0) {
             layout = SharedLayoutAttr::get(ctx, swizzle, 0);
             break;
           }

@@ -624,7 +624,12 @@ LogicalResult KernelLowering::copyGlobalShared(CopyOp op, bool toShared) {
   int64_t iters = llvm::divideCeil(chunks, threads);
   // Small copies are unrolled (each thread moves a few chunks).
   bool unroll = iters <= 16;
-  auto emitChunk = [&](Value chunk) -> LogicalResult {
+  auto sharedVecType = VectorType::get({vec}, sharedElt);
+  auto globalVecType = VectorType::get({vec}, globalElt);
+  int64_t globalAlign = vec * globalType.getElementTypeBitWidth() / 8;
+  int64_t sharedAlign = vec * ref->tile->elementBits / 8;
+  // `unmasked`: the whole region is known to be in bounds and aligned.
+  auto emitChunk = [&](Value chunk, bool unmasked) -> LogicalResult {
     // Tile coordinates of the chunk's first element.
     SmallVector<Value> tcoords(shape.size());
     Value rest = chunk;
@@ -637,6 +642,34 @@ LogicalResult KernelLowering::copyGlobalShared(CopyOp op, bool toShared) {
     }
     SmallVector<Value> gcoords = globalCoords(b, loc(), offsets, tcoords);
     Value smemIndex = sharedIndex(*ref, tcoords);
+    if (unmasked) {
+      if (op.getAsync()) {
+        nvgpu::DeviceAsyncCopyOp::create(
+            b, loc(), nvgpu::DeviceAsyncTokenType::get(b.getContext()),
+            ref->tile->view, ValueRange{smemIndex}, global, gcoords,
+            b.getIndexAttr(vec), /*srcElements=*/Value(),
+            vec * ref->tile->elementBits == 128 ? b.getUnitAttr()
+                                                : UnitAttr());
+      } else if (toShared) {
+        Value v = vector::LoadOp::create(b, loc(), globalVecType, global,
+                                         gcoords, /*nontemporal=*/false,
+                                         llvm::MaybeAlign(globalAlign));
+        vector::StoreOp::create(b, loc(), convert(v, sharedElt),
+                                ref->tile->view, ValueRange{smemIndex},
+                                /*nontemporal=*/false,
+                                llvm::MaybeAlign(sharedAlign));
+      } else {
+        Value v = vector::LoadOp::create(b, loc(), sharedVecType,
+                                         ref->tile->view,
+                                         ValueRange{smemIndex},
+                                         /*nontemporal=*/false,
+                                         llvm::MaybeAlign(sharedAlign));
+        vector::StoreOp::create(b, loc(), convert(v, globalElt), global,
+                                gcoords, /*nontemporal=*/false,
+                                llvm::MaybeAlign(globalAlign));
+      }
+      return success();
+    }
     // In bounds in every dimension but the last; the last is checked per
     // element (or for the whole vector).
     Value rowIn;
@@ -647,8 +680,6 @@ LogicalResult KernelLowering::copyGlobalShared(CopyOp op, bool toShared) {
                                      b, loc(), arith::CmpIPredicate::ule,
                                      addConst(last, vec), dims.back()));
 
-    auto sharedVecType = VectorType::get({vec}, sharedElt);
-    auto globalVecType = VectorType::get({vec}, globalElt);
     auto emitScalar = [&]() {
       for (int64_t e = 0; e < vec; ++e) {
         SmallVector<Value> gc(gcoords);
@@ -716,8 +747,6 @@ LogicalResult KernelLowering::copyGlobalShared(CopyOp op, bool toShared) {
     {
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(fast.thenBlock());
-      int64_t globalAlign = vec * globalType.getElementTypeBitWidth() / 8;
-      int64_t sharedAlign = vec * ref->tile->elementBits / 8;
       if (toShared) {
         Value v = vector::LoadOp::create(b, loc(), globalVecType, global,
                                          gcoords, /*nontemporal=*/false,
@@ -740,22 +769,49 @@ LogicalResult KernelLowering::copyGlobalShared(CopyOp op, bool toShared) {
     }
     return success();
   };
-  for (int64_t i = 0; i < (unroll ? iters : 1); ++i) {
-    OpBuilder::InsertionGuard guard(b);
-    Value chunk;
-    if (unroll) {
-      chunk = addConst(tid, i * threads);
-    } else {
-      auto loop = scf::ForOp::create(b, loc(), idx(0), idx(iters), idx(1));
-      b.setInsertionPointToStart(loop.getBody());
-      chunk = add(tid, mul(loop.getInductionVar(), idx(threads)));
+  auto emitAll = [&](bool unmasked) -> LogicalResult {
+    for (int64_t i = 0; i < (unroll ? iters : 1); ++i) {
+      OpBuilder::InsertionGuard guard(b);
+      Value chunk;
+      if (unroll) {
+        chunk = addConst(tid, i * threads);
+      } else {
+        auto loop = scf::ForOp::create(b, loc(), idx(0), idx(iters), idx(1));
+        b.setInsertionPointToStart(loop.getBody());
+        chunk = add(tid, mul(loop.getInductionVar(), idx(threads)));
+      }
+      if (chunks % threads != 0 && (!unroll || (i + 1) * threads > chunks)) {
+        auto inRange = scf::IfOp::create(b, loc(), ult(chunk, idx(chunks)),
+                                         /*withElseRegion=*/false);
+        b.setInsertionPointToStart(inRange.thenBlock());
+      }
+      if (failed(emitChunk(chunk, unmasked)))
+        return failure();
     }
-    if (chunks % threads != 0 && (!unroll || (i + 1) * threads > chunks)) {
-      auto inRange = scf::IfOp::create(b, loc(), ult(chunk, idx(chunks)),
-                                       /*withElseRegion=*/false);
-      b.setInsertionPointToStart(inRange.thenBlock());
-    }
-    if (failed(emitChunk(chunk)))
+    return success();
+  };
+  if (vec == 1)
+    return emitAll(/*unmasked=*/false);
+  // Residue handling: one uniform test whether the whole region is in
+  // bounds and aligned; interior tiles then move unmasked 16-byte vectors
+  // and only edge tiles pay for per-chunk masking.
+  Value tileIn = aligned;
+  unsigned lead = grank - shape.size();
+  for (unsigned d = 0; d < grank; ++d) {
+    Value start = offsets.empty() ? idx(0) : offsets[d];
+    int64_t extent = d < lead ? 1 : shape[d - lead];
+    tileIn = andBool(tileIn, arith::CmpIOp::create(
+                                 b, loc(), arith::CmpIPredicate::ule,
+                                 addConst(start, extent), dims[d]));
+  }
+  auto split = scf::IfOp::create(b, loc(), tileIn, /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(split.thenBlock());
+    if (failed(emitAll(/*unmasked=*/true)))
+      return failure();
+    b.setInsertionPointToStart(split.elseBlock());
+    if (failed(emitAll(/*unmasked=*/false)))
       return failure();
   }
   return success();
@@ -1547,6 +1603,41 @@ static bool precededByBarrier(Operation *op) {
   return false;
 }
 
+/// Synchronous copies from global to shared memory use the asynchronous
+/// copy engine too (no round trip through registers): each run of
+/// consecutive such copies becomes async copies followed by one commit and a
+/// wait for everything, which keeps their synchronous semantics. Kernels
+/// that already count async groups (pipelined loops) are left alone.
+static void useAsyncCopyEngine(KernelOp kernel) {
+  bool counted = false;
+  kernel.walk([&](AsyncCommitOp) { counted = true; });
+  if (counted)
+    return;
+  auto qualifies = [&](Operation *op) {
+    auto copy = dyn_cast_or_null<CopyOp>(op);
+    return copy && !copy.getAsync() &&
+           getMemoryKind(copy.getSourceType()) == MemoryKind::Global &&
+           getMemoryKind(copy.getTargetType()) == MemoryKind::Shared &&
+           copy.getSourceType().getElementType() ==
+               copy.getTargetType().getElementType() &&
+           getRootAlloc(copy.getTarget());
+  };
+  SmallVector<Operation *> runEnds;
+  kernel.walk([&](Operation *op) {
+    if (!qualifies(op))
+      return;
+    cast<CopyOp>(op).setAsync(true);
+    if (!qualifies(op->getNextNode()))
+      runEnds.push_back(op);
+  });
+  OpBuilder b(kernel.getContext());
+  for (Operation *op : runEnds) {
+    b.setInsertionPointAfter(op);
+    AsyncCommitOp::create(b, op->getLoc());
+    AsyncWaitOp::create(b, op->getLoc(), 0);
+  }
+}
+
 void KernelLowering::insertBarriers() {
   // Block-cooperative semantics: a tile op that writes shared memory must
   // not overwrite data other threads still read (barrier before) and its
@@ -1614,12 +1705,43 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
   return success();
 }
 
+/// Ops whose lowering synchronizes the executing threads with a block-wide
+/// barrier: inside tile.ws only some threads would reach it (a hang), so they
+/// are diagnosed there until warpgroup-scoped (named) barriers are lowered.
+static LogicalResult checkBarriersOutsideWs(KernelOp kernel) {
+  WalkResult result = kernel.walk([&](Operation *op) {
+    if (!op->getParentOfType<WsOp>())
+      return WalkResult::advance();
+    bool syncs = writesShared(op) || isa<AsyncWaitOp>(op);
+    if (auto copy = dyn_cast<CopyOp>(op))
+      syncs |= getMemoryKind(copy.getSourceType()) == MemoryKind::Fragment &&
+               getMemoryKind(copy.getTargetType()) == MemoryKind::Fragment &&
+               copy.getSource().getDefiningOp<AllocOp>() &&
+               copy.getTarget().getDefiningOp<AllocOp>() &&
+               copy.getSource().getDefiningOp<AllocOp>().getLayoutAttr() !=
+                   copy.getTarget().getDefiningOp<AllocOp>().getLayoutAttr();
+    if (auto reduce = dyn_cast<ReduceOp>(op))
+      if (auto src = reduce.getSource().getDefiningOp<AllocOp>())
+        if (auto layout =
+                dyn_cast_or_null<LinearLayoutAttr>(src.getLayoutAttr()))
+          syncs |= reducesAcrossWarps(reduce, layout.getLinearLayout());
+    if (!syncs)
+      return WalkResult::advance();
+    op->emitOpError("needs a barrier among the threads of its tile.ws "
+                    "region; warpgroup-scoped barriers are not supported by "
+                    "the lowering yet");
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
 LogicalResult KernelLowering::run() {
-  if (failed(checkLayouts()))
+  if (failed(checkLayouts()) || failed(checkBarriersOutsideWs(kernel)))
     return failure();
   if (kernel.getThreads() % 32 != 0)
     return kernel.emitOpError("expects whole warps");
   allocateScratch();
+  useAsyncCopyEngine(kernel);
   insertBarriers();
   if (failed(lowerAllocs()))
     return failure();

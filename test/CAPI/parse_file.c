@@ -112,6 +112,6 @@ int main(int argc, char **argv) {
 // CHECK: tile.copy %[[A]][%{{.*}}, %{{.*}}], %[[AS]] : memref<?x?xf16> to memref<128x32xf16, #gpu.address_space<workgroup>>
 // CHECK: tile.copy %[[B]][%{{.*}}, %{{.*}}], %[[BS]] : memref<?x?xf16> to memref<32x128xf16, #gpu.address_space<workgroup>>
 // CHECK: tile.gemm %[[AS]], %[[BS]], %[[ACC]] :
-// CHECK: } {tile.num_stages = 3 : i64}
+// CHECK: } {tile.num_stages = 4 : i64}
 // CHECK: tile.copy %[[ACC]], %[[C]][%{{.*}}, %{{.*}}] : memref<128x128xf32, #tile.mem<fragment>> to memref<?x?xf16>
 // clang-format on

@@ -21,12 +21,14 @@
 // PTX-DAG: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 // PTX-DAG: cp.async.cg.shared.global
 // PTX-DAG: cp.async.commit_group
-// PTX-DAG: cp.async.wait_group 1
+// PTX-DAG: cp.async.wait_group 2
 // PTX-DAG: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 
-// Without pipelining: synchronous 16-byte loads.
-// SYNC-NOT: cp.async
-// SYNC: ld.global.v4
+// Without pipelining: the copies still use the copy engine but every
+// iteration waits for all of them (wait_group 0) before computing.
+// SYNC-NOT: cp.async.wait_group {{[1-9]}}
+// SYNC: cp.async.cg.shared.global
+// SYNC: cp.async.wait_group 0
 // SYNC: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 
 // PTXAS: 0 bytes spill stores, 0 bytes spill loads

@@ -1868,3 +1868,54 @@ func.func @order_out_of_range(%n: index) {
   } {tile.num_stages = 2 : i64, tile.order = array<i64: 0, 2>}
   return
 }
+
+// -----
+
+// CopyOp::verify: only copies from global to shared memory can be
+// asynchronous (shared -> fragment).
+func.func @async_copy_shared_to_fragment() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %s = tile.alloc : memref<128x32xf16, #gpu.address_space<workgroup>>
+    %f = tile.alloc : memref<128x32xf16, #tile.mem<fragment>>
+    // expected-error @+1 {{'tile.copy' op only copies from global to shared memory can be asynchronous}}
+    tile.copy async %s, %f : memref<128x32xf16, #gpu.address_space<workgroup>> to memref<128x32xf16, #tile.mem<fragment>>
+  }
+  return
+}
+
+// -----
+
+// CopyOp::verify: only copies from global to shared memory can be
+// asynchronous (global -> fragment).
+func.func @async_copy_global_to_fragment(%A: memref<?x?xf16>, %m: index) {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %f = tile.alloc : memref<128x32xf16, #tile.mem<fragment>>
+    // expected-error @+1 {{'tile.copy' op only copies from global to shared memory can be asynchronous}}
+    tile.copy async %A[%m, %m], %f : memref<?x?xf16> to memref<128x32xf16, #tile.mem<fragment>>
+  }
+  return
+}
+
+// -----
+
+// CopyOp::verify: only copies from global to shared memory can be
+// asynchronous (shared -> global).
+func.func @async_copy_shared_to_global(%A: memref<?x?xf16>, %m: index) {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %s = tile.alloc : memref<128x32xf16, #gpu.address_space<workgroup>>
+    // expected-error @+1 {{'tile.copy' op only copies from global to shared memory can be asynchronous}}
+    tile.copy async %s, %A[%m, %m] : memref<128x32xf16, #gpu.address_space<workgroup>> to memref<?x?xf16>
+  }
+  return
+}
+
+// -----
+
+// ODS constraint: tile.async_wait counts a non-negative number of groups.
+func.func @async_wait_negative() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    // expected-error @+1 {{'tile.async_wait' op attribute 'pending' failed to satisfy constraint: 64-bit signless integer attribute whose value is non-negative}}
+    tile.async_wait -1
+  }
+  return
+}

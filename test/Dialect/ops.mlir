@@ -581,3 +581,25 @@ func.func @pipelined_loop(%A: !gA, %B: memref<?x?xf16>, %kt: index) {
   }
   return
 }
+
+//===----------------------------------------------------------------------===//
+// Asynchronous copies: tile.copy async, tile.async_commit, tile.async_wait
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @async_copies(
+// CHECK-SAME: %[[A:[a-z0-9_]+]]: memref<?x?xf16>, %[[M:[a-z0-9_]+]]: index, %[[K:[a-z0-9_]+]]: index
+func.func @async_copies(%A: !gA, %m: index, %k: index) {
+  tile.kernel @async blocks(%bx) in [1] threads(128) {
+    // CHECK: %[[S:.*]] = tile.alloc : memref<128x32xf16, #gpu.address_space<workgroup>>
+    %s = tile.alloc : !sA
+    // CHECK-NEXT: tile.copy async %[[A]][%[[M]], %[[K]]], %[[S]] : memref<?x?xf16> to memref<128x32xf16, #gpu.address_space<workgroup>>
+    tile.copy async %A[%m, %k], %s : !gA to !sA
+    // CHECK-NEXT: tile.async_commit{{$}}
+    tile.async_commit
+    // CHECK-NEXT: tile.async_wait 2{{$}}
+    tile.async_wait 2
+    // CHECK-NEXT: tile.async_wait 0 {foo}
+    tile.async_wait 0 {foo}
+  }
+  return
+}

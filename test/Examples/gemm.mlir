@@ -28,7 +28,7 @@
 // CHECK:             tile.copy %[[A]][%{{.*}}, %{{.*}}], %[[AS]] : memref<?x?xf16> to memref<128x32xf16, #gpu.address_space<workgroup>>
 // CHECK:             tile.copy %[[B]][%{{.*}}, %{{.*}}], %[[BS]] : memref<?x?xf16> to memref<32x128xf16, #gpu.address_space<workgroup>>
 // CHECK:             tile.gemm %[[AS]], %[[BS]], %[[ACC]] : memref<128x32xf16, #gpu.address_space<workgroup>>, memref<32x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.mem<fragment>>
-// CHECK:           } {tile.num_stages = 3 : i64}
+// CHECK:           } {tile.num_stages = 4 : i64}
 // CHECK:           tile.copy %[[ACC]], %[[C]][%{{.*}}, %{{.*}}] : memref<128x128xf32, #tile.mem<fragment>> to memref<?x?xf16>
 // CHECK:         }
 // CHECK:         return
@@ -44,7 +44,7 @@
 // GENERIC-SAME:  operandSegmentSizes = array<i32: 1, 2, 1, 0>
 // GENERIC:     "tile.gemm"(
 // GENERIC-SAME:  policy = #tile.warp_policy<square>
-// GENERIC:     {tile.num_stages = 3 : i64}
+// GENERIC:     {tile.num_stages = 4 : i64}
 // GENERIC:     "tile.copy"(
 // GENERIC-SAME:  operandSegmentSizes = array<i32: 1, 0, 1, 2>
 // GENERIC:     "tile.yield"() : () -> ()

@@ -2,8 +2,9 @@
 
 // The GEMM example: the accumulator gets the mma.sync layout with the 4 warps
 // split 2 x 2 (square policy); the shared operands get the widest swizzle
-// their rows allow (64 B rows of A -> 64B swizzle, 256 B rows of B -> 128B)
-// and the alignment it needs.
+// their rows allow (64 B rows of A -> 64B swizzle) and the alignment it
+// needs; the 256 B rows of B are wider than a swizzle pattern and get 16 B of
+// padding instead (conflict-free ldmatrix over 8 rows).
 
 !gA = memref<?x?xf16>
 !sA = memref<128x32xf16, #gpu.address_space<workgroup>>
@@ -12,7 +13,7 @@
 
 // CHECK-LABEL: func.func @gemm
 // CHECK: tile.alloc {alignment = 512 : i64, layout = #tile.shared<swizzle = 64>} : memref<128x32xf16
-// CHECK: tile.alloc {alignment = 1024 : i64, layout = #tile.shared<swizzle = 128>} : memref<32x128xf16
+// CHECK: tile.alloc {alignment = 16 : i64, layout = #tile.shared<pad = 16>} : memref<32x128xf16
 // CHECK: tile.alloc {layout = #tile.linear<[128, 128], register = {{\[\[}}0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [16, 0], [32, 0{{\]\]}}, lane = {{\[\[}}0, 2], [0, 4], [1, 0], [2, 0], [4, 0{{\]\]}}, warp = {{\[\[}}0, 64], [64, 0{{\]\]}}>} : memref<128x128xf32
 func.func @gemm(%A: !gA, %B: !gA, %C: !gA, %kt: index) {
   %c0 = arith.constant 0 : index

@@ -1,8 +1,11 @@
 // RUN: tile-opt %s -split-input-file -tile-layout-inference -tile-lower-ops -verify-diagnostics | FileCheck %s
 
-// A global -> shared copy moves 16-byte vectors when the row length and the
-// offset are multiples of 8 halves, element-wise with zero fill otherwise;
-// the shared store goes through the 64B swizzle (bits 7-8 into bits 4-5).
+// Global -> shared copies go through the asynchronous copy engine
+// (cp.async, 16 bytes) and are waited for at once, which keeps them
+// synchronous: one uniform test sends whole in-bounds, aligned tiles to the
+// unmasked path; edge tiles zero-fill through cp.async's source size, or go
+// element by element when rows are not 16-byte aligned. The shared store
+// goes through the 64B swizzle.
 
 !g = memref<?x?xf16>
 !s = memref<64x32xf16, #gpu.address_space<workgroup>>
@@ -17,11 +20,14 @@
 // CHECK: %[[ACC:.*]] = memref.alloca() : memref<32xf32>
 // CHECK: gpu.barrier
 // CHECK: scf.if
-// CHECK: vector.load %{{.*}} {alignment = 16 : i64} : memref<?x?xf16>, vector<8xf16>
-// CHECK: vector.store %{{.*}}, %[[AS]][%{{.*}}] {alignment = 16 : i64}
+// CHECK: nvgpu.device_async_copy %{{.*}}, %[[AS]][%{{.*}}], 8 {bypassL1} : memref<?x?xf16> to memref<2048xf16
+// CHECK: } else {
+// CHECK: nvgpu.device_async_copy %{{.*}}, %[[AS]][%{{.*}}], 8, %{{.*}} {bypassL1}
 // CHECK: } else {
 // CHECK: memref.load %{{.*}} : memref<?x?xf16>
-// CHECK: gpu.barrier
+// CHECK: nvvm.cp.async.commit.group
+// CHECK-NEXT: nvvm.cp.async.wait.group 0
+// CHECK-NEXT: gpu.barrier
 // CHECK-COUNT-4: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = false}
 // CHECK-COUNT-4: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = true}
 // CHECK-COUNT-16: nvgpu.mma.sync
@@ -161,6 +167,45 @@ func.func @tf32() {
     %acc = tile.alloc : !f
     // expected-error @below {{the mma.sync lowering supports f16 and bf16 inputs, got 'f32'}}
     tile.gemm %as, %bs, %acc : !s, !b, !f
+  }
+  return
+}
+
+// -----
+
+// A shared-memory write inside tile.ws needs a barrier among the region's
+// threads only: diagnosed instead of emitting a block-wide barrier that the
+// other warpgroups never reach.
+
+func.func @ws_shared(%in: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  tile.kernel @k blocks(%bx) in [1] threads(256) {
+    %s = tile.alloc : memref<64x64xf16, #gpu.address_space<workgroup>>
+    tile.ws [1] {
+      // expected-error @below {{needs a barrier among the threads of its tile.ws region}}
+      tile.copy %in[%c0, %c0], %s : memref<?x?xf16> to memref<64x64xf16, #gpu.address_space<workgroup>>
+    }
+  }
+  return
+}
+
+// -----
+
+// A copy that converts element types cannot use the copy engine: 16-byte
+// vectors of the wider type, converted in registers, for in-bounds aligned
+// tiles.
+
+// CHECK-LABEL: func.func @converting_copy
+// CHECK: vector.load %{{.*}} {alignment = 16 : i64} : memref<?x?xf32>, vector<4xf32>
+// CHECK: arith.truncf %{{.*}} : vector<4xf32> to vector<4xf16>
+// CHECK: vector.store %{{.*}} {alignment = 8 : i64} : memref<2048xf16, #gpu.address_space<workgroup>>, vector<4xf16>
+// CHECK-NOT: nvgpu.device_async_copy
+func.func @converting_copy(%A: memref<?x?xf32>, %i: index) {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %s = tile.alloc : memref<64x32xf16, #gpu.address_space<workgroup>>
+    %f = tile.alloc : memref<64x32xf16, #tile.mem<fragment>>
+    tile.copy %A[%i, %i], %s : memref<?x?xf32> to memref<64x32xf16, #gpu.address_space<workgroup>>
+    tile.copy %s, %f : memref<64x32xf16, #gpu.address_space<workgroup>> to memref<64x32xf16, #tile.mem<fragment>>
   }
   return
 }

@@ -59,9 +59,9 @@ def LayoutInference : Pass<"tile-layout-inference", "ModuleOp"> {
     errors that name both uses.
 
     Shared tiles used as gemm operands get the widest XOR swizzle their rows
-    allow (128, 64 or 32 bytes; 16 bytes of row padding otherwise) so that
-    `ldmatrix` reads are free of bank conflicts; other shared tiles are
-    row-major. Ops inside `tile.ws` are distributed over the threads of the
+    allow (128, 64 or 32 bytes, for rows of at most 128 bytes; 16 bytes of
+    row padding otherwise) so that `ldmatrix` reads are free of bank
+    conflicts; other shared tiles are row-major. Ops inside `tile.ws` are distributed over the threads of the
     listed warpgroups only.
   }];
   let dependentDialects = ["::mlir::tile::TileDialect"];
@@ -81,11 +81,16 @@ def LowerOps : Pass<"tile-lower-ops", "ModuleOp"> {
       (`gpu.dynamic_shared_memory`), addressed through their swizzle or
       padding; fragments become per-thread register arrays;
     * `tile.copy` between global and shared memory moves 16-byte vectors
-      (when the row stride and offsets allow; element-wise otherwise) spread
-      over the threads, reading zeros and dropping writes outside the
-      tensor; copies to and from fragments move each thread's own elements;
-      fragment-to-fragment copies between different layouts go through
-      shared memory;
+      spread over the threads. One uniform test per copy sends tiles that
+      lie wholly inside the tensor, with aligned rows, to an unmasked path;
+      edge tiles read zeros and drop writes outside the tensor (cp.async
+      zero-fills through its source size; rows that are not 16-byte aligned
+      go element by element). Copies from global into shared memory use the
+      asynchronous copy engine (`cp.async`): `async` copies are waited for
+      by `tile.async_wait`, synchronous runs of copies get a commit and a
+      wait for all groups right after them. Copies to and from fragments
+      move each thread's own elements; fragment-to-fragment copies between
+      different layouts go through shared memory;
     * `tile.gemm` becomes `nvgpu.ldmatrix` loads of the shared operands and
       `nvgpu.mma.sync` m16n8k16 (f16 and bf16 inputs, f32 or f16
       accumulators) over each warp's part of the accumulator;
@@ -94,8 +99,11 @@ def LowerOps : Pass<"tile-lower-ops", "ModuleOp"> {
       across warps through shared memory;
     * `tile.ws` becomes a branch on the thread's warpgroup.
 
-    `gpu.barrier`s are placed around writes to shared memory. The kernel
-    records its shared memory size in `tile.shared_memory_bytes`.
+    `gpu.barrier`s are placed around writes to shared memory (a barrier or
+    async wait already executed just before a write is reused). Inside
+    `tile.ws`, ops that would need a barrier are diagnosed: only the region's
+    threads reach it, and warpgroup-scoped barriers are not lowered yet. The
+    kernel records its shared memory size in `tile.shared_memory_bytes`.
   }];
   let dependentDialects = [
     "::mlir::tile::TileDialect",
@@ -131,8 +139,9 @@ def PipelinePlanning : Pass<"tile-pipeline-planning", "ModuleOp"> {
     A loop that cannot be pipelined keeps its sequential semantics: the pass
     removes its pipelining attributes and emits a remark saying why (no copy
     into shared memory to overlap, a shared tile read before it is
-    overwritten in the same iteration, a tile also used outside the loop,
-    loop-carried values, copies under nested regions...).
+    overwritten in the same iteration, a tile also used outside the loop
+    other than by loops pipelined with it, a view of the tile other than a
+    `memref.subview`, loop-carried values, copies under nested regions...).
 
     The pass also checks that the multi-buffered shared memory fits:
     otherwise it reports the bytes needed, the limit and the largest
@@ -161,9 +170,14 @@ def InjectPipeline : Pass<"tile-inject-pipeline", "ModuleOp"> {
       iteration `iv - s * step` when it is within the original bounds
       (predication instead of prologue and epilogue, so trip counts smaller
       than S, zero and dynamic ones are correct);
-    * stage-0 copies into versioned tiles become asynchronous; each
-      iteration commits one group and waits, before the first stage that
-      reads them, until only the groups of later iterations are in flight.
+    * copies into versioned tiles that no op of their own stage reads become
+      asynchronous; each iteration commits one group right after its last
+      asynchronous copy and, at the start of the iteration, waits until only
+      the groups of later iterations are in flight (the wait's barrier also
+      orders the previous iteration's reads of the versions the new copies
+      overwrite);
+    * a shared tile may be versioned by several pipelined loops when they
+      agree on the number of versions.
 
     Layout inference runs afterwards and extends shared layouts over the
     version dimension.
