@@ -38,8 +38,8 @@ MlirAttribute tileLinearLayoutGetMmaSyncOperandA(MlirContext ctx, int64_t m,
       (bits != 8 && bits != 16 && bits != 32) || m % (16 * warpsM) ||
       k % (256 / bits))
     return {nullptr};
-  return wrapLayout(
-      ctx, LinearLayout::mmaSyncOperandA(m, k, bits, warpsM, warpsN));
+  return wrapLayout(ctx,
+                    LinearLayout::mmaSyncOperandA(m, k, bits, warpsM, warpsN));
 }
 
 MlirAttribute tileLinearLayoutGetMmaSyncOperandB(MlirContext ctx, int64_t k,
@@ -50,8 +50,8 @@ MlirAttribute tileLinearLayoutGetMmaSyncOperandB(MlirContext ctx, int64_t k,
       (bits != 8 && bits != 16 && bits != 32) || n % (8 * warpsN) ||
       k % (256 / bits))
     return {nullptr};
-  return wrapLayout(
-      ctx, LinearLayout::mmaSyncOperandB(k, n, bits, warpsM, warpsN));
+  return wrapLayout(ctx,
+                    LinearLayout::mmaSyncOperandB(k, n, bits, warpsM, warpsN));
 }
 
 MlirAttribute tileLinearLayoutGetWgmmaAccumulator(MlirContext ctx, int64_t m,
@@ -71,8 +71,8 @@ MlirAttribute tileLinearLayoutGetMfmaAccumulator(MlirContext ctx, int64_t m,
       !isPow2(wavesM) || !isPow2(wavesN) || m % (instr * wavesM) ||
       n % (instr * wavesN))
     return {nullptr};
-  return wrapLayout(
-      ctx, LinearLayout::mfmaAccumulator(m, n, instr, wavesM, wavesN));
+  return wrapLayout(ctx,
+                    LinearLayout::mfmaAccumulator(m, n, instr, wavesM, wavesN));
 }
 
 MlirAttribute tileLinearLayoutGetBlocked(MlirContext ctx, intptr_t rank,
@@ -133,8 +133,8 @@ int64_t tileLinearLayoutGetVectorWidth(MlirAttribute attr) {
   return l ? l->getVectorWidth() : -1;
 }
 
-bool tileLinearLayoutGetElement(MlirAttribute attr, int64_t thread,
-                                int64_t reg, int64_t *coord) {
+bool tileLinearLayoutGetElement(MlirAttribute attr, int64_t thread, int64_t reg,
+                                int64_t *coord) {
   std::optional<LinearLayout> l = getLayout(attr);
   if (!l)
     return false;
@@ -159,8 +159,7 @@ bool tileLinearLayoutGetHolder(MlirAttribute attr, const int64_t *coord,
   for (unsigned d = 0; d < shape.size(); ++d)
     if (coord[d] < 0 || coord[d] >= shape[d])
       return false;
-  uint64_t target =
-      l->packCoord(ArrayRef<int64_t>(coord, l->getOutRank()));
+  uint64_t target = l->packCoord(ArrayRef<int64_t>(coord, l->getOutRank()));
   int64_t lanes = l->getInDimSize(LinearLayout::kLane);
   int64_t threads = lanes * l->getInDimSize(LinearLayout::kWarp);
   int64_t regs = l->getRegistersPerThread();

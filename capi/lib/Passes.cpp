@@ -16,8 +16,8 @@ using namespace mlir::tile;
 extern "C" {
 #endif
 
-#include "tile/Transforms/Passes.capi.cpp.inc"
 #include "tile/Conversion/Passes.capi.cpp.inc"
+#include "tile/Transforms/Passes.capi.cpp.inc"
 
 void tileRegisterPipelines(void) { registerTilePipelines(); }
 

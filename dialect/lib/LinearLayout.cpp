@@ -82,8 +82,7 @@ LinearLayout LinearLayout::rowMajor(ArrayRef<int64_t> shape) {
 }
 
 LinearLayout LinearLayout::swizzled(ArrayRef<int64_t> shape,
-                                    int64_t elementBits,
-                                    int64_t swizzleBytes) {
+                                    int64_t elementBits, int64_t swizzleBytes) {
   LinearLayout probe({}, shape);
   unsigned bits = probe.getNumOutBits();
   // Byte bit b of an element offset is element bit b - log2(element bytes).
@@ -112,14 +111,13 @@ struct BitCursor {
 };
 } // namespace
 
-LinearLayout LinearLayout::blocked(ArrayRef<int64_t> shape,
-                                   int64_t numThreads, int64_t vector) {
+LinearLayout LinearLayout::blocked(ArrayRef<int64_t> shape, int64_t numThreads,
+                                   int64_t vector) {
   LinearLayout probe({}, shape);
   BitCursor cursor(probe.getNumOutBits());
   int64_t lastDim = shape.empty() ? 1 : shape.back();
   vector = std::min(vector, lastDim);
-  InDim reg{kRegister.str(), {}}, lane{kLane.str(), {}},
-      warp{kWarp.str(), {}};
+  InDim reg{kRegister.str(), {}}, lane{kLane.str(), {}}, warp{kWarp.str(), {}};
   for (int64_t v = 1; v < vector; v *= 2)
     reg.bases.push_back(cursor.take());
   for (int i = 0; i < 5; ++i)
@@ -162,7 +160,8 @@ LinearLayout LinearLayout::mmaSyncOperandA(int64_t m, int64_t k,
   appendRepeats(reg.bases, tm / 16, row, 16);
   InDim lane{kLane.str(), {col(epr), col(2 * epr), row(1), row(2), row(4)}};
   InDim warp{kWarp.str(), {}};
-  appendRepeats(warp.bases, warpsN, [](int64_t) { return uint64_t(0); }, 1);
+  appendRepeats(
+      warp.bases, warpsN, [](int64_t) { return uint64_t(0); }, 1);
   appendRepeats(warp.bases, warpsM, row, tm);
   return LinearLayout({reg, lane, warp}, {m, k});
 }
@@ -182,7 +181,8 @@ LinearLayout LinearLayout::mmaSyncOperandB(int64_t k, int64_t n,
   InDim lane{kLane.str(), {row(epr), row(2 * epr), col(1), col(2), col(4)}};
   InDim warp{kWarp.str(), {}};
   appendRepeats(warp.bases, warpsN, col, tn);
-  appendRepeats(warp.bases, warpsM, [](int64_t) { return uint64_t(0); }, 1);
+  appendRepeats(
+      warp.bases, warpsM, [](int64_t) { return uint64_t(0); }, 1);
   return LinearLayout({reg, lane, warp}, {k, n});
 }
 
@@ -272,8 +272,8 @@ SmallVector<int64_t> LinearLayout::unpackCoord(uint64_t flat) const {
   return coord;
 }
 
-uint64_t LinearLayout::applyFlat(
-    ArrayRef<std::pair<StringRef, int64_t>> inputs) const {
+uint64_t
+LinearLayout::applyFlat(ArrayRef<std::pair<StringRef, int64_t>> inputs) const {
   uint64_t out = 0;
   for (auto [name, value] : inputs) {
     ArrayRef<uint64_t> bases = getBases(name);
@@ -296,9 +296,7 @@ static SmallVector<uint64_t> allColumns(const LinearLayout &layout) {
   return cols;
 }
 
-unsigned LinearLayout::getRank() const {
-  return getGF2Rank(allColumns(*this));
-}
+unsigned LinearLayout::getRank() const { return getGF2Rank(allColumns(*this)); }
 
 int64_t LinearLayout::getReplication() const {
   if (!isDistributed())
@@ -396,8 +394,7 @@ LinearLayout::compose(const LinearLayout &outer) const {
 }
 
 bool LinearLayout::isContainedIn(const LinearLayout &other) const {
-  if (outShape != other.outShape || !isDistributed() ||
-      !other.isDistributed())
+  if (outShape != other.outShape || !isDistributed() || !other.isDistributed())
     return false;
   for (StringRef name : {kLane, kWarp})
     if (getInDimBits(name) != other.getInDimBits(name))

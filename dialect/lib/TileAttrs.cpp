@@ -91,7 +91,6 @@ Attribute mlir::tile::getMemorySpaceAttr(MLIRContext *ctx, MemoryKind kind) {
   llvm_unreachable("unknown memory kind");
 }
 
-
 /// The tile shape with every dimension rounded up to a power of two.
 static SmallVector<int64_t> getPaddedShape(ArrayRef<int64_t> shape) {
   SmallVector<int64_t> padded;
@@ -132,12 +131,10 @@ LinearLayoutAttr LinearLayoutAttr::get(MLIRContext *context,
              bases(LinearLayout::kLane), bases(LinearLayout::kWarp));
 }
 
-LogicalResult
-LinearLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                         ArrayRef<int64_t> shape,
-                         ArrayRef<int64_t> registerBases,
-                         ArrayRef<int64_t> laneBases,
-                         ArrayRef<int64_t> warpBases) {
+LogicalResult LinearLayoutAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, ArrayRef<int64_t> shape,
+    ArrayRef<int64_t> registerBases, ArrayRef<int64_t> laneBases,
+    ArrayRef<int64_t> warpBases) {
   if (shape.empty())
     return emitError() << "linear layout needs a non-empty shape";
   unsigned bits = 0;
@@ -179,8 +176,7 @@ Attribute LinearLayoutAttr::parse(AsmParser &parser, Type) {
   LinearLayout packer({}, shape);
   SmallVector<int64_t> bases[3];
   for (auto [i, name] : llvm::enumerate(kInDimNames)) {
-    if (parser.parseComma() || parser.parseKeyword(name) ||
-        parser.parseEqual())
+    if (parser.parseComma() || parser.parseKeyword(name) || parser.parseEqual())
       return {};
     auto parseBasis = [&]() -> ParseResult {
       SmallVector<int64_t> coord;
@@ -216,9 +212,9 @@ void LinearLayoutAttr::print(AsmPrinter &printer) const {
 
 bool LinearLayoutAttr::isDistributed() const { return true; }
 
-LogicalResult
-LinearLayoutAttr::verifyShape(ArrayRef<int64_t> shape, Type,
-                              function_ref<InFlightDiagnostic()> emitError) const {
+LogicalResult LinearLayoutAttr::verifyShape(
+    ArrayRef<int64_t> shape, Type,
+    function_ref<InFlightDiagnostic()> emitError) const {
   SmallVector<int64_t> padded = getPaddedShape(shape);
   if (ArrayRef<int64_t>(padded) != getShape())
     return emitError() << "layout shape [" << getShape()
@@ -251,9 +247,9 @@ static int64_t getRowBytes(ArrayRef<int64_t> shape, int64_t elementBits) {
   return shape.back() * elementBits / 8;
 }
 
-LogicalResult
-SharedLayoutAttr::verifyShape(ArrayRef<int64_t> shape, Type elementType,
-                              function_ref<InFlightDiagnostic()> emitError) const {
+LogicalResult SharedLayoutAttr::verifyShape(
+    ArrayRef<int64_t> shape, Type elementType,
+    function_ref<InFlightDiagnostic()> emitError) const {
   if (shape.empty())
     return emitError() << "a shared layout needs a tile of rank >= 1";
   if (!elementType || !elementType.isIntOrFloat())
@@ -272,8 +268,8 @@ SharedLayoutAttr::verifyShape(ArrayRef<int64_t> shape, Type elementType,
       return emitError() << "a swizzled tile needs rows that are a multiple "
                             "of 16 bytes, got "
                          << rowBytes;
-    int64_t tileBytes = rowBytes * (shape.size() > 1 ? shape[shape.size() - 2]
-                                                     : 1);
+    int64_t tileBytes =
+        rowBytes * (shape.size() > 1 ? shape[shape.size() - 2] : 1);
     if (tileBytes % swizzle != 0)
       return emitError() << "a " << swizzle
                          << "-byte swizzled tile needs a size that is a "

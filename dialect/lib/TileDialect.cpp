@@ -37,18 +37,18 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
   // Resource annotations written by `tile-check-resources` on kernels.
-  if (name == kSharedMemoryBytesAttrName || name == kFragmentRegistersAttrName) {
+  if (name == kSharedMemoryBytesAttrName ||
+      name == kFragmentRegistersAttrName) {
     if (!isa<KernelOp>(op))
-      return op->emitError() << "'" << name
-                             << "' may only be attached to a tile.kernel";
+      return op->emitError()
+             << "'" << name << "' may only be attached to a tile.kernel";
     if (!isa<IntegerAttr>(attr.getValue()))
       return op->emitError() << "'" << name << "' must be an integer";
     return success();
   }
   if (name != kNumStagesAttrName && name != kStageAttrName &&
       name != kOrderAttrName)
-    return op->emitError() << "unknown tile dialect attribute '" << name
-                           << "'";
+    return op->emitError() << "unknown tile dialect attribute '" << name << "'";
 
   auto forOp = dyn_cast<scf::ForOp>(op);
   if (!forOp)
@@ -60,8 +60,7 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     if (!numStages)
       return op->emitError() << "'" << name << "' must be an integer";
     if (numStages.getInt() < 0)
-      return op->emitError() << "'" << name
-                             << "' must be non-negative, got "
+      return op->emitError() << "'" << name << "' must be non-negative, got "
                              << numStages.getInt();
     return success();
   }
@@ -82,16 +81,14 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     int64_t stages = std::max<int64_t>(numStages.getInt(), 1);
     for (int64_t stage : values.asArrayRef())
       if (stage < 0 || stage >= stages)
-        return op->emitError()
-               << "'" << name << "' entry " << stage
-               << " is out of range [0, " << stages << ")";
+        return op->emitError() << "'" << name << "' entry " << stage
+                               << " is out of range [0, " << stages << ")";
     return success();
   }
   llvm::SmallSet<int64_t, 16> seen;
   for (int64_t order : values.asArrayRef())
     if (order < 0 || order >= numOps || !seen.insert(order).second)
-      return op->emitError() << "'" << name
-                             << "' must be a permutation of [0, " << numOps
-                             << ")";
+      return op->emitError() << "'" << name << "' must be a permutation of [0, "
+                             << numOps << ")";
   return success();
 }

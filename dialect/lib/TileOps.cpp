@@ -21,9 +21,10 @@ static constexpr int64_t kMaxThreadsPerBlock = 1024;
 static InFlightDiagnostic emitMemoryKindError(Operation *op, StringRef what,
                                               MemRefType type,
                                               StringRef expected) {
-  return op->emitOpError()
-         << what << " must be in " << expected << " memory, got "
-         << stringifyMemoryKind(getMemoryKind(type)) << " memory";
+  return op->emitOpError() << what << " must be in " << expected
+                           << " memory, got "
+                           << stringifyMemoryKind(getMemoryKind(type))
+                           << " memory";
 }
 
 /// Verifies that `layout` (if any) fits a tile of `type`.
@@ -126,8 +127,8 @@ void KernelOp::print(OpAsmPrinter &p) {
                         AsmParser::Delimiter::Square);
   p << " threads(" << getThreads() << ")";
   p.printOptionalAttrDictWithKeyword(
-      (*this)->getAttrs(), {getSymNameAttrName(), getStaticGridAttrName(),
-                            getThreadsAttrName()});
+      (*this)->getAttrs(),
+      {getSymNameAttrName(), getStaticGridAttrName(), getThreadsAttrName()});
   p << ' ';
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
                 /*printBlockTerminators=*/false);
@@ -142,8 +143,7 @@ LogicalResult KernelOp::verify() {
   for (int64_t extent : getStaticGrid())
     if (!ShapedType::isDynamic(extent) && extent <= 0)
       return emitOpError("expects positive grid extents, got ") << extent;
-  int64_t numDynamic =
-      llvm::count_if(getStaticGrid(), ShapedType::isDynamic);
+  int64_t numDynamic = llvm::count_if(getStaticGrid(), ShapedType::isDynamic);
   if (numDynamic != static_cast<int64_t>(getDynamicGrid().size()))
     return emitOpError("expects ")
            << numDynamic << " dynamic grid extents, got "
@@ -320,8 +320,8 @@ LogicalResult CopyOp::verify() {
   };
   if (failed(checkOffsets("source", srcType, srcKind,
                           getSourceOffsets().size())) ||
-      failed(checkOffsets("target", dstType, dstKind,
-                          getTargetOffsets().size())))
+      failed(
+          checkOffsets("target", dstType, dstKind, getTargetOffsets().size())))
     return failure();
 
   MemRefType tileType = srcHasOffsets ? dstType : srcType;
@@ -362,11 +362,9 @@ LogicalResult GemmOp::verify() {
 
   MemoryKind aKind = getMemoryKind(aType), bKind = getMemoryKind(bType);
   if (aKind != MemoryKind::Shared && aKind != MemoryKind::Fragment)
-    return emitMemoryKindError(*this, "A operand", aType,
-                               "shared or fragment");
+    return emitMemoryKindError(*this, "A operand", aType, "shared or fragment");
   if (bKind != MemoryKind::Shared && bKind != MemoryKind::Fragment)
-    return emitMemoryKindError(*this, "B operand", bType,
-                               "shared or fragment");
+    return emitMemoryKindError(*this, "B operand", bType, "shared or fragment");
   if (getMemoryKind(cType) != MemoryKind::Fragment)
     return emitMemoryKindError(*this, "accumulator", cType, "fragment");
   if (aKind == MemoryKind::Fragment && getTransposeA())
@@ -540,8 +538,7 @@ LogicalResult ReduceOp::verify() {
   if (srcType.getElementType() != dstType.getElementType())
     return emitOpError("expects source and target of the same element "
                        "type, got ")
-           << srcType.getElementType() << " and "
-           << dstType.getElementType();
+           << srcType.getElementType() << " and " << dstType.getElementType();
   Type elt = srcType.getElementType();
   if (!isa<FloatType>(elt) && !elt.isSignlessInteger())
     return emitOpError("expects float or signless integer elements, got ")
@@ -560,8 +557,7 @@ LogicalResult ReduceOp::verify() {
   if (dstShape != ArrayRef<int64_t>(dropped) &&
       dstShape != ArrayRef<int64_t>(kept) && !isScalarTarget)
     return emitOpError("expects a target of shape [")
-           << ArrayRef<int64_t>(dropped)
-           << "] (or with dimension " << dim
+           << ArrayRef<int64_t>(dropped) << "] (or with dimension " << dim
            << " of size 1), got " << dstType;
   return success();
 }

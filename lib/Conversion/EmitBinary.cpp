@@ -27,8 +27,7 @@ struct EmitBinaryPass : public tile::impl::EmitBinaryBase<EmitBinaryPass> {
           ext = "fatbin";
         else if (object.getFormat() == gpu::CompilationTarget::Offload)
           ext = "bc";
-        std::string path =
-            (prefix + binary.getSymName() + "." + ext).str();
+        std::string path = (prefix + binary.getSymName() + "." + ext).str();
         std::string error;
         auto file = openOutputFile(path, &error);
         if (!file) {

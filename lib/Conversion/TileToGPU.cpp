@@ -60,9 +60,8 @@ LogicalResult collectCaptures(KernelOp kernel,
   }
   // Keep the original order so that definitions precede uses.
   SmallVector<Operation *> ordered(sunk.begin(), sunk.end());
-  llvm::sort(ordered, [](Operation *a, Operation *b) {
-    return a->isBeforeInBlock(b);
-  });
+  llvm::sort(ordered,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
   sunk.clear();
   sunk.insert(ordered.begin(), ordered.end());
   return success();

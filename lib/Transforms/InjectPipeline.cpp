@@ -73,9 +73,9 @@ FailureOr<AllocOp> InjectPipelinePass::getVersionedAlloc(AllocOp alloc,
   MemRefType type = alloc.getType();
   SmallVector<int64_t> shape{versions};
   llvm::append_range(shape, type.getShape());
-  auto newType = MemRefType::get(shape, type.getElementType(),
-                                 MemRefLayoutAttrInterface(),
-                                 type.getMemorySpace());
+  auto newType =
+      MemRefType::get(shape, type.getElementType(), MemRefLayoutAttrInterface(),
+                      type.getMemorySpace());
   OpBuilder b(alloc);
   auto newAlloc = AllocOp::create(b, alloc.getLoc(), newType);
   newAlloc->setAttrs(alloc->getAttrs());
@@ -85,8 +85,7 @@ FailureOr<AllocOp> InjectPipelinePass::getVersionedAlloc(AllocOp alloc,
 
 /// Version `version` of a multi-versioned tile, as a view of the original
 /// tile's shape.
-Value getVersionView(OpBuilder &b, Location loc, AllocOp alloc,
-                     Value version) {
+Value getVersionView(OpBuilder &b, Location loc, AllocOp alloc, Value version) {
   MemRefType type = alloc.getType();
   unsigned rank = type.getRank();
   SmallVector<OpFoldResult> offsets{version}, sizes{b.getIndexAttr(1)},
@@ -170,8 +169,8 @@ LogicalResult InjectPipelinePass::inject(scf::ForOp loop) {
   SmallVector<unsigned> emission(ops.size());
   for (unsigned i = 0; i < ops.size(); ++i)
     emission[i] = i;
-  llvm::stable_sort(emission,
-                    [&](unsigned a, unsigned c) { return order[a] < order[c]; });
+  llvm::stable_sort(
+      emission, [&](unsigned a, unsigned c) { return order[a] < order[c]; });
   DenseMap<Operation *, unsigned> index;
   for (auto [i, op] : llvm::enumerate(ops))
     index[op] = i;
@@ -205,8 +204,7 @@ LogicalResult InjectPipelinePass::inject(scf::ForOp loop) {
       waited = true;
     }
     // Iteration executed by this stage, and whether it is in range.
-    Value shift = arith::MulIOp::create(
-        b, loc, step, constant(stage));
+    Value shift = arith::MulIOp::create(b, loc, step, constant(stage));
     Value j = arith::SubIOp::create(b, loc, it, shift);
     // j >= lb holds at stage 0; j < ub is needed at every stage since the
     // original range may be empty.
@@ -231,20 +229,19 @@ LogicalResult InjectPipelinePass::inject(scf::ForOp loop) {
       // Versions of the multi-buffered tiles for iteration j.
       Value fromLb = arith::SubIOp::create(b, loc, j, lb);
       Value iteration =
-          isUnsigned
-              ? arith::DivUIOp::create(b, loc, fromLb, step).getResult()
-              : arith::DivSIOp::create(b, loc, fromLb, step).getResult();
+          isUnsigned ? arith::DivUIOp::create(b, loc, fromLb, step).getResult()
+                     : arith::DivSIOp::create(b, loc, fromLb, step).getResult();
       for (auto &[op, repl] : replacements) {
-        Value version =
-            isUnsigned ? arith::RemUIOp::create(b, loc, iteration,
-                                                constant(repl.second))
-                             .getResult()
-                       : arith::RemSIOp::create(b, loc, iteration,
-                                                constant(repl.second))
-                             .getResult();
+        Value version = isUnsigned
+                            ? arith::RemUIOp::create(b, loc, iteration,
+                                                     constant(repl.second))
+                                  .getResult()
+                            : arith::RemSIOp::create(b, loc, iteration,
+                                                     constant(repl.second))
+                                  .getResult();
         if (!version.getType().isIndex())
-          version = arith::IndexCastOp::create(b, loc, b.getIndexType(),
-                                               version);
+          version =
+              arith::IndexCastOp::create(b, loc, b.getIndexType(), version);
         mapping.map(op->getResult(0),
                     getVersionView(b, loc, repl.first, version));
       }
@@ -253,9 +250,9 @@ LogicalResult InjectPipelinePass::inject(scf::ForOp loop) {
       std::function<LogicalResult(Operation *)> cloneWithDeps =
           [&](Operation *op) -> LogicalResult {
         // Already recomputed for an op emitted before it in this group.
-        if (op->getNumResults() &&
-            llvm::all_of(op->getResults(),
-                         [&](Value v) { return mapping.contains(v); }))
+        if (op->getNumResults() && llvm::all_of(op->getResults(), [&](Value v) {
+              return mapping.contains(v);
+            }))
           return success();
         llvm::SetVector<Value> needed;
         for (Value operand : op->getOperands())

@@ -32,7 +32,6 @@ bool isFragment(Value value) {
   return type && getMemoryKind(type) == MemoryKind::Fragment;
 }
 
-
 /// An access of a tile.parallel body to a fragment: dimension d of the
 /// fragment is indexed by induction variable `loopDims[d]`.
 struct Access {
@@ -80,8 +79,8 @@ private:
   // Helpers.
   // Both take the layout by value: it may live in `layouts`, whose storage
   // moves when a fragment is added.
-  LogicalResult setFixed(Value fragment, LinearLayout layout,
-                         Operation *origin, StringRef what);
+  LogicalResult setFixed(Value fragment, LinearLayout layout, Operation *origin,
+                         StringRef what);
   bool setIfUnknown(Value fragment, LinearLayout layout, Operation *origin);
   LinearLayout projectForAccess(const LinearLayout &loopLayout,
                                 const Access &access, unsigned loopRank);
@@ -127,8 +126,8 @@ LogicalResult LayoutInference::setFixed(Value fragment, LinearLayout layout,
       return success();
     InFlightDiagnostic diag =
         origin->emitOpError("conflicting layouts for a fragment: ")
-        << what << " needs " << LinearLayoutAttr::get(kernel.getContext(),
-                                                      layout);
+        << what << " needs "
+        << LinearLayoutAttr::get(kernel.getContext(), layout);
     diag.attachNote(origins[fragment]->getLoc())
         << "but this use requires "
         << LinearLayoutAttr::get(kernel.getContext(), it->second);
@@ -246,13 +245,12 @@ LogicalResult LayoutInference::assignGemmLayouts() {
   // Register operands: read only, converted on conflict.
   for (Plan &plan : plans) {
     GemmOp gemm = plan.gemm;
-    for (auto [index, operand] : llvm::enumerate(
-             SmallVector<Value>{gemm.getA(), gemm.getB()})) {
+    for (auto [index, operand] :
+         llvm::enumerate(SmallVector<Value>{gemm.getA(), gemm.getB()})) {
       if (!isFragment(operand))
         continue;
-      LinearLayout needed = index == 0
-                                ? getMmaOperandALayout(gemm, plan.warps)
-                                : getMmaOperandBLayout(gemm, plan.warps);
+      LinearLayout needed = index == 0 ? getMmaOperandALayout(gemm, plan.warps)
+                                       : getMmaOperandBLayout(gemm, plan.warps);
       auto it = layouts.find(operand);
       if (it == layouts.end()) {
         layouts[operand] = needed;
@@ -323,8 +321,9 @@ void LayoutInference::resolveLoop(ParallelOp loop, bool freeChoice) {
         if (auto type = dyn_cast<MemRefType>(operand.getType()))
           bits = std::max<int64_t>(bits, type.getElementTypeBitWidth());
     });
-    candidates.push_back(evaluate(
-        loop, getPartitionLayout(loop.getExtents(), threads, bits), "partition"));
+    candidates.push_back(
+        evaluate(loop, getPartitionLayout(loop.getExtents(), threads, bits),
+                 "partition"));
   }
   // Fewest conversions, then least replication, then widest vectors; ties
   // keep the first candidate (program order, then the plain partition).
@@ -382,8 +381,8 @@ LogicalResult LayoutInference::propagate() {
         LinearLayout known = loopLayouts.find(loop)->second;
         unsigned rank = loop.getExtents().size();
         for (const Access &access : accesses[loop])
-          setIfUnknown(access.fragment,
-                       projectForAccess(known, access, rank), loop);
+          setIfUnknown(access.fragment, projectForAccess(known, access, rank),
+                       loop);
       } else {
         resolveLoop(loop, /*freeChoice=*/false);
       }
@@ -431,7 +430,7 @@ void LayoutInference::assignDefaults() {
     }
     layouts[alloc.getResult()] =
         getPartitionLayout(alloc.getType().getShape(), threads,
-                     alloc.getType().getElementTypeBitWidth());
+                           alloc.getType().getElementTypeBitWidth());
     origins[alloc.getResult()] = alloc;
   }
 }
@@ -462,8 +461,8 @@ void LayoutInference::assignSharedLayouts() {
       int64_t bits = type.getElementTypeBitWidth();
       if (isGemmOperand(alloc.getResult()) && bits >= 8) {
         int64_t rowBytes = type.getShape().back() * bits / 8;
-        int64_t rows = type.getRank() > 1 ? type.getShape().drop_back().back()
-                                          : 1;
+        int64_t rows =
+            type.getRank() > 1 ? type.getShape().drop_back().back() : 1;
         // The XOR pattern of a swizzle spans 8 rows of `swizzle` bytes: rows
         // wider than 128 bytes would repeat it within fewer rows than an
         // ldmatrix reads (bank conflicts), so they are padded instead.
@@ -481,7 +480,7 @@ void LayoutInference::assignSharedLayouts() {
       alloc.setLayoutAttr(layout);
     }
     int64_t alignment = std::max<int64_t>(alloc.getAlignment().value_or(0),
-                                 layout.getRequiredAlignment());
+                                          layout.getRequiredAlignment());
     alloc.setAlignmentAttr(b.getI64IntegerAttr(alignment));
   });
 }
@@ -503,8 +502,8 @@ LogicalResult LayoutInference::materialize() {
     Operation *user = conv.user;
     OpBuilder b(user);
     if (conv.copyIn)
-      CopyOp::create(b, user->getLoc(), conv.fragment, ValueRange(),
-                     converted, ValueRange());
+      CopyOp::create(b, user->getLoc(), conv.fragment, ValueRange(), converted,
+                     ValueRange());
     if (conv.operandIndex >= 0) {
       user->setOperand(conv.operandIndex, converted);
     } else {
@@ -514,8 +513,8 @@ LogicalResult LayoutInference::materialize() {
     }
     if (conv.copyOut) {
       b.setInsertionPointAfter(user);
-      CopyOp::create(b, user->getLoc(), converted, ValueRange(),
-                     conv.fragment, ValueRange());
+      CopyOp::create(b, user->getLoc(), converted, ValueRange(), conv.fragment,
+                     ValueRange());
     }
     if (emitRemarks)
       user->emitRemark("inserted a layout conversion of a fragment: ")
@@ -531,8 +530,8 @@ LogicalResult LayoutInference::materialize() {
     auto loop = cast<ParallelOp>(op);
     loop.setLayoutAttr(LinearLayoutAttr::get(ctx, layout));
     if (emitRemarks)
-      loop.emitRemark() << "layout from " << loopOrigins[op]
-                        << ": replication " << layout.getReplication() << ", "
+      loop.emitRemark() << "layout from " << loopOrigins[op] << ": replication "
+                        << layout.getReplication() << ", "
                         << layout.getRegistersPerThread()
                         << " iterations per thread, vector width "
                         << layout.getVectorWidth();

@@ -48,9 +48,9 @@ namespace {
 
 /// A shared tile lowered to a flat view of dynamic shared memory.
 struct SharedTile {
-  Value view;               // memref<N x elt, workgroup>
-  MemRefType type;          // the tile's logical type
-  SharedLayoutAttr layout;  // swizzle or padding
+  Value view;              // memref<N x elt, workgroup>
+  MemRefType type;         // the tile's logical type
+  SharedLayoutAttr layout; // swizzle or padding
   int64_t elementBits;
 };
 
@@ -97,6 +97,9 @@ private:
   LogicalResult lowerCopy(CopyOp op);
   LogicalResult lowerGemm(GemmOp op);
   Value mmaSyncBF16(Value a, Value b, Value c);
+  /// The registers first..first+N-1 of a fragment as a vector of `type`
+  /// (N elements).
+  Value loadRegisters(const RegTile &tile, int64_t first, VectorType type);
   LogicalResult lowerParallel(ParallelOp op);
   LogicalResult lowerReduce(ReduceOp op);
   LogicalResult lowerWs(WsOp op);
@@ -110,14 +113,10 @@ private:
 
   // Helpers.
   Location loc() { return currentLoc; }
-  Value idx(int64_t v) {
-    return arith::ConstantIndexOp::create(b, loc(), v);
-  }
+  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc(), v); }
   Value add(Value x, Value y) { return arith::AddIOp::create(b, loc(), x, y); }
   Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc(), x, y); }
-  Value addConst(Value x, int64_t c) {
-    return c == 0 ? x : add(x, idx(c));
-  }
+  Value addConst(Value x, int64_t c) { return c == 0 ? x : add(x, idx(c)); }
   Value andConst(Value x, int64_t c) {
     return arith::AndIOp::create(b, loc(), x, idx(c));
   }
@@ -210,8 +209,8 @@ void KernelLowering::allocateScratch() {
   auto makeScratch = [&](Operation *op, ArrayRef<int64_t> shape,
                          Type elementType) {
     b.setInsertionPointToStart(&body);
-    auto type = MemRefType::get(shape, elementType, MemRefLayoutAttrInterface(),
-                                space);
+    auto type =
+        MemRefType::get(shape, elementType, MemRefLayoutAttrInterface(), space);
     auto alloc = AllocOp::create(b, op->getLoc(), type);
     alloc.setLayoutAttr(SharedLayoutAttr::get(ctx, 0, 0));
     alloc.setAlignmentAttr(b.getI64IntegerAttr(16));
@@ -250,9 +249,8 @@ LogicalResult KernelLowering::lowerAllocs() {
   MLIRContext *ctx = kernel.getContext();
   tidValue = gpu::ThreadIdOp::create(b, loc(), gpu::Dimension::x);
   Attribute sharedSpace = getMemorySpaceAttr(ctx, MemoryKind::Shared);
-  auto bytesType =
-      MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
-                      MemRefLayoutAttrInterface(), sharedSpace);
+  auto bytesType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                                   MemRefLayoutAttrInterface(), sharedSpace);
   Value dynamicShared;
 
   SmallVector<AllocOp> allocs;
@@ -272,9 +270,8 @@ LogicalResult KernelLowering::lowerAllocs() {
       offset = llvm::alignTo(offset, getSharedAlignment(alloc));
       int64_t bytes = getSharedTileSizeInBytes(alloc);
       int64_t bits = type.getElementTypeBitWidth();
-      auto viewType =
-          MemRefType::get({bytes * 8 / bits}, type.getElementType(),
-                          MemRefLayoutAttrInterface(), sharedSpace);
+      auto viewType = MemRefType::get({bytes * 8 / bits}, type.getElementType(),
+                                      MemRefLayoutAttrInterface(), sharedSpace);
       Value view = memref::ViewOp::create(b, loc(), viewType, dynamicShared,
                                           idx(offset), ValueRange());
       shared[alloc.getResult()] = {view, type, layout, bits};
@@ -353,8 +350,7 @@ SmallVector<Value> KernelLowering::elementCoords(const LinearLayout &layout,
     else if ((field & masks[d]) == 0)
       coords.push_back(arith::OrIOp::create(b, loc(), tcoords[d], idx(field)));
     else
-      coords.push_back(
-          arith::XOrIOp::create(b, loc(), tcoords[d], idx(field)));
+      coords.push_back(arith::XOrIOp::create(b, loc(), tcoords[d], idx(field)));
   }
   return coords;
 }
@@ -459,9 +455,9 @@ Value KernelLowering::sharedIndex(const SharedRef &ref,
   // The origin counts unpadded elements of whole leading matrices.
   Value origin = ref.origin;
   if (tile.layout.getPad() != 0)
-    origin = mul(arith::DivUIOp::create(b, loc(), origin,
-                                        idx(rootShape.back())),
-                 idx(rowElems));
+    origin =
+        mul(arith::DivUIOp::create(b, loc(), origin, idx(rootShape.back())),
+            idx(rowElems));
   auto swizzle = [&](Value elements) -> Value {
     int64_t bytes = tile.layout.getSwizzle();
     if (!bytes)
@@ -633,8 +629,8 @@ LogicalResult KernelLowering::copyGlobalShared(CopyOp op, bool toShared) {
     // Tile coordinates of the chunk's first element.
     SmallVector<Value> tcoords(shape.size());
     Value rest = chunk;
-    tcoords.back() = mul(arith::RemUIOp::create(b, loc(), rest, idx(chunksPerRow)),
-                         idx(vec));
+    tcoords.back() = mul(
+        arith::RemUIOp::create(b, loc(), rest, idx(chunksPerRow)), idx(vec));
     rest = arith::DivUIOp::create(b, loc(), rest, idx(chunksPerRow));
     for (int d = shape.size() - 2; d >= 0; --d) {
       tcoords[d] = arith::RemUIOp::create(b, loc(), rest, idx(shape[d]));
@@ -648,8 +644,7 @@ LogicalResult KernelLowering::copyGlobalShared(CopyOp op, bool toShared) {
             b, loc(), nvgpu::DeviceAsyncTokenType::get(b.getContext()),
             ref->tile->view, ValueRange{smemIndex}, global, gcoords,
             b.getIndexAttr(vec), /*srcElements=*/Value(),
-            vec * ref->tile->elementBits == 128 ? b.getUnitAttr()
-                                                : UnitAttr());
+            vec * ref->tile->elementBits == 128 ? b.getUnitAttr() : UnitAttr());
       } else if (toShared) {
         Value v = vector::LoadOp::create(b, loc(), globalVecType, global,
                                          gcoords, /*nontemporal=*/false,
@@ -659,11 +654,9 @@ LogicalResult KernelLowering::copyGlobalShared(CopyOp op, bool toShared) {
                                 /*nontemporal=*/false,
                                 llvm::MaybeAlign(sharedAlign));
       } else {
-        Value v = vector::LoadOp::create(b, loc(), sharedVecType,
-                                         ref->tile->view,
-                                         ValueRange{smemIndex},
-                                         /*nontemporal=*/false,
-                                         llvm::MaybeAlign(sharedAlign));
+        Value v = vector::LoadOp::create(
+            b, loc(), sharedVecType, ref->tile->view, ValueRange{smemIndex},
+            /*nontemporal=*/false, llvm::MaybeAlign(sharedAlign));
         vector::StoreOp::create(b, loc(), convert(v, globalElt), global,
                                 gcoords, /*nontemporal=*/false,
                                 llvm::MaybeAlign(globalAlign));
@@ -676,8 +669,8 @@ LogicalResult KernelLowering::copyGlobalShared(CopyOp op, bool toShared) {
     for (unsigned d = 0; d + 1 < grank; ++d)
       rowIn = andBool(rowIn, ult(gcoords[d], dims[d]));
     Value last = gcoords.back();
-    Value vecIn = andBool(rowIn, arith::CmpIOp::create(
-                                     b, loc(), arith::CmpIPredicate::ule,
+    Value vecIn = andBool(
+        rowIn, arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ule,
                                      addConst(last, vec), dims.back()));
 
     auto emitScalar = [&]() {
@@ -722,9 +715,9 @@ LogicalResult KernelLowering::copyGlobalShared(CopyOp op, bool toShared) {
       auto fast = scf::IfOp::create(b, loc(), aligned, true);
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(fast.thenBlock());
-      Value rowOk = rowIn ? rowIn
-                          : arith::ConstantIntOp::create(b, loc(), 1, 1)
-                                .getResult();
+      Value rowOk =
+          rowIn ? rowIn
+                : arith::ConstantIntOp::create(b, loc(), 1, 1).getResult();
       Value colOk = ult(last, dims.back());
       Value inBounds = andBool(rowOk, colOk);
       Value remaining = arith::SubIOp::create(
@@ -756,10 +749,9 @@ LogicalResult KernelLowering::copyGlobalShared(CopyOp op, bool toShared) {
                                 /*nontemporal=*/false,
                                 llvm::MaybeAlign(sharedAlign));
       } else {
-        Value v = vector::LoadOp::create(b, loc(), sharedVecType,
-                                         ref->tile->view, ValueRange{smemIndex},
-                                         /*nontemporal=*/false,
-                                         llvm::MaybeAlign(sharedAlign));
+        Value v = vector::LoadOp::create(
+            b, loc(), sharedVecType, ref->tile->view, ValueRange{smemIndex},
+            /*nontemporal=*/false, llvm::MaybeAlign(sharedAlign));
         vector::StoreOp::create(b, loc(), convert(v, globalElt), global,
                                 gcoords, /*nontemporal=*/false,
                                 llvm::MaybeAlign(globalAlign));
@@ -800,9 +792,9 @@ LogicalResult KernelLowering::copyGlobalShared(CopyOp op, bool toShared) {
   for (unsigned d = 0; d < grank; ++d) {
     Value start = offsets.empty() ? idx(0) : offsets[d];
     int64_t extent = d < lead ? 1 : shape[d - lead];
-    tileIn = andBool(tileIn, arith::CmpIOp::create(
-                                 b, loc(), arith::CmpIPredicate::ule,
-                                 addConst(start, extent), dims[d]));
+    tileIn = andBool(tileIn,
+                     arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ule,
+                                           addConst(start, extent), dims[d]));
   }
   auto split = scf::IfOp::create(b, loc(), tileIn, /*withElseRegion=*/true);
   {
@@ -827,8 +819,8 @@ LogicalResult KernelLowering::copySharedShared(CopyOp op) {
   for (int64_t s : shape)
     numel *= s;
   int64_t threads = getNumThreads(op, kernel);
-  auto loop = scf::ForOp::create(b, loc(), threadId(op), idx(numel),
-                                 idx(threads));
+  auto loop =
+      scf::ForOp::create(b, loc(), threadId(op), idx(numel), idx(threads));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   Value e = loop.getInductionVar();
@@ -839,7 +831,8 @@ LogicalResult KernelLowering::copySharedShared(CopyOp op) {
   }
   Value v = memref::LoadOp::create(b, loc(), src->tile->view,
                                    sharedIndex(*src, coords));
-  memref::StoreOp::create(b, loc(), convert(v, dst->tile->type.getElementType()),
+  memref::StoreOp::create(b, loc(),
+                          convert(v, dst->tile->type.getElementType()),
                           dst->tile->view, sharedIndex(*dst, coords));
   return success();
 }
@@ -848,7 +841,8 @@ LogicalResult KernelLowering::copyFragmentMemory(CopyOp op) {
   bool fromFragment = getMemoryKind(op.getSourceType()) == MemoryKind::Fragment;
   Value fragValue = fromFragment ? op.getSource() : op.getTarget();
   Value other = fromFragment ? op.getTarget() : op.getSource();
-  ValueRange offsets = fromFragment ? op.getTargetOffsets() : op.getSourceOffsets();
+  ValueRange offsets =
+      fromFragment ? op.getTargetOffsets() : op.getSourceOffsets();
   RegTile *tile = getRegTile(fragValue, op);
   if (!tile)
     return failure();
@@ -956,7 +950,8 @@ LogicalResult KernelLowering::copyFragmentFragment(CopyOp op) {
     SmallVector<uint64_t> masks;
     SmallVector<Value> tcoords = threadCoords(tile->layout, tid, masks);
     for (int64_t r = 0; r < tile->layout.getRegistersPerThread(); ++r) {
-      SmallVector<Value> coords = elementCoords(tile->layout, r, tcoords, masks);
+      SmallVector<Value> coords =
+          elementCoords(tile->layout, r, tcoords, masks);
       Value valid;
       for (unsigned d = 0; d < shape.size(); ++d)
         if (padded[d] != shape[d])
@@ -989,6 +984,15 @@ LogicalResult KernelLowering::copyFragmentFragment(CopyOp op) {
 // tile.gemm
 //===----------------------------------------------------------------------===//
 
+Value KernelLowering::loadRegisters(const RegTile &tile, int64_t first,
+                                    VectorType type) {
+  SmallVector<Value> elems;
+  for (int64_t i = 0; i < type.getNumElements(); ++i)
+    elems.push_back(
+        memref::LoadOp::create(b, loc(), tile.regs, idx(first + i)));
+  return vector::FromElementsOp::create(b, loc(), type, elems);
+}
+
 Value KernelLowering::mmaSyncBF16(Value a, Value bv, Value c) {
   // nvgpu.mma.sync cannot lower bf16 operands (MLIR 22): use nvvm.mma.sync
   // on the packed 32-bit registers directly.
@@ -997,9 +1001,10 @@ Value KernelLowering::mmaSyncBF16(Value a, Value bv, Value c) {
   auto pack = [&](Value vec, int64_t rows) {
     SmallVector<Value> regs;
     for (int64_t r = 0; r < rows; ++r) {
-      Value row = vector::ExtractOp::create(b, loc(), vec, ArrayRef<int64_t>{r});
-      Value word = vector::BitCastOp::create(
-          b, loc(), VectorType::get({1}, i32), row);
+      Value row =
+          vector::ExtractOp::create(b, loc(), vec, ArrayRef<int64_t>{r});
+      Value word =
+          vector::BitCastOp::create(b, loc(), VectorType::get({1}, i32), row);
       regs.push_back(
           vector::ExtractOp::create(b, loc(), word, ArrayRef<int64_t>{0}));
     }
@@ -1007,20 +1012,19 @@ Value KernelLowering::mmaSyncBF16(Value a, Value bv, Value c) {
   };
   SmallVector<Value> aRegs = pack(a, 4), bRegs = pack(bv, 2), cRegs;
   for (int64_t i = 0; i < 4; ++i)
-    cRegs.push_back(vector::ExtractOp::create(
-        b, loc(), c, ArrayRef<int64_t>{i / 2, i % 2}));
+    cRegs.push_back(vector::ExtractOp::create(b, loc(), c,
+                                              ArrayRef<int64_t>{i / 2, i % 2}));
   auto resultType = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
   auto mma = NVVM::MmaOp::create(
       b, loc(), resultType, aRegs, bRegs, cRegs, ArrayRef<int64_t>{16, 8, 16},
       std::nullopt, std::nullopt,
-      std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16,
-                                     NVVM::MMATypes::bf16},
+      std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16, NVVM::MMATypes::bf16},
       std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                      NVVM::MMALayout::col});
+                                     NVVM::MMALayout::col});
   SmallVector<Value> out;
   for (int64_t i = 0; i < 4; ++i)
-    out.push_back(LLVM::ExtractValueOp::create(b, loc(), mma,
-                                               ArrayRef<int64_t>{i}));
+    out.push_back(
+        LLVM::ExtractValueOp::create(b, loc(), mma, ArrayRef<int64_t>{i}));
   return vector::FromElementsOp::create(b, loc(), VectorType::get({2, 2}, f32),
                                         out);
 }
@@ -1061,10 +1065,10 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
   Value warpM = arith::DivUIOp::create(b, loc(), warp, idx(warps->warpsN));
   Value mBase = mul(warpM, idx(tm));
   Value nBase = mul(warpN, idx(tn));
-  Value laneRow = andConst(lane, 7);         // row within an 8x8 matrix
-  Value laneMat = shrConst(lane, 3);         // which of the 4 matrices
-  Value matLow = andConst(laneMat, 1);       // matrix index bit 0
-  Value matHigh = shrConst(laneMat, 1);      // matrix index bit 1
+  Value laneRow = andConst(lane, 7);    // row within an 8x8 matrix
+  Value laneMat = shrConst(lane, 3);    // which of the 4 matrices
+  Value matLow = andConst(laneMat, 1);  // matrix index bit 0
+  Value matHigh = shrConst(laneMat, 1); // matrix index bit 1
   Value eight = idx(8);
 
   auto halfVec = VectorType::get({2}, inElt);
@@ -1085,12 +1089,7 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
     for (int64_t mi = 0; mi < mTiles; ++mi)
       for (int64_t ks = 0; ks < kSteps; ++ks) {
         int64_t base = (ks << 3) | (mi << (3 + kBits));
-        SmallVector<Value> elems;
-        for (int64_t i = 0; i < 8; ++i)
-          elems.push_back(
-              memref::LoadOp::create(b, loc(), a->regs, idx(base + i)));
-        aFrags[mi][ks] = vector::FromElementsOp::create(b, loc(), aVecType,
-                                                        elems);
+        aFrags[mi][ks] = loadRegisters(*a, base, aVecType);
       }
   } else {
     FailureOr<SharedRef> a = resolveShared(op.getA(), op);
@@ -1129,12 +1128,7 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
     for (int64_t ni = 0; ni < nTiles; ++ni)
       for (int64_t ks = 0; ks < kSteps; ++ks) {
         int64_t base = (ks << 2) | (ni << (2 + kBits));
-        SmallVector<Value> elems;
-        for (int64_t i = 0; i < 4; ++i)
-          elems.push_back(
-              memref::LoadOp::create(b, loc(), bt->regs, idx(base + i)));
-        bFrags[ni][ks] = vector::FromElementsOp::create(b, loc(), bVecType,
-                                                        elems);
+        bFrags[ni][ks] = loadRegisters(*bt, base, bVecType);
       }
   } else {
     FailureOr<SharedRef> bs = resolveShared(op.getB(), op);
@@ -1156,9 +1150,9 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
                     add(kk, mul(matLow, eight))};
         Value index = sharedIndex(*bs, coords);
         auto type = VectorType::get({tiles, 2}, inElt);
-        Value loaded = nvgpu::LdMatrixOp::create(
-            b, loc(), type, bs->tile->view, ValueRange{index},
-            !op.getTransposeB(), tiles);
+        Value loaded = nvgpu::LdMatrixOp::create(b, loc(), type, bs->tile->view,
+                                                 ValueRange{index},
+                                                 !op.getTransposeB(), tiles);
         for (int64_t t = 0; t < tiles / 2; ++t) {
           Value r0 = vector::ExtractOp::create(b, loc(), loaded,
                                                ArrayRef<int64_t>{2 * t});
@@ -1166,14 +1160,12 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
                                                ArrayRef<int64_t>{2 * t + 1});
           Value pair = vector::FromElementsOp::create(
               b, loc(), bVecType,
-              ValueRange{vector::ExtractOp::create(b, loc(), r0,
-                                                   ArrayRef<int64_t>{0}),
-                         vector::ExtractOp::create(b, loc(), r0,
-                                                   ArrayRef<int64_t>{1}),
-                         vector::ExtractOp::create(b, loc(), r1,
-                                                   ArrayRef<int64_t>{0}),
-                         vector::ExtractOp::create(b, loc(), r1,
-                                                   ArrayRef<int64_t>{1})});
+              ValueRange{
+                  vector::ExtractOp::create(b, loc(), r0, ArrayRef<int64_t>{0}),
+                  vector::ExtractOp::create(b, loc(), r0, ArrayRef<int64_t>{1}),
+                  vector::ExtractOp::create(b, loc(), r1, ArrayRef<int64_t>{0}),
+                  vector::ExtractOp::create(b, loc(), r1,
+                                            ArrayRef<int64_t>{1})});
           bFrags[ni + t][ks] = pair;
         }
       }
@@ -1190,11 +1182,7 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
       if (op.getClearAccum()) {
         acc = zeroOf(cVecType);
       } else {
-        SmallVector<Value> elems;
-        for (int64_t i = 0; i < 4; ++i)
-          elems.push_back(
-              memref::LoadOp::create(b, loc(), c->regs, idx(base + i)));
-        acc = vector::FromElementsOp::create(b, loc(), cVecType, elems);
+        acc = loadRegisters(*c, base, cVecType);
       }
       for (int64_t ks = 0; ks < kSteps; ++ks)
         acc = inElt.isBF16()
@@ -1204,8 +1192,8 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
                                              ArrayRef<int64_t>{16, 8, 16})
                         .getResult();
       for (int64_t i = 0; i < 4; ++i) {
-        Value e = vector::ExtractOp::create(
-            b, loc(), acc, ArrayRef<int64_t>{i / 2, i % 2});
+        Value e = vector::ExtractOp::create(b, loc(), acc,
+                                            ArrayRef<int64_t>{i / 2, i % 2});
         memref::StoreOp::create(b, loc(), e, c->regs, idx(base + i));
       }
     }
@@ -1248,10 +1236,10 @@ std::optional<uint64_t> solveGF2(ArrayRef<uint64_t> bases, uint64_t target) {
 } // namespace
 
 LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
-  LinearLayout layout = op.getLayoutAttr()
-                            ? cast<LinearLayoutAttr>(op.getLayoutAttr())
-                                  .getLinearLayout()
-                            : LinearLayout();
+  LinearLayout layout =
+      op.getLayoutAttr()
+          ? cast<LinearLayoutAttr>(op.getLayoutAttr()).getLinearLayout()
+          : LinearLayout();
   ArrayRef<int64_t> extents = op.getExtents();
   unsigned rank = extents.size();
   SmallVector<int64_t> padded = getPaddedShape(extents);
@@ -1308,12 +1296,11 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
     }
     // Per-thread part: for each thread bit, the register combination that
     // makes up for the difference of thread bases.
-    ArrayRef<uint64_t> fragRegs = tile->layout.getBases(LinearLayout::kRegister);
+    ArrayRef<uint64_t> fragRegs =
+        tile->layout.getBases(LinearLayout::kRegister);
     SmallVector<uint64_t> fragThread;
-    llvm::append_range(fragThread,
-                       tile->layout.getBases(LinearLayout::kLane));
-    llvm::append_range(fragThread,
-                       tile->layout.getBases(LinearLayout::kWarp));
+    llvm::append_range(fragThread, tile->layout.getBases(LinearLayout::kLane));
+    llvm::append_range(fragThread, tile->layout.getBases(LinearLayout::kWarp));
     if (fragThread.size() != loopThread.size()) {
       inner->emitOpError("accesses a fragment distributed over a different "
                          "number of threads than the tile.parallel");
@@ -1321,7 +1308,8 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
     }
     Value threadPart;
     for (auto [bit, lb] : llvm::enumerate(loopThread)) {
-      uint64_t diff = project(lb, plan.loopDims, tile->layout) ^ fragThread[bit];
+      uint64_t diff =
+          project(lb, plan.loopDims, tile->layout) ^ fragThread[bit];
       if (!diff)
         continue;
       std::optional<uint64_t> comb = solveGF2(fragRegs, diff);
@@ -1562,10 +1550,10 @@ LogicalResult KernelLowering::lowerWs(WsOp op) {
   if (std::optional<int64_t> regs = op.getRegisters()) {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(then);
-    NVVM::SetMaxRegisterOp::create(
-        b, loc(), static_cast<int32_t>(*regs),
-        *regs >= 128 ? NVVM::SetMaxRegisterAction::increase
-                     : NVVM::SetMaxRegisterAction::decrease);
+    NVVM::SetMaxRegisterOp::create(b, loc(), static_cast<int32_t>(*regs),
+                                   *regs >= 128
+                                       ? NVVM::SetMaxRegisterAction::increase
+                                       : NVVM::SetMaxRegisterAction::decrease);
   }
   return success();
 }

@@ -45,26 +45,6 @@ bool usesBuffer(Operation *op, Operation *alloc) {
   return uses;
 }
 
-/// Whether `op` or an op nested in it reads the tile `alloc` (as opposed to
-/// only overwriting it).
-bool readsBuffer(Operation *op, Operation *alloc) {
-  bool reads = false;
-  op->walk([&](Operation *inner) {
-    for (OpOperand &operand : inner->getOpOperands()) {
-      if (getRootAlloc(operand.get()) != alloc)
-        continue;
-      if (auto copy = dyn_cast<CopyOp>(inner))
-        if (operand.get() == copy.getTarget())
-          continue;
-      if (auto fill = dyn_cast<FillOp>(inner))
-        if (operand.get() == fill.getTarget())
-          continue;
-      reads = true;
-    }
-  });
-  return reads;
-}
-
 struct PipelinePlanningPass
     : public tile::impl::PipelinePlanningBase<PipelinePlanningPass> {
   using Base::Base;
@@ -87,8 +67,7 @@ struct PipelinePlanningPass
     while (changed) {
       changed = false;
       for (scf::ForOp loop : loops)
-        if (isScheduled(loop) &&
-            usedOutside(loop, /*scheduledOnly=*/true)) {
+        if (isScheduled(loop) && usedOutside(loop, /*scheduledOnly=*/true)) {
           keepSequential(loop, "a shared tile filled in the loop is also "
                                "used by a loop that is not pipelined");
           changed = true;
@@ -101,8 +80,7 @@ struct PipelinePlanningPass
                               ArrayRef<int64_t> stages,
                               ArrayRef<int64_t> order);
   LogicalResult checkSharedMemory(scf::ForOp loop, KernelOp kernel,
-                                  int64_t numStages,
-                                  ArrayRef<Operation *> ops,
+                                  int64_t numStages, ArrayRef<Operation *> ops,
                                   ArrayRef<int64_t> stages);
 
   /// Whether planning gave `loop` a schedule.
@@ -135,20 +113,17 @@ bool PipelinePlanningPass::usedOutside(scf::ForOp loop, bool scheduledOnly) {
       auto other = user->getParentOfType<scf::ForOp>();
       while (other && !other->hasAttr(TileDialect::kNumStagesAttrName))
         other = other->getParentOfType<scf::ForOp>();
-      auto numStages =
-          other ? other->getAttrOfType<IntegerAttr>(
-                      TileDialect::kNumStagesAttrName)
-                : IntegerAttr();
-      bool ok = other && !other->isAncestor(loop) && numStages &&
-                numStages.getInt() > 1 &&
-                (!scheduledOnly || isScheduled(other)) &&
-                llvm::any_of(other.getBody()->without_terminator(),
-                             [&](Operation &op) {
-                               return isProducerCopy(&op, other) &&
-                                      cast<CopyOp>(op)
-                                              .getTarget()
-                                              .getDefiningOp() == alloc;
-                             });
+      auto numStages = other ? other->getAttrOfType<IntegerAttr>(
+                                   TileDialect::kNumStagesAttrName)
+                             : IntegerAttr();
+      bool ok =
+          other && !other->isAncestor(loop) && numStages &&
+          numStages.getInt() > 1 && (!scheduledOnly || isScheduled(other)) &&
+          llvm::any_of(
+              other.getBody()->without_terminator(), [&](Operation &op) {
+                return isProducerCopy(&op, other) &&
+                       cast<CopyOp>(op).getTarget().getDefiningOp() == alloc;
+              });
       if (!ok)
         return true;
     }
@@ -207,7 +182,7 @@ LogicalResult PipelinePlanningPass::plan(scf::ForOp loop) {
     // Write-after-read across iterations: the tile is read before it is
     // overwritten, so iteration i reads what iteration i - 1 copied.
     for (unsigned j = 0; j < p; ++j)
-      if (readsBuffer(ops[j], alloc)) {
+      if (readsTile(ops[j], alloc)) {
         InFlightDiagnostic remark =
             loop.emitRemark()
             << "loop not pipelined: a shared tile is read before it is "
@@ -223,7 +198,7 @@ LogicalResult PipelinePlanningPass::plan(scf::ForOp loop) {
     // Other writers in the loop, or uses outside it, would see the wrong
     // version once the tile is multi-buffered.
     for (auto [j, op] : llvm::enumerate(ops))
-      if (j != p && usesBuffer(op, alloc) && !readsBuffer(op, alloc)) {
+      if (j != p && usesBuffer(op, alloc) && !readsTile(op, alloc)) {
         keepSequential(loop, "a shared tile filled by a copy is also written "
                              "by another op of the loop");
         return success();
@@ -297,9 +272,8 @@ LogicalResult PipelinePlanningPass::plan(scf::ForOp loop) {
     SmallVector<unsigned> indices(ops.size());
     for (unsigned i = 0; i < ops.size(); ++i)
       indices[i] = i;
-    llvm::stable_sort(indices, [&](unsigned a, unsigned b) {
-      return stages[a] < stages[b];
-    });
+    llvm::stable_sort(
+        indices, [&](unsigned a, unsigned b) { return stages[a] < stages[b]; });
     order.assign(ops.size(), 0);
     for (auto [position, i] : llvm::enumerate(indices))
       order[i] = position;
@@ -330,8 +304,8 @@ LogicalResult PipelinePlanningPass::checkSchedule(scf::ForOp loop,
   SmallVector<unsigned> emission(ops.size());
   for (unsigned i = 0; i < ops.size(); ++i)
     emission[i] = i;
-  llvm::stable_sort(emission,
-                    [&](unsigned a, unsigned c) { return order[a] < order[c]; });
+  llvm::stable_sort(
+      emission, [&](unsigned a, unsigned c) { return order[a] < order[c]; });
   SmallVector<unsigned> group(ops.size());
   for (unsigned k = 0, g = 0; k < emission.size(); ++k) {
     if (k > 0 && stages[emission[k]] != stages[emission[k - 1]])
@@ -377,7 +351,7 @@ LogicalResult PipelinePlanningPass::checkSchedule(scf::ForOp loop,
       continue;
     Operation *alloc = cast<CopyOp>(op).getTarget().getDefiningOp();
     for (auto [j, other] : llvm::enumerate(ops)) {
-      if (j <= i || !readsBuffer(other, alloc))
+      if (j <= i || !readsTile(other, alloc))
         continue;
       if (stages[j] < stages[i]) {
         InFlightDiagnostic diag =
@@ -435,8 +409,7 @@ LogicalResult PipelinePlanningPass::checkSharedMemory(
                             << "pipelining with num_stages = " << numStages
                             << " needs " << needed
                             << " bytes of shared memory but at most "
-                            << maxSharedMemory.getValue()
-                            << " are available";
+                            << maxSharedMemory.getValue() << " are available";
   if (fits > 1)
     diag << "; num_stages = " << fits << " would fit";
   else if (fits == 1)

@@ -30,15 +30,12 @@ bool mlir::tile::isProducerCopy(Operation *op, scf::ForOp loop) {
   return alloc && !loop->isAncestor(alloc);
 }
 
-/// Whether `op` (or an op nested in it) reads memref `value`.
-static bool readsBuffer(Operation *op, Value value) {
+bool mlir::tile::readsTile(Operation *op, Operation *alloc) {
   bool reads = false;
   op->walk([&](Operation *inner) {
     for (OpOperand &operand : inner->getOpOperands()) {
-      if (getRootAlloc(operand.get()) !=
-          value.getDefiningOp<AllocOp>())
+      if (getRootAlloc(operand.get()) != alloc)
         continue;
-      // The target of a copy or fill is written, not read.
       if (auto copy = dyn_cast<CopyOp>(inner))
         if (operand.get() == copy.getTarget())
           continue;
@@ -63,7 +60,7 @@ mlir::tile::getVersionedBuffers(scf::ForOp loop, ArrayRef<int64_t> stages) {
     Value target = cast<CopyOp>(op).getTarget();
     VersionedBuffer info{stages[i], INT64_MAX, stages[i]};
     for (auto [j, other] : llvm::enumerate(ops))
-      if (j > i && readsBuffer(other, target)) {
+      if (j > i && readsTile(other, target.getDefiningOp())) {
         info.firstReadStage = std::min(info.firstReadStage, stages[j]);
         info.lastReadStage = std::max(info.lastReadStage, stages[j]);
       }

@@ -39,7 +39,7 @@ LinearLayout mlir::tile::getPartitionLayout(ArrayRef<int64_t> shape,
 }
 
 FailureOr<WarpPartition> mlir::tile::partitionWarps(GemmOp gemm,
-                                                     int64_t numWarps) {
+                                                    int64_t numWarps) {
   int64_t m = gemm.getM(), n = gemm.getN();
   auto fits = [&](int64_t wm, int64_t wn) {
     return m % (16 * wm) == 0 && n % (8 * wn) == 0;
@@ -100,21 +100,19 @@ static int64_t getInputBits(GemmOp gemm) {
 }
 
 LinearLayout mlir::tile::getMmaAccumulatorLayout(GemmOp gemm,
-                                                  WarpPartition warps) {
+                                                 WarpPartition warps) {
   return LinearLayout::mmaSyncAccumulator(gemm.getM(), gemm.getN(),
                                           warps.warpsM, warps.warpsN);
 }
 
 LinearLayout mlir::tile::getMmaOperandALayout(GemmOp gemm,
                                               WarpPartition warps) {
-  return LinearLayout::mmaSyncOperandA(gemm.getM(), gemm.getK(),
-                                       getInputBits(gemm), warps.warpsM,
-                                       warps.warpsN);
+  return LinearLayout::mmaSyncOperandA(
+      gemm.getM(), gemm.getK(), getInputBits(gemm), warps.warpsM, warps.warpsN);
 }
 
 LinearLayout mlir::tile::getMmaOperandBLayout(GemmOp gemm,
                                               WarpPartition warps) {
-  return LinearLayout::mmaSyncOperandB(gemm.getK(), gemm.getN(),
-                                       getInputBits(gemm), warps.warpsM,
-                                       warps.warpsN);
+  return LinearLayout::mmaSyncOperandB(
+      gemm.getK(), gemm.getN(), getInputBits(gemm), warps.warpsM, warps.warpsN);
 }

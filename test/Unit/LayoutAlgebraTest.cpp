@@ -29,7 +29,7 @@ static int numChecks = 0;
     ++numChecks;                                                               \
     if (!(cond)) {                                                             \
       ++numFailures;                                                           \
-      llvm::errs() << "FAILED: " << what << " (" #cond ") at line "           \
+      llvm::errs() << "FAILED: " << what << " (" #cond ") at line "            \
                    << __LINE__ << "\n";                                        \
     }                                                                          \
   } while (false)
@@ -46,8 +46,10 @@ static Coord at(const LinearLayout &l, int64_t reg, int64_t lane,
 /// Named layouts with a label.
 static SmallVector<std::pair<std::string, LinearLayout>> namedLayouts() {
   SmallVector<std::pair<std::string, LinearLayout>> all;
-  for (auto [m, n, wm, wn] : {std::tuple{16, 8, 1, 1}, {64, 64, 2, 2},
-                              {128, 128, 2, 2}, {128, 64, 4, 1},
+  for (auto [m, n, wm, wn] : {std::tuple{16, 8, 1, 1},
+                              {64, 64, 2, 2},
+                              {128, 128, 2, 2},
+                              {128, 64, 4, 1},
                               {128, 256, 1, 4}})
     all.push_back({"mma_acc", LinearLayout::mmaSyncAccumulator(m, n, wm, wn)});
   for (int bits : {32, 16, 8})
@@ -60,16 +62,18 @@ static SmallVector<std::pair<std::string, LinearLayout>> namedLayouts() {
          {std::tuple{256 / bits, 8, 1, 1}, {64, 128, 2, 2}, {32, 64, 1, 4}})
       all.push_back({"mma_b" + std::to_string(bits),
                      LinearLayout::mmaSyncOperandB(k, n, bits, wm, wn)});
-  for (auto [m, n, g] : {std::tuple{64, 8, 1}, {64, 256, 1}, {128, 128, 2},
-                         {256, 64, 2}})
+  for (auto [m, n, g] :
+       {std::tuple{64, 8, 1}, {64, 256, 1}, {128, 128, 2}, {256, 64, 2}})
     all.push_back({"wgmma_acc", LinearLayout::wgmmaAccumulator(m, n, g)});
-  for (auto [m, n, i, wm, wn] :
-       {std::tuple{32, 32, 32, 1, 1}, {16, 16, 16, 1, 1}, {128, 128, 32, 2, 2},
-        {64, 64, 16, 2, 2}})
+  for (auto [m, n, i, wm, wn] : {std::tuple{32, 32, 32, 1, 1},
+                                 {16, 16, 16, 1, 1},
+                                 {128, 128, 32, 2, 2},
+                                 {64, 64, 16, 2, 2}})
     all.push_back({"mfma_acc", LinearLayout::mfmaAccumulator(m, n, i, wm, wn)});
-  for (auto [shape, threads, vec] :
-       {std::tuple{Coord{128, 128}, 128, 4}, {Coord{64}, 128, 1},
-        {Coord{128, 32}, 128, 8}, {Coord{256}, 256, 2}})
+  for (auto [shape, threads, vec] : {std::tuple{Coord{128, 128}, 128, 4},
+                                     {Coord{64}, 128, 1},
+                                     {Coord{128, 32}, 128, 8},
+                                     {Coord{256}, 256, 2}})
     all.push_back({"blocked", LinearLayout::blocked(shape, threads, vec)});
   for (int bits : {8, 16, 32})
     for (int swizzle : {0, 32, 64, 128})
@@ -235,14 +239,15 @@ static void testRoundTrips() {
       CHECK_TRUE(there && isIdentity(*there), name << ": inv . l == id");
       CHECK_TRUE(back && isIdentity(*back), name << ": l . inv == id");
       std::optional<LinearLayout> twice = inv->invert();
-      CHECK_TRUE(twice && twice->getInDims().front().bases ==
-                              [&] {
-                                SmallVector<uint64_t> cols;
-                                for (auto &d : l.getInDims())
-                                  llvm::append_range(cols, d.bases);
-                                return cols;
-                              }(),
-                 name << ": inverse of inverse");
+      CHECK_TRUE(
+          twice && twice->getInDims().front().bases ==
+                       [&] {
+                         SmallVector<uint64_t> cols;
+                         for (auto &d : l.getInDims())
+                           llvm::append_range(cols, d.bases);
+                         return cols;
+                       }(),
+          name << ": inverse of inverse");
     } else {
       CHECK_TRUE(!l.invert(), name << ": only bijections invert");
       CHECK_TRUE(l.getReplication() > 1 || l.getRegisterDuplication() > 1,
@@ -272,8 +277,8 @@ static void testReplicationAndContainment() {
              "accumulator != A operand (square)");
   // Reducing rows of the accumulator: each row is held by the 4 lanes of a
   // quad.
-  LinearLayout rows = LinearLayout::mmaSyncAccumulator(128, 64, 4, 1)
-                          .projectOut(1);
+  LinearLayout rows =
+      LinearLayout::mmaSyncAccumulator(128, 64, 4, 1).projectOut(1);
   CHECK_TRUE(rows.getOutShape() == ArrayRef<int64_t>{128}, "row shape");
   CHECK_TRUE(rows.getReplication() == 4, "row vector replicated 4x");
   CHECK_TRUE(rows.getRegistersPerThread() == 4, "row vector registers");

@@ -37,9 +37,9 @@ struct TileToNVVMPipelineOptions
       *this, "pipeline",
       llvm::cl::desc("Software-pipeline loops marked with tile.num_stages"),
       llvm::cl::init(true)};
-  PassOptions::Option<int> optLevel{
-      *this, "opt-level", llvm::cl::desc("LLVM optimization level"),
-      llvm::cl::init(3)};
+  PassOptions::Option<int> optLevel{*this, "opt-level",
+                                    llvm::cl::desc("LLVM optimization level"),
+                                    llvm::cl::init(3)};
 };
 
 /// Builds the pipeline from tile IR to a gpu.binary: layout inference, tile

@@ -18,6 +18,10 @@ namespace mlir::tile {
 /// The tile.alloc a memref value is (a view of), if any.
 AllocOp getRootAlloc(Value value);
 
+/// Whether `op` or an op nested in it reads the tile `alloc` (the target of
+/// a copy or a fill is written, not read).
+bool readsTile(Operation *op, Operation *alloc);
+
 /// Whether `op` is a copy from global memory into a whole shared tile
 /// allocated outside `loop`: the ops software pipelining overlaps.
 bool isProducerCopy(Operation *op, scf::ForOp loop);

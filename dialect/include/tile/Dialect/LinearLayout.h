@@ -79,15 +79,13 @@ public:
 
   /// The A operand fragment of `mma.sync` m16n8k(256/bits) over an M x K tile
   /// (replicated over the `warpsN` warps that share rows).
-  static LinearLayout mmaSyncOperandA(int64_t m, int64_t k,
-                                      int64_t elementBits, int64_t warpsM,
-                                      int64_t warpsN);
+  static LinearLayout mmaSyncOperandA(int64_t m, int64_t k, int64_t elementBits,
+                                      int64_t warpsM, int64_t warpsN);
 
   /// The B operand fragment of `mma.sync` over a K x N tile (replicated over
   /// the `warpsM` warps that share columns).
-  static LinearLayout mmaSyncOperandB(int64_t k, int64_t n,
-                                      int64_t elementBits, int64_t warpsM,
-                                      int64_t warpsN);
+  static LinearLayout mmaSyncOperandB(int64_t k, int64_t n, int64_t elementBits,
+                                      int64_t warpsM, int64_t warpsN);
 
   /// The accumulator of Hopper `wgmma` m64nNk* over an M x N tile computed by
   /// `numWarpgroups` warpgroups stacked along M (each owns M / numWarpgroups
@@ -183,9 +181,7 @@ public:
   bool operator==(const LinearLayout &other) const {
     return inDims == other.inDims && outShape == other.outShape;
   }
-  bool operator!=(const LinearLayout &other) const {
-    return !(*this == other);
-  }
+  bool operator!=(const LinearLayout &other) const { return !(*this == other); }
 
   void print(llvm::raw_ostream &os) const;
 
