@@ -100,6 +100,12 @@ private:
   /// The registers first..first+N-1 of a fragment as a vector of `type`
   /// (N elements).
   Value loadRegisters(const RegTile &tile, int64_t first, VectorType type);
+  /// Loads the per-(tile, k step) atoms of a gemm operand held in a
+  /// fragment with the mma.sync operand layout `expected`.
+  LogicalResult loadRegisterOperand(GemmOp op, Value operand,
+                                    const LinearLayout &expected,
+                                    StringRef name, VectorType atomType,
+                                    SmallVectorImpl<SmallVector<Value>> &frags);
   LogicalResult lowerParallel(ParallelOp op);
   LogicalResult lowerReduce(ReduceOp op);
   LogicalResult lowerWs(WsOp op);
@@ -993,6 +999,30 @@ Value KernelLowering::loadRegisters(const RegTile &tile, int64_t first,
   return vector::FromElementsOp::create(b, loc(), type, elems);
 }
 
+LogicalResult KernelLowering::loadRegisterOperand(
+    GemmOp op, Value operand, const LinearLayout &expected, StringRef name,
+    VectorType atomType, SmallVectorImpl<SmallVector<Value>> &frags) {
+  RegTile *tile = getRegTile(operand, op);
+  if (!tile)
+    return failure();
+  if (tile->layout != expected)
+    return op.emitOpError("the ")
+           << name << " fragment's layout is not the mma.sync " << name
+           << " operand layout of this gemm";
+  // Operand layouts hold an atom's registers contiguously, k steps next,
+  // then the m (A) or n (B) tiles.
+  int64_t atomRegs = atomType.getNumElements();
+  int64_t kSteps = frags.front().size();
+  int64_t kBits = llvm::Log2_64(kSteps);
+  int64_t atomBits = llvm::Log2_64(atomRegs);
+  for (auto [tileIndex, row] : llvm::enumerate(frags))
+    for (int64_t ks = 0; ks < kSteps; ++ks)
+      row[ks] = loadRegisters(
+          *tile, (ks << atomBits) | (int64_t(tileIndex) << (atomBits + kBits)),
+          atomType);
+  return success();
+}
+
 Value KernelLowering::mmaSyncBF16(Value a, Value bv, Value c) {
   // nvgpu.mma.sync cannot lower bf16 operands (MLIR 22): use nvvm.mma.sync
   // on the packed 32-bit registers directly.
@@ -1079,18 +1109,10 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
   // Operand A fragments, per (m tile, k step): vector<4x2>.
   SmallVector<SmallVector<Value>> aFrags(mTiles, SmallVector<Value>(kSteps));
   if (getMemoryKind(aType) == MemoryKind::Fragment) {
-    RegTile *a = getRegTile(op.getA(), op);
-    if (!a)
+    if (failed(loadRegisterOperand(op, op.getA(),
+                                   getMmaOperandALayout(op, *warps), "A",
+                                   aVecType, aFrags)))
       return failure();
-    if (a->layout != getMmaOperandALayout(op, *warps))
-      return op.emitOpError("the A fragment's layout is not the mma.sync A "
-                            "operand layout of this gemm");
-    int64_t kBits = llvm::Log2_64(kSteps);
-    for (int64_t mi = 0; mi < mTiles; ++mi)
-      for (int64_t ks = 0; ks < kSteps; ++ks) {
-        int64_t base = (ks << 3) | (mi << (3 + kBits));
-        aFrags[mi][ks] = loadRegisters(*a, base, aVecType);
-      }
   } else {
     FailureOr<SharedRef> a = resolveShared(op.getA(), op);
     if (failed(a))
@@ -1118,18 +1140,10 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
   SmallVector<SmallVector<Value>> bFrags(nTiles, SmallVector<Value>(kSteps));
   auto bType = cast<MemRefType>(op.getB().getType());
   if (getMemoryKind(bType) == MemoryKind::Fragment) {
-    RegTile *bt = getRegTile(op.getB(), op);
-    if (!bt)
+    if (failed(loadRegisterOperand(op, op.getB(),
+                                   getMmaOperandBLayout(op, *warps), "B",
+                                   bVecType, bFrags)))
       return failure();
-    if (bt->layout != getMmaOperandBLayout(op, *warps))
-      return op.emitOpError("the B fragment's layout is not the mma.sync B "
-                            "operand layout of this gemm");
-    int64_t kBits = llvm::Log2_64(kSteps);
-    for (int64_t ni = 0; ni < nTiles; ++ni)
-      for (int64_t ks = 0; ks < kSteps; ++ks) {
-        int64_t base = (ks << 2) | (ni << (2 + kBits));
-        bFrags[ni][ks] = loadRegisters(*bt, base, bVecType);
-      }
   } else {
     FailureOr<SharedRef> bs = resolveShared(op.getB(), op);
     if (failed(bs))
