@@ -116,6 +116,12 @@ private:
   LogicalResult copyFragmentMemory(CopyOp op);
   LogicalResult copyFragmentFragment(CopyOp op);
   LogicalResult copySharedShared(CopyOp op);
+  /// Shared -> fragment copies whose layout is the ldmatrix pattern (16-bit
+  /// elements; register bit 0 and the lanes within 8x8 matrices, other bits
+  /// moving whole matrices) as nvgpu.ldmatrix; fails (emitting nothing)
+  /// otherwise.
+  LogicalResult loadWithLdMatrix(CopyOp op, RegTile &tile,
+                                 const SharedRef &ref);
 
   // Helpers.
   Location loc() { return currentLoc; }
@@ -843,6 +849,88 @@ LogicalResult KernelLowering::copySharedShared(CopyOp op) {
   return success();
 }
 
+LogicalResult KernelLowering::loadWithLdMatrix(CopyOp op, RegTile &tile,
+                                               const SharedRef &ref) {
+  // ldmatrix gives lane l the elements (l / 4, 2 * (l % 4) + {0, 1}) of an
+  // 8x8 matrix of 16-bit elements whose rows lanes 8m..8m+7 address. A
+  // fragment layout matches if register bit 0 and the lane bits are that
+  // pattern and its other register and warp bits move by whole 8x8 blocks.
+  const LinearLayout &layout = tile.layout;
+  if (layout.getOutRank() != 2 || tile.type.getElementTypeBitWidth() != 16 ||
+      tile.type.getElementType() != ref.tile->type.getElementType() ||
+      getPaddedShape(tile.type.getShape()) !=
+          ArrayRef<int64_t>(tile.type.getShape()) ||
+      layout.getInDimBits(LinearLayout::kLane) != 5)
+    return failure();
+  int64_t cols = layout.getOutShape()[1];
+  auto flat = [&](int64_t row, int64_t col) {
+    return static_cast<uint64_t>(row * cols + col);
+  };
+  ArrayRef<uint64_t> regs = layout.getBases(LinearLayout::kRegister);
+  SmallVector<uint64_t> lanePattern{flat(0, 2), flat(0, 4), flat(1, 0),
+                                    flat(2, 0), flat(4, 0)};
+  if (regs.empty() || regs[0] != flat(0, 1) ||
+      ArrayRef<uint64_t>(lanePattern) != layout.getBases(LinearLayout::kLane))
+    return failure();
+  auto blockAligned = [&](uint64_t basis) {
+    SmallVector<int64_t> c = layout.unpackCoord(basis);
+    return c[0] % 8 == 0 && c[1] % 8 == 0;
+  };
+  if (!llvm::all_of(regs.drop_front(), blockAligned) ||
+      !llvm::all_of(layout.getBases(LinearLayout::kWarp), blockAligned))
+    return failure();
+
+  // Warp part of the coordinates (lanes are inside the 8x8 matrices).
+  Value tid = threadId(op);
+  Value lane = andConst(tid, 31);
+  SmallVector<Value> warpCoords(2, idx(0));
+  for (auto [bit, basis] :
+       llvm::enumerate(layout.getBases(LinearLayout::kWarp))) {
+    SmallVector<int64_t> c = layout.unpackCoord(basis);
+    Value set = andConst(shrConst(tid, 5 + bit), 1);
+    for (unsigned d = 0; d < 2; ++d)
+      if (c[d])
+        warpCoords[d] =
+            arith::XOrIOp::create(b, loc(), warpCoords[d], mul(set, idx(c[d])));
+  }
+  int64_t numMatrices = layout.getRegistersPerThread() / 2;
+  int64_t perLoad = std::min<int64_t>(4, numMatrices);
+  Value laneRow = andConst(lane, 7);
+  Value laneMatrix = shrConst(lane, 3);
+  Type elt = tile.type.getElementType();
+  for (int64_t first = 0; first < numMatrices; first += perLoad) {
+    // Lane l addresses row l % 8 of matrix first + l / 8 (lanes past the
+    // last matrix of an x1/x2 load repeat valid addresses).
+    Value rowOrigin = idx(0), colOrigin = idx(0);
+    for (int64_t m = 0; m < perLoad; ++m) {
+      SmallVector<int64_t> origin = layout.unpackCoord(
+          layout.applyFlat({{LinearLayout::kRegister, 2 * (first + m)}}));
+      Value isM = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq,
+                                        laneMatrix, idx(m % perLoad));
+      rowOrigin =
+          arith::SelectOp::create(b, loc(), isM, idx(origin[0]), rowOrigin);
+      colOrigin =
+          arith::SelectOp::create(b, loc(), isM, idx(origin[1]), colOrigin);
+    }
+    Value row =
+        add(arith::XOrIOp::create(b, loc(), rowOrigin, warpCoords[0]), laneRow);
+    Value col = arith::XOrIOp::create(b, loc(), colOrigin, warpCoords[1]);
+    Value index = sharedIndex(ref, {row, col});
+    auto type = VectorType::get({perLoad, 2}, elt);
+    Value loaded = nvgpu::LdMatrixOp::create(
+        b, loc(), type, ref.tile->view, ValueRange{index}, /*transpose=*/false,
+        static_cast<int32_t>(perLoad));
+    for (int64_t m = 0; m < perLoad; ++m)
+      for (int64_t e = 0; e < 2; ++e) {
+        Value v = vector::ExtractOp::create(b, loc(), loaded,
+                                            ArrayRef<int64_t>{m, e});
+        memref::StoreOp::create(b, loc(), v, tile.regs,
+                                idx(2 * (first + m) + e));
+      }
+  }
+  return success();
+}
+
 LogicalResult KernelLowering::copyFragmentMemory(CopyOp op) {
   bool fromFragment = getMemoryKind(op.getSourceType()) == MemoryKind::Fragment;
   Value fragValue = fromFragment ? op.getSource() : op.getTarget();
@@ -878,6 +966,8 @@ LogicalResult KernelLowering::copyFragmentMemory(CopyOp op) {
            << " memory are not supported by the lowering yet";
   }
   SmallVector<int64_t> padded = getPaddedShape(shape);
+  if (ref && !fromFragment && succeeded(loadWithLdMatrix(op, *tile, *ref)))
+    return success();
   for (int64_t r = 0; r < tile->layout.getRegistersPerThread(); ++r) {
     SmallVector<Value> coords = elementCoords(tile->layout, r, tcoords, masks);
     // Elements of the padded layout beyond the tile, and (for global

@@ -209,3 +209,32 @@ func.func @converting_copy(%A: memref<?x?xf32>, %i: index) {
   }
   return
 }
+
+// -----
+
+// A shared -> fragment copy into the mma.sync A operand layout (register bit
+// 0 and the lanes inside 8x8 matrices, the other bits moving whole matrices)
+// is an ldmatrix: 32 halves (replicated over the 2 warps sharing rows), 16
+// matrices per thread, four x4 loads.
+
+!s = memref<64x32xf16, #gpu.address_space<workgroup>>
+!fa = memref<64x32xf16, #tile.mem<fragment>>
+!b = memref<32x64xf16, #gpu.address_space<workgroup>>
+!f = memref<64x64xf32, #tile.mem<fragment>>
+
+// CHECK-LABEL: func.func @ldmatrix_copy
+// CHECK: %[[A:.*]] = memref.alloca() : memref<32xf16>
+// CHECK-COUNT-4: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = false} : memref<2048xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// CHECK: memref.store %{{.*}}, %[[A]][%{{.*}}] : memref<32xf16>
+// CHECK: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = true}
+func.func @ldmatrix_copy() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %as = tile.alloc : !s
+    %af = tile.alloc : !fa
+    %bs = tile.alloc : !b
+    %acc = tile.alloc : !f
+    tile.copy %as, %af : !s to !fa
+    tile.gemm %af, %bs, %acc clear_accum : !fa, !b, !f
+  }
+  return
+}
