@@ -328,24 +328,33 @@ int64_t LinearLayout::getVectorWidth() const {
 }
 
 std::optional<LinearLayout> LinearLayout::invert() const {
-  if (!isBijective())
+  if (!isInjective())
     return std::nullopt;
   SmallVector<uint64_t> cols = allColumns(*this);
   unsigned n = cols.size();
-  // Rows of the matrix (one per output bit, over input bits), augmented with
-  // the identity over output bits; Gauss-Jordan to the identity.
-  SmallVector<uint64_t> rows(n, 0), aug(n, 0);
-  for (unsigned r = 0; r < n; ++r) {
+  // Rows of the matrix (one per output bit, over input bits). Keep n
+  // independent ones (all of them for a bijection): the square submatrix
+  // they form is invertible; output bits outside it do not matter on the
+  // image of the layout.
+  SmallVector<uint64_t> rows, aug;
+  GF2Basis chosen;
+  for (unsigned r = 0; r < numOutBits && rows.size() < n; ++r) {
+    uint64_t row = 0;
     for (unsigned c = 0; c < n; ++c)
       if ((cols[c] >> r) & 1)
-        rows[r] |= uint64_t(1) << c;
-    aug[r] = uint64_t(1) << r;
+        row |= uint64_t(1) << c;
+    if (!chosen.insert(row))
+      continue;
+    rows.push_back(row);
+    aug.push_back(uint64_t(1) << r);
   }
+  assert(rows.size() == n && "injective layout has full column rank");
+  // Gauss-Jordan on the chosen rows, augmented with their output bits.
   for (unsigned c = 0; c < n; ++c) {
     unsigned pivot = c;
     while (pivot < n && !((rows[pivot] >> c) & 1))
       ++pivot;
-    assert(pivot < n && "bijective layout must be invertible");
+    assert(pivot < n && "chosen rows must be independent");
     std::swap(rows[c], rows[pivot]);
     std::swap(aug[c], aug[pivot]);
     for (unsigned r = 0; r < n; ++r)
@@ -357,7 +366,7 @@ std::optional<LinearLayout> LinearLayout::invert() const {
   // Now input bit c = XOR of output bits in aug[c]. The inverse maps output
   // bit j to the input bits c whose aug[c] contains j.
   InDim coord{"coord", {}};
-  for (unsigned j = 0; j < n; ++j) {
+  for (unsigned j = 0; j < numOutBits; ++j) {
     uint64_t col = 0;
     for (unsigned c = 0; c < n; ++c)
       if ((aug[c] >> j) & 1)

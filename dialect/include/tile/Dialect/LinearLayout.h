@@ -152,9 +152,12 @@ public:
   /// consecutive registers (the widest vector access).
   int64_t getVectorWidth() const;
 
-  /// The inverse of a bijective layout: its single input dimension "coord"
-  /// ranges over flat coordinates, its output is the flat index of this
-  /// layout's inputs, of shape [size of each input dimension].
+  /// The inverse of an injective layout: its single input dimension
+  /// "coord" ranges over flat coordinates, its output is the flat index of
+  /// this layout's inputs, of shape [size of each input dimension, last
+  /// first]. For a bijection it is the inverse; for an injective layout that
+  /// does not cover its tile it is a left inverse, exact on the layout's
+  /// image (inverse . layout is the identity). None if not injective.
   std::optional<LinearLayout> invert() const;
 
   /// `outer` after `this`: requires `outer` to have one input dimension with
