@@ -16,5 +16,6 @@ s = s.replace('%c32 = arith.constant 32 : index', f'%c32 = arith.constant {bk} :
 s = s.replace('%gx = arith.ceildivui %N, %c128', '%gx = arith.ceildivui %N, %cBN').replace('%gy = arith.ceildivui %M, %c128', '%gy = arith.ceildivui %M, %cBM')
 s = s.replace('threads(128)', f'threads({threads})')
 s = s.replace('%m0 = arith.muli %by, %c128', '%m0 = arith.muli %by, %cBM').replace('%n0 = arith.muli %bx, %c128', '%n0 = arith.muli %bx, %cBN')
-s = s.replace('{tile.num_stages = 3 : i64}', f'{{tile.num_stages = {stages} : i64}}')
+import re
+s = re.sub(r'\{tile\.num_stages = \d+ : i64\}', f'{{tile.num_stages = {stages} : i64}}', s)
 open(out, 'w').write(s)

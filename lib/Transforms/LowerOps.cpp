@@ -1277,30 +1277,37 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
   }
   (void)halfVec;
 
-  // Accumulate: registers of atom (mi, ni) are base + {0..3}.
+  // Accumulate: registers of atom (mi, ni) are base + {0..3}. The k steps
+  // are the outer loop so that consecutive mma.sync ops are independent
+  // (each accumulator's chain is spread over a whole k step).
   int64_t nBits = llvm::Log2_64(nTiles);
+  auto baseOf = [&](int64_t mi, int64_t ni) {
+    return (ni << 2) | (mi << (2 + nBits));
+  };
+  SmallVector<SmallVector<Value>> accs(mTiles, SmallVector<Value>(nTiles));
   for (int64_t mi = 0; mi < mTiles; ++mi)
-    for (int64_t ni = 0; ni < nTiles; ++ni) {
-      int64_t base = (ni << 2) | (mi << (2 + nBits));
-      Value acc;
-      if (op.getClearAccum()) {
-        acc = zeroOf(cVecType);
-      } else {
-        acc = loadRegisters(*c, base, cVecType);
-      }
-      for (int64_t ks = 0; ks < kSteps; ++ks)
+    for (int64_t ni = 0; ni < nTiles; ++ni)
+      accs[mi][ni] = op.getClearAccum()
+                         ? zeroOf(cVecType)
+                         : loadRegisters(*c, baseOf(mi, ni), cVecType);
+  for (int64_t ks = 0; ks < kSteps; ++ks)
+    for (int64_t mi = 0; mi < mTiles; ++mi)
+      for (int64_t ni = 0; ni < nTiles; ++ni) {
+        Value &acc = accs[mi][ni];
         acc = inElt.isBF16()
                   ? mmaSyncBF16(aFrags[mi][ks], bFrags[ni][ks], acc)
                   : nvgpu::MmaSyncOp::create(b, loc(), aFrags[mi][ks],
                                              bFrags[ni][ks], acc,
                                              ArrayRef<int64_t>{16, 8, 16})
                         .getResult();
-      for (int64_t i = 0; i < 4; ++i) {
-        Value e = vector::ExtractOp::create(b, loc(), acc,
-                                            ArrayRef<int64_t>{i / 2, i % 2});
-        memref::StoreOp::create(b, loc(), e, c->regs, idx(base + i));
       }
-    }
+  for (int64_t mi = 0; mi < mTiles; ++mi)
+    for (int64_t ni = 0; ni < nTiles; ++ni)
+      for (int64_t i = 0; i < 4; ++i) {
+        Value e = vector::ExtractOp::create(b, loc(), accs[mi][ni],
+                                            ArrayRef<int64_t>{i / 2, i % 2});
+        memref::StoreOp::create(b, loc(), e, c->regs, idx(baseOf(mi, ni) + i));
+      }
   return success();
 }
 
