@@ -650,14 +650,10 @@ LogicalResult KernelLowering::copyGlobalShared(CopyOp op, bool toShared) {
     }
     SmallVector<Value> gcoords = globalCoords(b, loc(), offsets, tcoords);
     Value smemIndex = sharedIndex(*ref, tcoords);
-    if (unmasked) {
-      if (op.getAsync()) {
-        nvgpu::DeviceAsyncCopyOp::create(
-            b, loc(), nvgpu::DeviceAsyncTokenType::get(b.getContext()),
-            ref->tile->view, ValueRange{smemIndex}, global, gcoords,
-            b.getIndexAttr(vec), /*srcElements=*/Value(),
-            vec * ref->tile->elementBits == 128 ? b.getUnitAttr() : UnitAttr());
-      } else if (toShared) {
+    // One 16-byte vector between global and shared memory, through
+    // registers.
+    auto emitVectorMove = [&]() {
+      if (toShared) {
         Value v = vector::LoadOp::create(b, loc(), globalVecType, global,
                                          gcoords, /*nontemporal=*/false,
                                          llvm::MaybeAlign(globalAlign));
@@ -673,6 +669,21 @@ LogicalResult KernelLowering::copyGlobalShared(CopyOp op, bool toShared) {
                                 gcoords, /*nontemporal=*/false,
                                 llvm::MaybeAlign(globalAlign));
       }
+    };
+    // One cp.async of up to 16 bytes reading `count` elements (all when
+    // null) from `coords`.
+    auto emitAsyncCopy = [&](ValueRange coords, Value count) {
+      nvgpu::DeviceAsyncCopyOp::create(
+          b, loc(), nvgpu::DeviceAsyncTokenType::get(b.getContext()),
+          ref->tile->view, ValueRange{smemIndex}, global, coords,
+          b.getIndexAttr(vec), count,
+          vec * ref->tile->elementBits == 128 ? b.getUnitAttr() : UnitAttr());
+    };
+    if (unmasked) {
+      if (op.getAsync())
+        emitAsyncCopy(gcoords, /*count=*/Value());
+      else
+        emitVectorMove();
       return success();
     }
     // In bounds in every dimension but the last; the last is checked per
@@ -739,11 +750,7 @@ LogicalResult KernelLowering::copyGlobalShared(CopyOp op, bool toShared) {
       SmallVector<Value> safe;
       for (Value c : gcoords)
         safe.push_back(arith::SelectOp::create(b, loc(), inBounds, c, idx(0)));
-      nvgpu::DeviceAsyncCopyOp::create(
-          b, loc(), nvgpu::DeviceAsyncTokenType::get(b.getContext()),
-          ref->tile->view, ValueRange{smemIndex}, global, safe,
-          b.getIndexAttr(vec), count,
-          vec * ref->tile->elementBits == 128 ? b.getUnitAttr() : UnitAttr());
+      emitAsyncCopy(safe, count);
       b.setInsertionPointToStart(fast.elseBlock());
       emitScalar();
       return success();
@@ -752,22 +759,7 @@ LogicalResult KernelLowering::copyGlobalShared(CopyOp op, bool toShared) {
     {
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(fast.thenBlock());
-      if (toShared) {
-        Value v = vector::LoadOp::create(b, loc(), globalVecType, global,
-                                         gcoords, /*nontemporal=*/false,
-                                         llvm::MaybeAlign(globalAlign));
-        vector::StoreOp::create(b, loc(), convert(v, sharedElt),
-                                ref->tile->view, ValueRange{smemIndex},
-                                /*nontemporal=*/false,
-                                llvm::MaybeAlign(sharedAlign));
-      } else {
-        Value v = vector::LoadOp::create(
-            b, loc(), sharedVecType, ref->tile->view, ValueRange{smemIndex},
-            /*nontemporal=*/false, llvm::MaybeAlign(sharedAlign));
-        vector::StoreOp::create(b, loc(), convert(v, globalElt), global,
-                                gcoords, /*nontemporal=*/false,
-                                llvm::MaybeAlign(globalAlign));
-      }
+      emitVectorMove();
       b.setInsertionPointToStart(fast.elseBlock());
       emitScalar();
     }
