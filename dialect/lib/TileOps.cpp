@@ -272,13 +272,6 @@ LogicalResult AllocOp::verify() {
 // CopyOp
 //===----------------------------------------------------------------------===//
 
-void CopyOp::build(OpBuilder &builder, OperationState &state, Value source,
-                   ValueRange sourceOffsets, Value target,
-                   ValueRange targetOffsets, bool async) {
-  build(builder, state, TypeRange(), source, sourceOffsets, target,
-        targetOffsets, async);
-}
-
 static bool isNumeric(Type type) {
   return isa<FloatType, IntegerType, IndexType>(type);
 }
@@ -299,6 +292,10 @@ LogicalResult CopyOp::verify() {
       (srcKind != MemoryKind::Global || dstKind != MemoryKind::Shared))
     return emitOpError("only copies from global to shared memory can be "
                        "asynchronous");
+
+  if (getInBounds() && srcKind != MemoryKind::Global &&
+      dstKind != MemoryKind::Global)
+    return emitOpError("'in_bounds' needs a global operand");
 
   bool srcHasOffsets = !getSourceOffsets().empty();
   bool dstHasOffsets = !getTargetOffsets().empty();

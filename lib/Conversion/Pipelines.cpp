@@ -43,8 +43,11 @@ static std::string findCudaToolkit(StringRef option) {
 
 void mlir::tile::buildTileToNVVMPipeline(
     OpPassManager &pm, const TileToNVVMPipelineOptions &options) {
-  // Tile level: software pipelining, then layouts (which extend over the
-  // version dimension pipelining adds), then per-thread code.
+  // Tile level: interior loop versions, software pipelining, then layouts
+  // (which extend over the version dimension pipelining adds), then
+  // per-thread code.
+  if (options.specializeBounds)
+    pm.addPass(createSpecializeBounds());
   if (options.pipeline) {
     pm.addPass(createPipelinePlanning());
     pm.addPass(createInjectPipeline());

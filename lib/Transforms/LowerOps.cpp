@@ -75,6 +75,22 @@ static uint64_t fieldOf(const LinearLayout &layout, uint64_t flat,
   return layout.unpackCoord(flat)[dim];
 }
 
+/// The number of leading registers of `layout` holding consecutive elements
+/// of the last dimension (a power of two; 1 if register 1 is elsewhere).
+static int64_t contiguousRegisters(const LinearLayout &layout) {
+  int64_t run = 1;
+  for (uint64_t basis : layout.getBases(LinearLayout::kRegister)) {
+    SmallVector<int64_t> c = layout.unpackCoord(basis);
+    bool next =
+        c.back() == run && llvm::all_of(ArrayRef<int64_t>(c).drop_back(),
+                                        [](int64_t x) { return x == 0; });
+    if (!next)
+      break;
+    run *= 2;
+  }
+  return run;
+}
+
 //===----------------------------------------------------------------------===//
 // KernelLowering
 //===----------------------------------------------------------------------===//
@@ -116,6 +132,13 @@ private:
   LogicalResult copyFragmentMemory(CopyOp op);
   LogicalResult copyFragmentFragment(CopyOp op);
   LogicalResult copySharedShared(CopyOp op);
+  /// True when rows of the global memref (extents `dims`) and the last
+  /// offset are multiples of `vec` elements (null when vec is 1).
+  Value alignedRows(ArrayRef<Value> dims, ValueRange offsets, int64_t vec);
+  /// True when the region `shape` at `offsets` lies within `dims` (the shape
+  /// covers the trailing dimensions).
+  Value regionInBounds(ArrayRef<Value> dims, ValueRange offsets,
+                       ArrayRef<int64_t> shape);
   /// Shared -> fragment copies whose layout is the ldmatrix pattern (16-bit
   /// elements; register bit 0 and the lanes within 8x8 matrices, other bits
   /// moving whole matrices) as nvgpu.ldmatrix; fails (emitting nothing)
@@ -583,6 +606,35 @@ static SmallVector<Value> globalCoords(OpBuilder &b, Location loc,
   return coords;
 }
 
+Value KernelLowering::alignedRows(ArrayRef<Value> dims, ValueRange offsets,
+                                  int64_t vec) {
+  if (vec <= 1)
+    return nullptr;
+  auto isMultiple = [&](Value v) {
+    return arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq,
+                                 arith::RemUIOp::create(b, loc(), v, idx(vec)),
+                                 idx(0));
+  };
+  Value aligned = isMultiple(dims.back());
+  if (!offsets.empty())
+    aligned = andBool(aligned, isMultiple(offsets.back()));
+  return aligned;
+}
+
+Value KernelLowering::regionInBounds(ArrayRef<Value> dims, ValueRange offsets,
+                                     ArrayRef<int64_t> shape) {
+  Value inBounds;
+  unsigned lead = dims.size() - shape.size();
+  for (unsigned d = 0; d < dims.size(); ++d) {
+    Value start = offsets.empty() ? idx(0) : offsets[d];
+    int64_t extent = d < lead ? 1 : shape[d - lead];
+    inBounds = andBool(
+        inBounds, arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ule,
+                                        addConst(start, extent), dims[d]));
+  }
+  return inBounds;
+}
+
 LogicalResult KernelLowering::copyGlobalShared(CopyOp op, bool toShared) {
   Value global = toShared ? op.getSource() : op.getTarget();
   Value sharedValue = toShared ? op.getTarget() : op.getSource();
@@ -616,18 +668,7 @@ LogicalResult KernelLowering::copyGlobalShared(CopyOp op, bool toShared) {
   SmallVector<Value> dims;
   for (unsigned d = 0; d < grank; ++d)
     dims.push_back(memref::DimOp::create(b, loc(), global, d));
-  Value aligned;
-  if (vec > 1) {
-    Value zero = idx(0);
-    auto isMultiple = [&](Value v) {
-      return arith::CmpIOp::create(
-          b, loc(), arith::CmpIPredicate::eq,
-          arith::RemUIOp::create(b, loc(), v, idx(vec)), zero);
-    };
-    aligned = isMultiple(dims.back());
-    if (!offsets.empty())
-      aligned = andBool(aligned, isMultiple(offsets.back()));
-  }
+  Value aligned = alignedRows(dims, offsets, vec);
 
   int64_t iters = llvm::divideCeil(chunks, threads);
   // Small copies are unrolled (each thread moves a few chunks).
@@ -788,18 +829,13 @@ LogicalResult KernelLowering::copyGlobalShared(CopyOp op, bool toShared) {
   };
   if (vec == 1)
     return emitAll(/*unmasked=*/false);
+  // `in_bounds` copies (interior versions of loops) need no test at all.
+  if (op.getInBounds())
+    return emitAll(/*unmasked=*/true);
   // Residue handling: one uniform test whether the whole region is in
   // bounds and aligned; interior tiles then move unmasked 16-byte vectors
   // and only edge tiles pay for per-chunk masking.
-  Value tileIn = aligned;
-  unsigned lead = grank - shape.size();
-  for (unsigned d = 0; d < grank; ++d) {
-    Value start = offsets.empty() ? idx(0) : offsets[d];
-    int64_t extent = d < lead ? 1 : shape[d - lead];
-    tileIn = andBool(tileIn,
-                     arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ule,
-                                           addConst(start, extent), dims[d]));
-  }
+  Value tileIn = andBool(aligned, regionInBounds(dims, offsets, shape));
   auto split = scf::IfOp::create(b, loc(), tileIn, /*withElseRegion=*/true);
   {
     OpBuilder::InsertionGuard g(b);
@@ -960,56 +996,118 @@ LogicalResult KernelLowering::copyFragmentMemory(CopyOp op) {
   SmallVector<int64_t> padded = getPaddedShape(shape);
   if (ref && !fromFragment && succeeded(loadWithLdMatrix(op, *tile, *ref)))
     return success();
-  for (int64_t r = 0; r < tile->layout.getRegistersPerThread(); ++r) {
-    SmallVector<Value> coords = elementCoords(tile->layout, r, tcoords, masks);
-    // Elements of the padded layout beyond the tile, and (for global
-    // memory) beyond the tensor.
-    Value valid = writer;
-    for (unsigned d = 0; d < shape.size(); ++d)
-      if (padded[d] != shape[d])
-        valid = andBool(valid, ult(coords[d], idx(shape[d])));
-    SmallVector<Value> memCoords;
-    if (ref) {
-      memCoords.push_back(sharedIndex(*ref, coords));
-    } else {
-      memCoords = globalCoords(b, loc(), offsets, coords);
-      for (auto [c, dim] : llvm::zip_equal(memCoords, dims))
-        valid = andBool(valid, ult(c, dim));
-    }
-    Value memref = ref ? ref->tile->view : other;
-    if (fromFragment) {
-      auto emitStore = [&]() {
-        Value v = memref::LoadOp::create(b, loc(), tile->regs, idx(r));
-        memref::StoreOp::create(b, loc(), convert(v, otherElt), memref,
-                                memCoords);
-      };
-      if (!valid) {
-        emitStore();
-        continue;
-      }
-      auto branch = scf::IfOp::create(b, loc(), valid, false);
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(branch.thenBlock());
-      emitStore();
-    } else {
-      Value loaded;
-      if (!valid) {
-        loaded = convert(memref::LoadOp::create(b, loc(), memref, memCoords),
-                         fragElt);
+
+  // Interior tiles of global memory: runs of registers holding consecutive
+  // elements of a row move as one unmasked vector (up to 16 bytes), after
+  // one uniform test that the whole tile is in bounds and aligned.
+  auto otherType = cast<MemRefType>(other.getType());
+  int64_t vec = std::min<int64_t>(
+      contiguousRegisters(tile->layout),
+      std::max<int64_t>(1, 128 / otherType.getElementTypeBitWidth()));
+  auto emitVectors = [&]() {
+    auto vecType = VectorType::get({vec}, otherElt);
+    int64_t align = vec * otherType.getElementTypeBitWidth() / 8;
+    for (int64_t r = 0; r < tile->layout.getRegistersPerThread(); r += vec) {
+      SmallVector<Value> coords =
+          elementCoords(tile->layout, r, tcoords, masks);
+      SmallVector<Value> memCoords = globalCoords(b, loc(), offsets, coords);
+      if (fromFragment) {
+        SmallVector<Value> elems;
+        for (int64_t e = 0; e < vec; ++e)
+          elems.push_back(
+              convert(memref::LoadOp::create(b, loc(), tile->regs, idx(r + e)),
+                      otherElt));
+        Value v = vector::FromElementsOp::create(b, loc(), vecType, elems);
+        OpBuilder::InsertionGuard g(b);
+        if (writer) {
+          auto branch = scf::IfOp::create(b, loc(), writer, false);
+          b.setInsertionPointToStart(branch.thenBlock());
+        }
+        vector::StoreOp::create(b, loc(), v, other, memCoords,
+                                /*nontemporal=*/false, llvm::MaybeAlign(align));
       } else {
-        auto branch =
-            scf::IfOp::create(b, loc(), TypeRange{fragElt}, valid, true);
+        Value v = vector::LoadOp::create(b, loc(), vecType, other, memCoords,
+                                         /*nontemporal=*/false,
+                                         llvm::MaybeAlign(align));
+        for (int64_t e = 0; e < vec; ++e) {
+          Value x =
+              vector::ExtractOp::create(b, loc(), v, ArrayRef<int64_t>{e});
+          memref::StoreOp::create(b, loc(), convert(x, fragElt), tile->regs,
+                                  idx(r + e));
+        }
+      }
+    }
+  };
+  auto emitElements = [&]() {
+    for (int64_t r = 0; r < tile->layout.getRegistersPerThread(); ++r) {
+      SmallVector<Value> coords =
+          elementCoords(tile->layout, r, tcoords, masks);
+      // Elements of the padded layout beyond the tile, and (for global
+      // memory) beyond the tensor.
+      Value valid = writer;
+      for (unsigned d = 0; d < shape.size(); ++d)
+        if (padded[d] != shape[d])
+          valid = andBool(valid, ult(coords[d], idx(shape[d])));
+      SmallVector<Value> memCoords;
+      if (ref) {
+        memCoords.push_back(sharedIndex(*ref, coords));
+      } else {
+        memCoords = globalCoords(b, loc(), offsets, coords);
+        for (auto [c, dim] : llvm::zip_equal(memCoords, dims))
+          valid = andBool(valid, ult(c, dim));
+      }
+      Value memref = ref ? ref->tile->view : other;
+      if (fromFragment) {
+        auto emitStore = [&]() {
+          Value v = memref::LoadOp::create(b, loc(), tile->regs, idx(r));
+          memref::StoreOp::create(b, loc(), convert(v, otherElt), memref,
+                                  memCoords);
+        };
+        if (!valid) {
+          emitStore();
+          continue;
+        }
+        auto branch = scf::IfOp::create(b, loc(), valid, false);
         OpBuilder::InsertionGuard g(b);
         b.setInsertionPointToStart(branch.thenBlock());
-        Value v = memref::LoadOp::create(b, loc(), memref, memCoords);
-        scf::YieldOp::create(b, loc(), convert(v, fragElt));
-        b.setInsertionPointToStart(branch.elseBlock());
-        scf::YieldOp::create(b, loc(), zeroOf(fragElt));
-        loaded = branch.getResult(0);
+        emitStore();
+      } else {
+        Value loaded;
+        if (!valid) {
+          loaded = convert(memref::LoadOp::create(b, loc(), memref, memCoords),
+                           fragElt);
+        } else {
+          auto branch =
+              scf::IfOp::create(b, loc(), TypeRange{fragElt}, valid, true);
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPointToStart(branch.thenBlock());
+          Value v = memref::LoadOp::create(b, loc(), memref, memCoords);
+          scf::YieldOp::create(b, loc(), convert(v, fragElt));
+          b.setInsertionPointToStart(branch.elseBlock());
+          scf::YieldOp::create(b, loc(), zeroOf(fragElt));
+          loaded = branch.getResult(0);
+        }
+        memref::StoreOp::create(b, loc(), loaded, tile->regs, idx(r));
       }
-      memref::StoreOp::create(b, loc(), loaded, tile->regs, idx(r));
     }
+  };
+  if (ref || vec < 2 || padded != SmallVector<int64_t>(shape) ||
+      !otherType.getLayout().isIdentity()) {
+    emitElements();
+    return success();
   }
+  if (op.getInBounds()) {
+    emitVectors();
+    return success();
+  }
+  Value interior = andBool(alignedRows(dims, offsets, vec),
+                           regionInBounds(dims, offsets, shape));
+  auto split = scf::IfOp::create(b, loc(), interior, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(split.thenBlock());
+  emitVectors();
+  b.setInsertionPointToStart(split.elseBlock());
+  emitElements();
   return success();
 }
 

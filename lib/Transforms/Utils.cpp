@@ -116,3 +116,18 @@ LinearLayout mlir::tile::getMmaOperandBLayout(GemmOp gemm,
   return LinearLayout::mmaSyncOperandB(
       gemm.getK(), gemm.getN(), getInputBits(gemm), warps.warpsM, warps.warpsN);
 }
+
+int64_t mlir::tile::getCopyVectorWidth(CopyOp copy) {
+  MemRefType source = copy.getSourceType(), target = copy.getTargetType();
+  bool globalSource = getMemoryKind(source) == MemoryKind::Global;
+  bool globalTarget = getMemoryKind(target) == MemoryKind::Global;
+  int64_t bits = globalSource != globalTarget
+                     ? (globalSource ? source : target).getElementTypeBitWidth()
+                     : std::max(source.getElementTypeBitWidth(),
+                                target.getElementTypeBitWidth());
+  int64_t vec = std::max<int64_t>(1, 128 / bits);
+  ArrayRef<int64_t> extent = copy.getExtent();
+  while (vec > 1 && !extent.empty() && extent.back() % vec != 0)
+    vec /= 2;
+  return vec;
+}

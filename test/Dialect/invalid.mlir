@@ -1871,6 +1871,19 @@ func.func @order_out_of_range(%n: index) {
 
 // -----
 
+// CopyOp::verify: 'in_bounds' asserts bounds of a global operand.
+func.func @in_bounds_without_global() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %s = tile.alloc : memref<128x32xf16, #gpu.address_space<workgroup>>
+    %f = tile.alloc : memref<128x32xf16, #tile.mem<fragment>>
+    // expected-error @+1 {{'tile.copy' op 'in_bounds' needs a global operand}}
+    tile.copy in_bounds %s, %f : memref<128x32xf16, #gpu.address_space<workgroup>> to memref<128x32xf16, #tile.mem<fragment>>
+  }
+  return
+}
+
+// -----
+
 // CopyOp::verify: only copies from global to shared memory can be
 // asynchronous (shared -> fragment).
 func.func @async_copy_shared_to_fragment() {

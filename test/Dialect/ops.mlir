@@ -594,6 +594,10 @@ func.func @async_copies(%A: !gA, %m: index, %k: index) {
     %s = tile.alloc : !sA
     // CHECK-NEXT: tile.copy async %[[A]][%[[M]], %[[K]]], %[[S]] : memref<?x?xf16> to memref<128x32xf16, #gpu.address_space<workgroup>>
     tile.copy async %A[%m, %k], %s : !gA to !sA
+    // CHECK-NEXT: tile.copy async in_bounds %[[A]][%[[M]], %[[K]]], %[[S]] : memref<?x?xf16> to memref<128x32xf16, #gpu.address_space<workgroup>>
+    tile.copy async in_bounds %A[%m, %k], %s : !gA to !sA
+    // CHECK-NEXT: tile.copy in_bounds %[[S]], %[[A]][%[[M]], %[[K]]] : memref<128x32xf16, #gpu.address_space<workgroup>> to memref<?x?xf16>
+    tile.copy in_bounds %s, %A[%m, %k] : !sA to !gA
     // CHECK-NEXT: tile.async_commit{{$}}
     tile.async_commit
     // CHECK-NEXT: tile.async_wait 2{{$}}

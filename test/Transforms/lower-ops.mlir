@@ -47,25 +47,71 @@ func.func @copy_and_gemm(%A: !g, %B: !g, %i: index) {
 
 // -----
 
-// Fragment -> global stores: one masked store per register; the f32 value
-// is converted to f16.
+// Fragment -> global stores. One uniform test (the tile is in bounds, rows
+// and offset are multiples of 2) selects unmasked stores of the registers
+// holding consecutive elements of a row, as one vector each (2 here);
+// otherwise one masked store per register. The f32 values are converted to
+// f16.
 
 !g = memref<?x?xf16>
 !f = memref<16x16xf32, #tile.mem<fragment>>
 
 // CHECK-LABEL: func.func @store_fragment
+// CHECK-SAME: (%[[C:.*]]: memref<?x?xf16>, %[[I:.*]]: index)
 // CHECK: memref.alloca() : memref<2xf32>
 // CHECK: memref.store {{.*}} : memref<2xf32>
-// CHECK-COUNT-2: memref.dim
+// CHECK: %[[M:.*]] = memref.dim %[[C]], %c0
+// CHECK: %[[N:.*]] = memref.dim %[[C]], %c1
+// CHECK: %[[END0:.*]] = arith.addi %[[I]], %c16
+// CHECK: arith.cmpi ule, %[[END0]], %[[M]]
+// CHECK: arith.remui %[[N]], %c2
+// CHECK: arith.remui %[[I]], %c2
 // CHECK: scf.if
 // CHECK: arith.truncf %{{.*}} : f32 to f16
-// CHECK: memref.store %{{.*}} : memref<?x?xf16>
+// CHECK: arith.truncf %{{.*}} : f32 to f16
+// CHECK: %[[V:.*]] = vector.from_elements %{{.*}}, %{{.*}} : vector<2xf16>
+// CHECK: vector.store %[[V]], %[[C]][%{{.*}}, %{{.*}}] {alignment = 4 : i64} : memref<?x?xf16>, vector<2xf16>
+// CHECK-NEXT: } else {
+// CHECK-COUNT-2: scf.if
+// CHECK-NOT: vector.store
+// CHECK: return
 func.func @store_fragment(%C: !g, %i: index) {
   tile.kernel @k blocks(%bx) in [1] threads(128) {
     %acc = tile.alloc : !f
     %zero = arith.constant 0.0 : f32
     tile.fill %acc, %zero : !f
     tile.copy %acc, %C[%i, %i] : !f to !g
+  }
+  return
+}
+
+// -----
+
+// `in_bounds` copies: no test at all, only the unmasked accesses (vector
+// stores from fragments, cp.async of 16 bytes into shared memory).
+
+!g = memref<?x?xf16>
+!f = memref<16x16xf32, #tile.mem<fragment>>
+!s = memref<64x32xf16, #gpu.address_space<workgroup>>
+
+// CHECK-LABEL: func.func @in_bounds
+// CHECK-NOT: scf.if
+// CHECK-NOT: arith.cmpi
+// CHECK: vector.store %{{.*}} : memref<?x?xf16>, vector<2xf16>
+// CHECK-COUNT-2: nvgpu.device_async_copy %{{.*}}, %{{.*}}, 8 {bypassL1}
+// CHECK-NOT: nvgpu.device_async_copy
+// CHECK-NOT: scf.if
+// CHECK: return
+func.func @in_bounds(%C: !g, %i: index) {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %acc = tile.alloc : !f
+    %as = tile.alloc : !s
+    %zero = arith.constant 0.0 : f32
+    tile.fill %acc, %zero : !f
+    tile.copy in_bounds %acc, %C[%i, %i] : !f to !g
+    tile.copy async in_bounds %C[%i, %i], %as : !g to !s
+    tile.async_commit
+    tile.async_wait 0
   }
   return
 }

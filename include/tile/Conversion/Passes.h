@@ -37,6 +37,11 @@ struct TileToNVVMPipelineOptions
       *this, "pipeline",
       llvm::cl::desc("Software-pipeline loops marked with tile.num_stages"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> specializeBounds{
+      *this, "specialize-bounds",
+      llvm::cl::desc("Version loops so that interior tiles are copied "
+                     "without bounds checks (tile-specialize-bounds)"),
+      llvm::cl::init(true)};
   PassOptions::Option<int> optLevel{*this, "opt-level",
                                     llvm::cl::desc("LLVM optimization level"),
                                     llvm::cl::init(3)};

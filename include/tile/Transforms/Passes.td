@@ -119,6 +119,34 @@ def LowerOps : Pass<"tile-lower-ops", "ModuleOp"> {
   ];
 }
 
+def SpecializeBounds : Pass<"tile-specialize-bounds", "ModuleOp"> {
+  let summary = "Version loops so that interior tiles are copied without "
+                "bounds checks";
+  let description = [{
+    Copies between global memory and tiles mask the elements outside the
+    tensor. For every `scf.for` in a tile kernel whose body copies regions
+    at offsets that do not decrease with the induction variable (built from
+    it and loop-invariant values by `arith.addi` and `arith.muli` by
+    non-negative constants), the pass emits one test before the loop: every
+    such copy of every iteration is in bounds (checked in the last
+    iteration) and aligned (rows, and the last offsets of the first two
+    iterations, multiples of the copy's vector width). An `scf.if` then runs
+    a clone of the loop whose copies are marked `in_bounds`, which the
+    lowering turns into unmasked vector or `cp.async` copies with no
+    per-iteration test, or else the original loop. Loop attributes such as
+    `tile.num_stages` are kept on both versions, which are pipelined alike.
+
+    Runs before software pipelining; copies with other offsets are left to
+    the lowering's per-copy test.
+  }];
+  let dependentDialects = [
+    "::mlir::tile::TileDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
 def PipelinePlanning : Pass<"tile-pipeline-planning", "ModuleOp"> {
   let summary = "Schedule the ops of loops marked for software pipelining";
   let description = [{

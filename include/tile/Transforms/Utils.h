@@ -24,6 +24,13 @@ SmallVector<int64_t> getPaddedShape(ArrayRef<int64_t> shape);
 LinearLayout getPartitionLayout(ArrayRef<int64_t> shape, int64_t threads,
                                 int64_t elementBits);
 
+/// The alignment, in elements, that unmasked vector accesses of a copy
+/// between global and on-chip memory need: 16 bytes of the global element
+/// type, halved until it divides the last dimension of the copy extent. It
+/// is a multiple of every vector width the lowering uses for the copy; rows
+/// of the global operand and its last offset must be multiples of it.
+int64_t getCopyVectorWidth(CopyOp copy);
+
 /// How the warps executing an mma.sync gemm split its accumulator.
 struct WarpPartition {
   int64_t warpsM, warpsN;

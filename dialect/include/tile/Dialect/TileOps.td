@@ -188,23 +188,29 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     tile.copy %A[%m, %k], %As : memref<?x?xf16> to memref<128x32xf16, #smem>
     tile.copy %Cf, %C[%m, %n] : memref<128x128xf32, #frag> to memref<?x?xf16>
     ```
+
+    `in_bounds` asserts that the global region lies within the tensor and
+    that the tensor's rows and the region's last offset are multiples of the
+    copy's vector width (16 bytes of the wider element type, halved until it
+    divides the extent's last dimension): the lowering then emits no masks
+    and no alignment tests. `tile-specialize-bounds` sets it on the copies of
+    a loop version that a uniform test selects; a copy that breaks the
+    assertion has undefined behavior, like an out-of-bounds
+    `vector.transfer_read` marked `in_bounds`.
   }];
   let arguments = (ins
     Arg<AnyMemRef, "source", [MemRead]>:$source,
     Variadic<Index>:$source_offsets,
     Arg<AnyMemRef, "destination", [MemWrite]>:$target,
     Variadic<Index>:$target_offsets,
-    UnitAttr:$async);
+    UnitAttr:$async,
+    UnitAttr:$in_bounds);
   let assemblyFormat = [{
-    (`async` $async^)? $source (`[` $source_offsets^ `]`)? `,` $target
+    (`async` $async^)? (`in_bounds` $in_bounds^)? $source
+    (`[` $source_offsets^ `]`)? `,` $target
     (`[` $target_offsets^ `]`)? attr-dict `:` type($source) `to` type($target)
   }];
   let hasVerifier = 1;
-  let builders = [
-    OpBuilder<(ins "::mlir::Value":$source, "::mlir::ValueRange":$sourceOffsets,
-                   "::mlir::Value":$target, "::mlir::ValueRange":$targetOffsets,
-                   CArg<"bool", "false">:$async)>
-  ];
   let extraClassDeclaration = [{
     ::mlir::MemRefType getSourceType() {
       return ::llvm::cast<::mlir::MemRefType>(getSource().getType());
