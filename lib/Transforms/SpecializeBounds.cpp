@@ -88,8 +88,7 @@ struct IndexBuilder {
       return constant(0);
     return arith::MulIOp::create(b, loc, x, y);
   }
-  /// Whether `v` is a multiple of `n` (a power of two), folded for
-  /// constants.
+  /// Whether `v` is a multiple of `n`, folded for constants.
   Value isMultiple(Value v, int64_t n) {
     if (std::optional<int64_t> c = getConstantIntValue(v))
       return boolean(*c % n == 0);
@@ -97,7 +96,7 @@ struct IndexBuilder {
     if (!known)
       known = arith::CmpIOp::create(
           b, loc, arith::CmpIPredicate::eq,
-          arith::AndIOp::create(b, loc, v, constant(n - 1)), constant(0));
+          arith::RemUIOp::create(b, loc, v, constant(n)), constant(0));
     return known;
   }
   DenseMap<std::pair<Value, int64_t>, Value> multiples;

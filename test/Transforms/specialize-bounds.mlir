@@ -32,15 +32,15 @@
 // CHECK: %[[LASTK:.*]] = arith.muli %[[LAST]], %c32
 // CHECK: %[[AEND:.*]] = arith.addi %[[LASTK]], %{{.*}}
 // CHECK: arith.cmpi ule, %[[AEND]], %[[K]]
-// CHECK: arith.andi %[[K]], %c7
+// CHECK: arith.remui %[[K]], %c8
 // CHECK: memref.dim %[[B]]
 // CHECK: %[[BEND:.*]] = arith.addi %[[LASTK]], %{{.*}}
 // CHECK: arith.cmpi ule, %[[BEND]]
 // CHECK: %[[N:.*]] = memref.dim %[[B]]
 // CHECK: arith.addi %[[N0]]
-// CHECK: arith.andi %[[N]], %c7
-// CHECK: arith.andi %[[N0]], %c7
-// CHECK-NOT: arith.andi %[[N0]], %c7
+// CHECK: arith.remui %[[N]], %c8
+// CHECK: arith.remui %[[N0]], %c8
+// CHECK-NOT: arith.remui %[[N0]], %c8
 // CHECK: %[[IDLE:.*]] = arith.xori %[[RUNS]], %true
 // CHECK: %[[INTERIOR:.*]] = arith.ori %{{.*}}, %[[IDLE]] : i1
 // CHECK: scf.if %[[INTERIOR]] {
