@@ -41,12 +41,9 @@ namespace {
 
 /// Builds index arithmetic, folding constants and identities as it goes (the
 /// test mostly combines constants: bounds, tile sizes, vector widths).
-struct IndexBuilder {
+class IndexBuilder {
+public:
   IndexBuilder(OpBuilder &b, Location loc) : b(b), loc(loc) {}
-
-  OpBuilder &b;
-  Location loc;
-  SmallVector<Operation *> constants;
 
   Value constant(int64_t v) {
     auto op = arith::ConstantIndexOp::create(b, loc, v);
@@ -57,12 +54,6 @@ struct IndexBuilder {
     auto op = arith::ConstantIntOp::create(b, loc, v, 1);
     constants.push_back(op);
     return op;
-  }
-  /// Erases the constants that folding left unused.
-  void eraseUnusedConstants() {
-    for (Operation *op : llvm::reverse(constants))
-      if (op->use_empty())
-        op->erase();
   }
   Value add(Value x, Value y) {
     std::optional<int64_t> cx = getConstantIntValue(x),
@@ -99,6 +90,24 @@ struct IndexBuilder {
           arith::RemUIOp::create(b, loc, v, constant(n)), constant(0));
     return known;
   }
+  /// Whether `v`, as a signed index, is not negative (folded for constants).
+  Value isNonNegative(Value v) {
+    if (std::optional<int64_t> c = getConstantIntValue(v))
+      return boolean(*c >= 0);
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, v,
+                                 constant(0));
+  }
+  /// Erases the constants that folding left unused.
+  void eraseUnusedConstants() {
+    for (Operation *op : llvm::reverse(constants))
+      if (op->use_empty())
+        op->erase();
+  }
+
+private:
+  OpBuilder &b;
+  Location loc;
+  SmallVector<Operation *> constants;
   DenseMap<std::pair<Value, int64_t>, Value> multiples;
 };
 
@@ -219,7 +228,9 @@ struct SpecializeBoundsPass
     // last computed as if the loop ran at least once).
     Value lb = loop.getLowerBound(), ub = loop.getUpperBound(),
           step = loop.getStep();
-    Value runs = cmp(arith::CmpIPredicate::slt, lb, ub);
+    Value runs = cmp(loop.getUnsignedCmp() ? arith::CmpIPredicate::ult
+                                           : arith::CmpIPredicate::slt,
+                     lb, ub);
     Value afterFirst = ib.add(lb, ib.constant(1));
     Value span = arith::SubIOp::create(
         b, loc, arith::SelectOp::create(b, loc, runs, ub, afterFirst),
@@ -240,7 +251,10 @@ struct SpecializeBoundsPass
         Value &dim = dims[{global, d}];
         if (!dim)
           dim = memref::DimOp::create(b, loc, global, d);
-        // In bounds in the last iteration, where the offsets are largest.
+        // In bounds in every iteration: the offsets of the first are not
+        // negative, and the regions of the last, where the offsets are
+        // largest, end within the tensor.
+        conjoin(ib.isNonNegative(analysis.evaluateAt(ib, region[d], lb)));
         Value end = ib.add(analysis.evaluateAt(ib, region[d], last),
                            ib.constant(d < lead ? 1 : extent[d - lead]));
         conjoin(cmp(arith::CmpIPredicate::ule, end, dim));

@@ -11,8 +11,10 @@
 !sB = memref<32x128xf16, #gpu.address_space<workgroup>>
 !fC = memref<128x128xf32, #tile.mem<fragment>>
 
-// The GEMM loop. The test: the tiles of the last iteration end within the
-// tensors (rows m0 + 128 <= M of A, columns (kt - 1) * 32 + 32 <= K, ...),
+// The GEMM loop. The test: the offsets of the first iteration are not
+// negative (m0, n0; 0 along K folds away), the tiles of the last iteration
+// end within the tensors (rows m0 + 128 <= M of A, columns
+// (kt - 1) * 32 + 32 <= K, ...),
 // rows are multiples of 8 elements (16 bytes of f16), and so are the last
 // offsets of the first two iterations (0 and 32 along K fold away; n0 along
 // N is tested once). A loop that does not run (kt <= 0) takes either
@@ -26,6 +28,7 @@
 // CHECK: %[[UB:.*]] = arith.select %[[RUNS]], %[[KT]], %[[ONE:.*]] : index
 // CHECK: %[[LAST:.*]] = arith.subi %[[UB]], %[[ONE]]
 // CHECK: %[[M:.*]] = memref.dim %[[A]], %{{.*}}
+// CHECK: arith.cmpi sge, %[[M0]], %{{.*}}
 // CHECK: %[[AROWS:.*]] = arith.addi %[[M0]], %{{.*}}
 // CHECK: %[[IN0:.*]] = arith.cmpi ule, %[[AROWS]], %[[M]]
 // CHECK: %[[K:.*]] = memref.dim %[[A]], %{{.*}}
@@ -37,6 +40,7 @@
 // CHECK: %[[BEND:.*]] = arith.addi %[[LASTK]], %{{.*}}
 // CHECK: arith.cmpi ule, %[[BEND]]
 // CHECK: %[[N:.*]] = memref.dim %[[B]]
+// CHECK: arith.cmpi sge, %[[N0]], %{{.*}}
 // CHECK: arith.addi %[[N0]]
 // CHECK: arith.remui %[[N]], %c8
 // CHECK: arith.remui %[[N0]], %c8
@@ -105,7 +109,8 @@ func.func @gemm(%A: !gA, %B: !gB, %kt: index) {
 // Dynamic bounds and step, offsets with an invariant term (k * 64 + base),
 // a copy to global memory from a fragment, and loop results: the last
 // iteration is lb + ((ub - lb - 1) / step) * step and the second lb + step;
-// both versions yield the loop results through the scf.if.
+// offsets of the first iteration must not be negative (lb may be); both
+// versions yield the loop results through the scf.if.
 // CHECK-LABEL: func.func @dynamic_bounds(
 // CHECK-SAME: %[[G:[^:]*]]: memref<?x?xf32>, %[[LB:[^:]*]]: index, %[[UB:[^:]*]]: index, %[[STEP:[^:]*]]: index, %[[BASE:[^:]*]]: index)
 // CHECK: %[[RUNS:.*]] = arith.cmpi slt, %[[LB]], %[[UB]]
@@ -116,10 +121,13 @@ func.func @gemm(%A: !gA, %B: !gB, %kt: index) {
 // CHECK: %[[DIST:.*]] = arith.muli %[[TRIPS]], %[[STEP]]
 // CHECK: %[[LAST:.*]] = arith.addi %[[LB]], %[[DIST]]
 // CHECK: %[[SECOND:.*]] = arith.addi %[[LB]], %[[STEP]]
+// CHECK: arith.cmpi sge, %[[BASE]], %{{.*}}
+// CHECK: %[[FIRSTCOL:.*]] = arith.muli %[[LB]], %c64
+// CHECK: %[[FIRST:.*]] = arith.addi %[[FIRSTCOL]], %[[BASE]]
+// CHECK: arith.cmpi sge, %[[FIRST]], %{{.*}}
 // CHECK: %[[LASTCOL:.*]] = arith.muli %[[LAST]], %c64
 // CHECK: arith.addi %[[LASTCOL]], %[[BASE]]
-// CHECK: %[[FIRSTCOL:.*]] = arith.muli %[[LB]], %c64
-// CHECK: arith.addi %[[FIRSTCOL]], %[[BASE]]
+// CHECK: arith.remui %[[FIRST]], %c4
 // CHECK: %[[SECONDCOL:.*]] = arith.muli %[[SECOND]], %c64
 // CHECK: arith.addi %[[SECONDCOL]], %[[BASE]]
 // CHECK: %[[R:.*]] = scf.if %{{.*}} -> (f32) {
@@ -145,6 +153,31 @@ func.func @dynamic_bounds(%G: memref<?x?xf32>, %lb: index, %ub: index,
       scf.yield %x : f32
     }
     "test.use"(%r) : (f32) -> ()
+  }
+  return
+}
+
+// -----
+
+// A loop with unsigned bounds runs when lb < ub as unsigned values.
+// CHECK-LABEL: func.func @unsigned_loop(
+// CHECK-SAME: %[[A:[^:]*]]: memref<?x?xf16>, %[[LB:[^:]*]]: index, %[[UB:[^:]*]]: index)
+// CHECK: %[[RUNS:.*]] = arith.cmpi ult, %[[LB]], %[[UB]]
+// CHECK: scf.if
+// CHECK-NEXT: scf.for unsigned
+// CHECK: tile.copy in_bounds
+// CHECK: } else {
+// CHECK-NEXT: scf.for unsigned
+func.func @unsigned_loop(%A: memref<?x?xf16>, %lb: index, %ub: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  tile.kernel @k blocks(%bx) in [%c1] threads(128) {
+    %As = tile.alloc : memref<128x32xf16, #gpu.address_space<workgroup>>
+    scf.for unsigned %k = %lb to %ub step %c1 {
+      %k0 = arith.muli %k, %c32 : index
+      tile.copy %A[%c0, %k0], %As : memref<?x?xf16> to memref<128x32xf16, #gpu.address_space<workgroup>>
+    }
   }
   return
 }
