@@ -128,8 +128,9 @@ def SpecializeBounds : Pass<"tile-specialize-bounds", "ModuleOp"> {
     at offsets that do not decrease with the induction variable (built from
     it and loop-invariant values by `arith.addi` and `arith.muli` by
     non-negative constants), the pass emits one test before the loop: every
-    such copy of every iteration is in bounds (checked in the last
-    iteration) and aligned (rows, and the last offsets of the first two
+    such copy of every iteration is in bounds (offsets of the first
+    iteration not negative, regions of the last within the tensor) and
+    aligned (rows, and the last offsets of the first two
     iterations, multiples of the copy's vector width). An `scf.if` then runs
     a clone of the loop whose copies are marked `in_bounds`, which the
     lowering turns into unmasked vector or `cp.async` copies with no
