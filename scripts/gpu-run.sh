@@ -11,7 +11,9 @@
 #      tile-gemm-bench --check;
 #   3. tile-mlir correctness, f16 and bf16, tile-gemm-bench --check against
 #      cuBLAS and a CPU fp64 reference at 1024^3, 4096^3, 4096x4096x512,
-#      1000^3, 4095x4097x1023 and 1x4096x4096; and the example host
+#      1000^3, 4095x4097x1023 and 1x4096x4096, and 128x128x32 and 256x256x96
+#      (interior tiles with 1 and 3 K steps, fewer than the pipeline's
+#      stages); and the example host
 #      (tile-gemm-host-cubin) at 1000^3;
 #   4. compute-sanitizer memcheck, racecheck and synccheck on the tile-mlir
 #      kernel at 256x256x256 and 129x65x33;
@@ -37,7 +39,7 @@ export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PAT
 export PATH="$PATH:/usr/local/cuda/bin"
 
 STEP_TIMEOUT="${STEP_TIMEOUT:-240}"
-CHECK_SHAPES="1024x1024x1024,4096x4096x4096,4096x4096x512,1000x1000x1000,4095x4097x1023,1x4096x4096"
+CHECK_SHAPES="1024x1024x1024,4096x4096x4096,4096x4096x512,1000x1000x1000,4095x4097x1023,1x4096x4096,128x128x32,256x256x96"
 SANITIZER_SHAPES="256x256x256,129x65x33"
 BENCH_SHAPES="${BENCH_SHAPES:-1024x1024x1024,4096x4096x4096,8192x8192x8192,4096x4096x512}"
 
