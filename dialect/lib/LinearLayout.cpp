@@ -87,14 +87,34 @@ LinearLayout LinearLayout::swizzled(ArrayRef<int64_t> shape,
   unsigned bits = probe.getNumOutBits();
   // Byte bit b of an element offset is element bit b - log2(element bytes).
   int64_t eltShift = llvm::Log2_64(std::max<int64_t>(elementBits / 8, 1));
+  // Rows wider than the swizzle are stored as column panels of swizzleBytes:
+  // physical offset bits are [panel column | row | panel index | leading],
+  // logical (row-major) ones [column | row | leading].
+  unsigned colBits = shape.empty() ? 0 : llvm::Log2_64(shape.back());
+  unsigned rowBits =
+      shape.size() > 1 ? llvm::Log2_64(shape[shape.size() - 2]) : 0;
+  unsigned panelColBits = colBits;
+  if (swizzleBytes > 0) {
+    int64_t panelElems = swizzleBytes >> eltShift;
+    if (panelElems > 0 && panelElems < (int64_t(1) << colBits))
+      panelColBits = llvm::Log2_64(panelElems);
+  }
+  auto logical = [&](unsigned i) -> uint64_t {
+    unsigned bit = i;
+    if (i >= panelColBits && i < colBits + rowBits) {
+      unsigned rel = i - panelColBits;
+      bit = rel < rowBits ? colBits + rel : panelColBits + (rel - rowBits);
+    }
+    return uint64_t(1) << bit;
+  };
   // Chunk bits [4, 4 + s) are XORed with bits [7, 7 + s), s = log2(span/16).
   int64_t s = swizzleBytes >= 16 ? llvm::Log2_64(swizzleBytes / 16) : 0;
   InDim offset{kOffset.str(), {}};
   for (unsigned i = 0; i < bits; ++i) {
-    uint64_t col = uint64_t(1) << i;
+    uint64_t col = logical(i);
     int64_t byteBit = i + eltShift;
     if (byteBit >= 7 && byteBit < 7 + s && byteBit - 3 - eltShift >= 0)
-      col |= uint64_t(1) << (byteBit - 3 - eltShift);
+      col |= logical(byteBit - 3 - eltShift);
     offset.bases.push_back(col);
   }
   return LinearLayout({offset}, shape);

@@ -268,6 +268,10 @@ LogicalResult SharedLayoutAttr::verifyShape(
       return emitError() << "a swizzled tile needs rows that are a multiple "
                             "of 16 bytes, got "
                          << rowBytes;
+    if (rowBytes > swizzle && rowBytes % swizzle != 0)
+      return emitError() << "rows wider than the " << swizzle
+                         << "-byte swizzle must be whole " << swizzle
+                         << "-byte panels, got " << rowBytes << " bytes";
     int64_t tileBytes =
         rowBytes * (shape.size() > 1 ? shape[shape.size() - 2] : 1);
     if (tileBytes % swizzle != 0)
@@ -295,8 +299,17 @@ int64_t SharedLayoutAttr::getByteOffset(ArrayRef<int64_t> coord,
   int64_t row = 0;
   for (auto [c, size] : llvm::zip_equal(coord.drop_back(), shape.drop_back()))
     row = row * size + c;
-  int64_t offset = row * rowBytes + coord.back() * elementBits / 8;
-  if (int64_t swizzle = getSwizzle()) {
+  int64_t colByte = coord.back() * elementBits / 8;
+  int64_t offset = row * rowBytes + colByte;
+  int64_t swizzle = getSwizzle();
+  if (swizzle && rowBytes > swizzle) {
+    // Column panels of `swizzle` bytes, each holding all rows of a matrix.
+    int64_t rows = shape.size() > 1 ? shape[shape.size() - 2] : 1;
+    int64_t matrix = row / rows, r = row % rows;
+    offset = matrix * rows * rowBytes + (colByte / swizzle) * rows * swizzle +
+             r * swizzle + colByte % swizzle;
+  }
+  if (swizzle) {
     int64_t mask = swizzle / 16 - 1;
     offset ^= ((offset >> 7) & mask) << 4;
   }

@@ -463,12 +463,13 @@ void LayoutInference::assignSharedLayouts() {
         int64_t rowBytes = type.getShape().back() * bits / 8;
         int64_t rows =
             type.getRank() > 1 ? type.getShape().drop_back().back() : 1;
-        // The XOR pattern of a swizzle spans 8 rows of `swizzle` bytes: rows
-        // wider than 128 bytes would repeat it within fewer rows than an
-        // ldmatrix reads (bank conflicts), so they are padded instead.
+        // The widest swizzle the rows fill (rows of 128 bytes or more get
+        // the 128-byte one, wider rows as column panels of 128 bytes, the
+        // layout TMA and wgmma use): the 8 rows an ldmatrix reads, and the
+        // 16-byte chunks of a row that 8 consecutive threads copy, fall in
+        // 8 different bank groups.
         for (int64_t swizzle : {128, 64, 32}) {
-          if (rowBytes <= 128 && rowBytes % swizzle == 0 &&
-              (rowBytes * rows) % swizzle == 0) {
+          if (rowBytes % swizzle == 0 && (rowBytes * rows) % swizzle == 0) {
             layout = SharedLayoutAttr::get(ctx, swizzle, 0);
             break;
           }

@@ -480,12 +480,26 @@ Value KernelLowering::sharedIndex(const SharedRef &ref,
   ArrayRef<int64_t> rootShape = tile.type.getShape();
   int64_t eltBytes = std::max<int64_t>(tile.elementBits / 8, 1);
   int64_t rowElems = rootShape.back() + tile.layout.getPad() / eltBytes;
-  // Logical element offset within the view, with padded rows.
+  // Element offset within the view before the swizzle, with padded rows, or
+  // with rows wider than the swizzle split into column panels (each panel
+  // holds all rows of a matrix, `panelElems` elements wide).
+  int64_t panelElems = tile.layout.getSwizzle() / eltBytes;
+  bool panels = panelElems > 0 && rootShape.back() > panelElems;
   Value linear = coords.back();
   int64_t stride = rowElems;
+  if (panels) {
+    int64_t rows = coords.size() > 1 ? ref.shape[coords.size() - 2] : 1;
+    Value col = coords.back();
+    linear = add(andConst(col, panelElems - 1),
+                 mul(arith::DivUIOp::create(b, loc(), col, idx(panelElems)),
+                     idx(rows * panelElems)));
+    stride = panelElems;
+  }
   for (int d = coords.size() - 2; d >= 0; --d) {
     linear = add(linear, mul(coords[d], idx(stride)));
-    stride *= ref.shape[d];
+    stride = (panels && d == static_cast<int>(coords.size()) - 2)
+                 ? rowElems * ref.shape[d]
+                 : stride * ref.shape[d];
   }
   // The origin counts unpadded elements of whole leading matrices.
   Value origin = ref.origin;

@@ -3,8 +3,9 @@
 // The GEMM example: the accumulator gets the mma.sync layout with the 4 warps
 // split 2 x 2 (square policy); the shared operands get the widest swizzle
 // their rows allow (64 B rows of A -> 64B swizzle) and the alignment it
-// needs; the 256 B rows of B are wider than a swizzle pattern and get 16 B of
-// padding instead (conflict-free ldmatrix over 8 rows).
+// needs; the 256 B rows of B get the 128B swizzle in two column panels of
+// 128 B (conflict-free ldmatrix over 8 rows, whole 128 B rows per 8 threads
+// for the copies).
 
 !gA = memref<?x?xf16>
 !sA = memref<128x32xf16, #gpu.address_space<workgroup>>
@@ -13,7 +14,7 @@
 
 // CHECK-LABEL: func.func @gemm
 // CHECK: tile.alloc {alignment = 512 : i64, layout = #tile.shared<swizzle = 64>} : memref<128x32xf16
-// CHECK: tile.alloc {alignment = 16 : i64, layout = #tile.shared<pad = 16>} : memref<32x128xf16
+// CHECK: tile.alloc {alignment = 1024 : i64, layout = #tile.shared<swizzle = 128>} : memref<32x128xf16
 // CHECK: tile.alloc {layout = #tile.linear<[128, 128], register = {{\[\[}}0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [16, 0], [32, 0{{\]\]}}, lane = {{\[\[}}0, 2], [0, 4], [1, 0], [2, 0], [4, 0{{\]\]}}, warp = {{\[\[}}0, 64], [64, 0{{\]\]}}>} : memref<128x128xf32
 func.func @gemm(%A: !gA, %B: !gA, %C: !gA, %kt: index) {
   %c0 = arith.constant 0 : index
@@ -32,6 +33,26 @@ func.func @gemm(%A: !gA, %B: !gA, %C: !gA, %kt: index) {
       tile.gemm %As, %Bs, %acc : !sA, !sB, !fC
     }
     tile.copy %acc, %C[%by, %bx] : !fC to !gA
+  }
+  return
+}
+
+// -----
+
+// Shared rows of 16 bytes fill no swizzle pattern (32 bytes at least): B gets
+// 16 bytes of row padding instead; A's 32-byte rows get the 32B swizzle.
+// CHECK-LABEL: func.func @narrow_rows
+// CHECK: tile.alloc {alignment = 256 : i64, layout = #tile.shared<swizzle = 32>} : memref<64x16xf16
+// CHECK: tile.alloc {alignment = 16 : i64, layout = #tile.shared<pad = 16>} : memref<16x8xf16
+func.func @narrow_rows(%A: memref<?x?xf16>, %B: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %as = tile.alloc : memref<64x16xf16, #gpu.address_space<workgroup>>
+    %bs = tile.alloc : memref<16x8xf16, #gpu.address_space<workgroup>>
+    %acc = tile.alloc : memref<64x8xf32, #tile.mem<fragment>>
+    tile.copy %A[%c0, %c0], %as : memref<?x?xf16> to memref<64x16xf16, #gpu.address_space<workgroup>>
+    tile.copy %B[%c0, %c0], %bs : memref<?x?xf16> to memref<16x8xf16, #gpu.address_space<workgroup>>
+    tile.gemm %as, %bs, %acc clear_accum : memref<64x16xf16, #gpu.address_space<workgroup>>, memref<16x8xf16, #gpu.address_space<workgroup>>, memref<64x8xf32, #tile.mem<fragment>>
   }
   return
 }

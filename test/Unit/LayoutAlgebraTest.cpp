@@ -17,6 +17,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <functional>
+#include <set>
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -214,6 +215,27 @@ static void testSwizzles(MLIRContext &ctx) {
       CHECK_TRUE(attr.getByteOffset({r, c * 8}, {64, 64}, 16) ==
                      r * 128 + ((c ^ r) * 16),
                  "128B swizzle chunk");
+  // Rows wider than the swizzle: the 32 x 128 bf16 B tile of the GEMM is
+  // stored as two column panels of 32 rows x 128 bytes, each 128B-swizzled.
+  // The 8 k rows one ldmatrix.trans reads, and the 8 chunks of a panel row
+  // that 8 consecutive threads copy, both fall in 8 different 16-byte bank
+  // groups.
+  for (int r = 0; r < 32; ++r)
+    for (int c = 0; c < 16; ++c)
+      CHECK_TRUE(attr.getByteOffset({r, c * 8}, {32, 128}, 16) ==
+                     (c / 8) * 32 * 128 + r * 128 + (((c % 8) ^ (r % 8)) * 16),
+                 "128B swizzle panels");
+  for (int c = 0; c < 16; ++c) {
+    std::set<int64_t> rowsGroups, chunkGroups;
+    for (int i = 0; i < 8; ++i) {
+      rowsGroups.insert(attr.getByteOffset({i, c * 8}, {32, 128}, 16) / 16 % 8);
+      chunkGroups.insert(
+          attr.getByteOffset({c, (c / 8) * 64 + i * 8}, {32, 128}, 16) / 16 %
+          8);
+    }
+    CHECK_TRUE(rowsGroups.size() == 8 && chunkGroups.size() == 8,
+               "128B panels are conflict-free");
+  }
   // Padding: rows of 64 f16 plus 16 bytes.
   auto padded = SharedLayoutAttr::get(&ctx, 0, 16);
   CHECK_TRUE(padded.getByteOffset({3, 5}, {8, 64}, 16) == 3 * 144 + 10,

@@ -59,8 +59,10 @@ public:
   /// XOR-swizzled memory layout of a tile whose last dimension holds
   /// elements of `elementBits` bits: the 16-byte chunk index within each
   /// `swizzleBytes` span (32, 64 or 128) is XORed with the index of that span
-  /// modulo the number of chunks it holds, as TMA and wgmma define it.
-  /// `swizzleBytes` = 0 gives the row-major layout.
+  /// modulo the number of chunks it holds, as TMA and wgmma define it. Rows
+  /// wider than `swizzleBytes` are first split into column panels of
+  /// `swizzleBytes`, stored one after another (the layout of a tile that TMA
+  /// loads as several boxes). `swizzleBytes` = 0 gives the row-major layout.
   static LinearLayout swizzled(ArrayRef<int64_t> shape, int64_t elementBits,
                                int64_t swizzleBytes);
 

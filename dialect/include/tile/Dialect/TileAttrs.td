@@ -124,8 +124,12 @@ def Tile_SharedLayoutAttr : Tile_Attr<"SharedLayout", "shared",
 
     * `swizzle = 32 | 64 | 128`: within each aligned `swizzle`-byte span of
       a row, the 16-byte chunk index is XORed with bits 7 and up of the byte
-      address (the pattern TMA and wgmma use). The tile must be aligned to
-      8 x `swizzle` bytes.
+      address (the pattern TMA and wgmma use). Rows wider than `swizzle`
+      bytes are split into column panels `swizzle` bytes wide, stored one
+      after another, each holding all rows of the matrix (the layout TMA
+      writes when it loads such a tile as several boxes, and wgmma reads);
+      they must be whole panels. The tile must be aligned to 8 x `swizzle`
+      bytes.
     * `pad = P`: every row is followed by P unused bytes (P a multiple of the
       element size), so consecutive rows start in different banks.
 
