@@ -625,6 +625,18 @@ func.func @alloc_layout_element_type() {
 
 // -----
 
+// SharedLayoutAttr::verifyShape: rows wider than the swizzle are stored as
+// column panels of the swizzle width, so they must be whole panels.
+func.func @alloc_swizzle_partial_panel() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    // expected-error @+1 {{'tile.alloc' op rows wider than the 64-byte swizzle must be whole 64-byte panels, got 96 bytes}}
+    %s = tile.alloc {layout = #tile.shared<swizzle = 64>, alignment = 512 : i64} : memref<8x48xf16, #gpu.address_space<workgroup>>
+  }
+  return
+}
+
+// -----
+
 // AllocOp::verify: a shared tile is aligned as its layout requires (8 x the
 // swizzle width).
 func.func @alloc_swizzle_alignment() {
