@@ -75,11 +75,19 @@ static uint64_t fieldOf(const LinearLayout &layout, uint64_t flat,
   return layout.unpackCoord(flat)[dim];
 }
 
-/// The number of leading registers of `layout` holding consecutive elements
-/// of the last dimension (a power of two; 1 if register 1 is elsewhere).
+/// The length of the runs of registers of `layout` holding consecutive,
+/// aligned elements of the last dimension: the leading registers step
+/// through the last coordinate (1, 2, 4, ...), and no other register, lane
+/// or warp bit moves the last coordinate by less than the run. Every run
+/// then starts at a multiple of its length.
 static int64_t contiguousRegisters(const LinearLayout &layout) {
+  auto lastCoord = [&](uint64_t basis) {
+    return layout.unpackCoord(basis).back();
+  };
+  ArrayRef<uint64_t> regs = layout.getBases(LinearLayout::kRegister);
   int64_t run = 1;
-  for (uint64_t basis : layout.getBases(LinearLayout::kRegister)) {
+  unsigned runBits = 0;
+  for (uint64_t basis : regs) {
     SmallVector<int64_t> c = layout.unpackCoord(basis);
     bool next =
         c.back() == run && llvm::all_of(ArrayRef<int64_t>(c).drop_back(),
@@ -87,7 +95,17 @@ static int64_t contiguousRegisters(const LinearLayout &layout) {
     if (!next)
       break;
     run *= 2;
+    ++runBits;
   }
+  auto shrink = [&](uint64_t basis) {
+    while (run > 1 && (lastCoord(basis) & (run - 1)) != 0)
+      run /= 2;
+  };
+  for (uint64_t basis : regs.drop_front(runBits))
+    shrink(basis);
+  for (StringRef dim : {LinearLayout::kLane, LinearLayout::kWarp})
+    for (uint64_t basis : layout.getBases(dim))
+      shrink(basis);
   return run;
 }
 

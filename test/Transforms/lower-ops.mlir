@@ -87,6 +87,37 @@ func.func @store_fragment(%C: !g, %i: index) {
 
 // -----
 
+// Runs of registers move as one vector only when every run starts at a
+// multiple of its length: in %a, registers 0-3 hold 4 consecutive elements
+// (vector<4xf16> stores on the interior path); in %b a lane bit also moves
+// the column by 1, so runs may start at odd columns and every element is
+// stored on its own, with no interior test.
+
+!g = memref<?x?xf16>
+!f = memref<2x64xf32, #tile.mem<fragment>>
+
+// CHECK-LABEL: func.func @register_runs
+// CHECK: scf.if
+// CHECK: vector.store %{{.*}} {alignment = 8 : i64} : memref<?x?xf16>, vector<4xf16>
+// CHECK: } else {
+// CHECK-COUNT-4: memref.store %{{.*}} : memref<?x?xf16>
+// CHECK-NOT: vector.store
+// CHECK: return
+func.func @register_runs(%C: !g, %i: index) {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %a = tile.alloc {layout = #tile.linear<[2, 64], register = [[0, 1], [0, 2]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [1, 0]], warp = [[0, 0], [0, 0]]>} : !f
+    %b = tile.alloc {layout = #tile.linear<[2, 64], register = [[0, 1], [0, 2]], lane = [[0, 1], [0, 8], [0, 16], [0, 32], [1, 0]], warp = [[0, 4], [0, 0]]>} : !f
+    %zero = arith.constant 0.0 : f32
+    tile.fill %a, %zero : !f
+    tile.fill %b, %zero : !f
+    tile.copy %a, %C[%i, %i] : !f to !g
+    tile.copy %b, %C[%i, %i] : !f to !g
+  }
+  return
+}
+
+// -----
+
 // `in_bounds` copies: no test at all, only the unmasked accesses (vector
 // stores from fragments, cp.async of 16 bytes into shared memory).
 
