@@ -1313,6 +1313,17 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
   Value matHigh = shrConst(laneMat, 1); // matrix index bit 1
   Value eight = idx(8);
 
+  // Shared coordinates lane l addresses in an x4 ldmatrix of the 16 x 16
+  // block at (rowBase, colBase): row l % 8 of matrix l / 8, whose bit 0
+  // (matLow) moves it 8 rows down and bit 1 (matHigh) 8 columns right, or
+  // the other way round when !rowsAlongLow (transposed operands).
+  auto x4Coords = [&](Value rowBase, Value colBase,
+                      bool rowsAlongLow) -> SmallVector<Value> {
+    Value row =
+        add(add(rowBase, laneRow), mul(rowsAlongLow ? matLow : matHigh, eight));
+    Value col = add(colBase, mul(rowsAlongLow ? matHigh : matLow, eight));
+    return {row, col};
+  };
   auto halfVec = VectorType::get({2}, inElt);
   auto aVecType = VectorType::get({4, 2}, inElt);
   auto bVecType = VectorType::get({2, 2}, inElt);
@@ -1334,14 +1345,9 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
         // Matrix j of the x4 load: rows +8 for j odd, columns +8 for j >= 2.
         Value mm = add(mBase, idx(mi * 16));
         Value kk = idx(ks * 16);
-        SmallVector<Value> coords;
-        if (!op.getTransposeA())
-          coords = {add(add(mm, laneRow), mul(matLow, eight)),
-                    add(kk, mul(matHigh, eight))};
-        else
-          coords = {add(add(kk, laneRow), mul(matHigh, eight)),
-                    add(mm, mul(matLow, eight))};
-        Value index = sharedIndex(*a, coords);
+        Value index = sharedIndex(
+            *a, op.getTransposeA() ? x4Coords(kk, mm, /*rowsAlongLow=*/false)
+                                   : x4Coords(mm, kk, /*rowsAlongLow=*/true));
         aFrags[mi][ks] = nvgpu::LdMatrixOp::create(
             b, loc(), aVecType, a->tile->view, ValueRange{index},
             op.getTransposeA(), /*numTiles=*/4);
@@ -1367,14 +1373,9 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
         // Matrix j: k half = j & 1, n tile = j >> 1.
         Value nn = add(nBase, idx(ni * 8));
         Value kk = idx(ks * 16);
-        SmallVector<Value> coords;
-        if (!op.getTransposeB())
-          coords = {add(add(kk, laneRow), mul(matLow, eight)),
-                    add(nn, mul(matHigh, eight))};
-        else
-          coords = {add(add(nn, laneRow), mul(matHigh, eight)),
-                    add(kk, mul(matLow, eight))};
-        Value index = sharedIndex(*bs, coords);
+        Value index = sharedIndex(
+            *bs, op.getTransposeB() ? x4Coords(nn, kk, /*rowsAlongLow=*/false)
+                                    : x4Coords(kk, nn, /*rowsAlongLow=*/true));
         auto type = VectorType::get({tiles, 2}, inElt);
         Value loaded = nvgpu::LdMatrixOp::create(b, loc(), type, bs->tile->view,
                                                  ValueRange{index},
