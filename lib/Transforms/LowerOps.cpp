@@ -186,6 +186,9 @@ private:
   }
   Value convert(Value v, Type to);
   Value zeroOf(Type type);
+  /// memref[indices] converted to `to` where `valid` holds (always when
+  /// null), else zero.
+  Value loadOrZero(Value valid, Value memref, ValueRange indices, Type to);
   Value threadId(Operation *op);
   /// Per-dimension coordinates contributed by the thread bits of `layout`,
   /// and the mask of bits they can set in each dimension.
@@ -448,6 +451,20 @@ Value KernelLowering::convert(Value v, Type to) {
 
 Value KernelLowering::zeroOf(Type type) {
   return arith::ConstantOp::create(b, loc(), type, b.getZeroAttr(type));
+}
+
+Value KernelLowering::loadOrZero(Value valid, Value memref, ValueRange indices,
+                                 Type to) {
+  if (!valid)
+    return convert(memref::LoadOp::create(b, loc(), memref, indices), to);
+  auto branch = scf::IfOp::create(b, loc(), TypeRange{to}, valid, true);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(branch.thenBlock());
+  Value v = memref::LoadOp::create(b, loc(), memref, indices);
+  scf::YieldOp::create(b, loc(), convert(v, to));
+  b.setInsertionPointToStart(branch.elseBlock());
+  scf::YieldOp::create(b, loc(), zeroOf(to));
+  return branch.getResult(0);
 }
 
 FailureOr<SharedRef> KernelLowering::resolveShared(Value value,
@@ -776,17 +793,8 @@ LogicalResult KernelLowering::copyGlobalShared(CopyOp op, bool toShared) {
         Value in = andBool(rowIn, ult(gc.back(), dims.back()));
         Value sIdx = addConst(smemIndex, e);
         if (toShared) {
-          auto branch =
-              scf::IfOp::create(b, loc(), TypeRange{sharedElt}, in, true);
-          {
-            OpBuilder::InsertionGuard g(b);
-            b.setInsertionPointToStart(branch.thenBlock());
-            Value v = memref::LoadOp::create(b, loc(), global, gc);
-            scf::YieldOp::create(b, loc(), convert(v, sharedElt));
-            b.setInsertionPointToStart(branch.elseBlock());
-            scf::YieldOp::create(b, loc(), zeroOf(sharedElt));
-          }
-          memref::StoreOp::create(b, loc(), branch.getResult(0),
+          memref::StoreOp::create(b, loc(),
+                                  loadOrZero(in, global, gc, sharedElt),
                                   ref->tile->view, sIdx);
         } else {
           auto branch = scf::IfOp::create(b, loc(), in, false);
@@ -1104,22 +1112,9 @@ LogicalResult KernelLowering::copyFragmentMemory(CopyOp op) {
         b.setInsertionPointToStart(branch.thenBlock());
         emitStore();
       } else {
-        Value loaded;
-        if (!valid) {
-          loaded = convert(memref::LoadOp::create(b, loc(), memref, memCoords),
-                           fragElt);
-        } else {
-          auto branch =
-              scf::IfOp::create(b, loc(), TypeRange{fragElt}, valid, true);
-          OpBuilder::InsertionGuard g(b);
-          b.setInsertionPointToStart(branch.thenBlock());
-          Value v = memref::LoadOp::create(b, loc(), memref, memCoords);
-          scf::YieldOp::create(b, loc(), convert(v, fragElt));
-          b.setInsertionPointToStart(branch.elseBlock());
-          scf::YieldOp::create(b, loc(), zeroOf(fragElt));
-          loaded = branch.getResult(0);
-        }
-        memref::StoreOp::create(b, loc(), loaded, tile->regs, idx(r));
+        memref::StoreOp::create(b, loc(),
+                                loadOrZero(valid, memref, memCoords, fragElt),
+                                tile->regs, idx(r));
       }
     }
   };
