@@ -16,9 +16,10 @@
 //
 // The offsets must be non-decreasing in the induction variable: built from
 // it and loop-invariant values by arith.addi and arith.muli by non-negative
-// constants. They are then largest in the last iteration, where the test
-// checks the bounds, and form an arithmetic progression, whose first two
-// terms decide the alignment.
+// constants. They are then smallest in the first iteration (the test checks
+// that they are not negative) and largest in the last (the test checks that
+// the regions end within the tensor), and form an arithmetic progression,
+// whose first two terms decide the alignment.
 //
 //===----------------------------------------------------------------------===//
 
