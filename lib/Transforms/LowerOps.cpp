@@ -1319,7 +1319,6 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
     Value col = add(colBase, mul(rowsAlongLow ? matHigh : matLow, eight));
     return {row, col};
   };
-  auto halfVec = VectorType::get({2}, inElt);
   auto aVecType = VectorType::get({4, 2}, inElt);
   auto bVecType = VectorType::get({2, 2}, inElt);
   auto cVecType = VectorType::get({2, 2}, accElt);
@@ -1393,7 +1392,6 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
       }
     }
   }
-  (void)halfVec;
 
   // Accumulate: registers of atom (mi, ni) are base + {0..3}. The k steps
   // are the outer loop so that consecutive mma.sync ops are independent
