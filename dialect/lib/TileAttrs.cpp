@@ -326,3 +326,90 @@ SharedLayoutAttr::getLinearLayout(ArrayRef<int64_t> shape,
       return std::nullopt;
   return LinearLayout::swizzled(shape, elementBits, getSwizzle());
 }
+
+//===----------------------------------------------------------------------===//
+// TargetAttr
+//===----------------------------------------------------------------------===//
+
+/// The PTX version of a `+ptxNN` feature list, 0 if none, -1 if malformed.
+static int64_t parsePtxFeature(StringRef features, std::string &bad) {
+  int64_t version = 0;
+  SmallVector<StringRef> parts;
+  features.split(parts, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (StringRef part : parts) {
+    StringRef trimmed = part.trim();
+    int64_t v = 0;
+    if (!trimmed.consume_front("+ptx") || trimmed.getAsInteger(10, v)) {
+      bad = part.trim().str();
+      return -1;
+    }
+    version = v;
+  }
+  return version;
+}
+
+LogicalResult
+TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                   StringRef chip, StringRef features) {
+  const ChipDescription *desc = lookupChip(chip);
+  if (!desc)
+    return emitError() << "unknown or unsupported chip '" << chip
+                       << "'; supported chips: " << getSupportedChipList();
+  std::string bad;
+  int64_t ptx = parsePtxFeature(features, bad);
+  if (ptx < 0)
+    return emitError() << "unsupported target feature '" << bad
+                       << "': expected '+ptxNN' (the PTX ISA version)";
+  if (ptx && !desc->isNVIDIA())
+    return emitError() << "'+ptx" << ptx << "' is an NVIDIA feature but "
+                       << chip << " is an AMD chip";
+  if (ptx && (ptx < desc->minPtx || ptx > kMaxPtxVersion))
+    return emitError() << chip << " needs a PTX ISA version from "
+                       << desc->minPtx << " to " << kMaxPtxVersion
+                       << ", got '+ptx" << ptx << "'";
+  return success();
+}
+
+const ChipDescription *TargetAttr::getDescription() const {
+  return lookupChip(getChip());
+}
+
+int64_t TargetAttr::getPtxVersion() const {
+  const ChipDescription *desc = getDescription();
+  if (!desc || !desc->isNVIDIA())
+    return 0;
+  std::string bad;
+  int64_t ptx = parsePtxFeature(getFeatures(), bad);
+  return ptx > 0 ? ptx : desc->defaultPtx;
+}
+
+//===----------------------------------------------------------------------===//
+// MmaAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult MmaAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                              MmaKind kind, ArrayRef<int64_t> shape,
+                              ArrayRef<int64_t> warps) {
+  if (shape.size() != 3)
+    return emitError() << "expects an instruction shape [M, N, K], got "
+                       << shape.size() << " sizes";
+  if (warps.size() != 2)
+    return emitError() << "expects warps = [warpsM, warpsN], got "
+                       << warps.size() << " sizes";
+  for (int64_t s : shape)
+    if (s <= 0 || !llvm::isPowerOf2_64(s))
+      return emitError() << "instruction sizes must be positive powers of "
+                            "two";
+  for (int64_t w : warps)
+    if (w <= 0 || !llvm::isPowerOf2_64(w) || w > 1024)
+      return emitError() << "warp counts must be powers of two from 1 to "
+                            "1024";
+  return success();
+}
+
+TargetAttr mlir::tile::getTargetAttr(Operation *op) {
+  for (Operation *cursor = op; cursor; cursor = cursor->getParentOp())
+    if (auto target = cursor->getAttrOfType<TargetAttr>("tile.target"))
+      return target;
+  return TargetAttr::get(op->getContext(), kDefaultChip, "");
+}

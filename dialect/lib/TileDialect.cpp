@@ -46,6 +46,15 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name << "' must be an integer";
     return success();
   }
+  if (name == kTargetAttrName) {
+    if (!isa<ModuleOp, KernelOp>(op))
+      return op->emitError() << "'" << name
+                             << "' may only be attached to a module or a "
+                                "tile.kernel";
+    if (!isa<TargetAttr>(attr.getValue()))
+      return op->emitError() << "'" << name << "' must be a #tile.target";
+    return success();
+  }
   if (name != kNumStagesAttrName && name != kStageAttrName &&
       name != kOrderAttrName)
     return op->emitError() << "unknown tile dialect attribute '" << name << "'";

@@ -149,10 +149,9 @@ LogicalResult KernelOp::verify() {
            << numDynamic << " dynamic grid extents, got "
            << getDynamicGrid().size();
   int64_t threads = getThreads();
-  if (threads <= 0 || threads % 32 != 0)
-    return emitOpError("expects a thread count that is a positive multiple "
-                       "of 32, got ")
-           << threads;
+  // Whole warps (of the target's size) are checked against the target.
+  if (threads <= 0)
+    return emitOpError("expects a positive thread count, got ") << threads;
   if (threads > kMaxThreadsPerBlock)
     return emitOpError("expects at most ")
            << kMaxThreadsPerBlock << " threads per block, got " << threads;
@@ -199,25 +198,33 @@ LogicalResult WsOp::verify() {
   ArrayRef<int64_t> groups = getWarpgroups();
   if (groups.empty())
     return emitOpError("expects at least one warpgroup");
-  int64_t numGroups = kernel.getNumWarpgroups();
-  if (numGroups == 0)
-    return emitOpError("requires a kernel thread count that is a multiple "
-                       "of 128, got ")
-           << kernel.getThreads();
+  // Warpgroup sizes, ranges and register budgets depend on the target:
+  // TargetInfo::verifyKernel checks them before lowering.
   for (auto [i, group] : llvm::enumerate(groups)) {
-    if (group < 0 || group >= numGroups)
-      return emitOpError("warpgroup ")
-             << group << " is out of range: the kernel has " << numGroups
-             << " warpgroups";
+    if (group < 0)
+      return emitOpError("expects non-negative warpgroup ids, got ") << group;
     if (i > 0 && groups[i - 1] >= group)
       return emitOpError("expects strictly increasing warpgroup ids");
   }
   if (std::optional<int64_t> regs = getRegisters())
-    if (*regs < 24 || *regs > 256 || *regs % 8 != 0)
-      return emitOpError("expects a register count that is a multiple of 8 "
-                         "in [24, 256], got ")
-             << *regs;
+    if (*regs <= 0)
+      return emitOpError("expects a positive register count, got ") << *regs;
   return success();
+}
+
+int64_t WsOp::getNumThreads() {
+  return getTargetAttr(*this).getDescription()->warpgroupSize *
+         static_cast<int64_t>(getWarpgroups().size());
+}
+
+int64_t WsOp::getFirstThread() {
+  return getTargetAttr(*this).getDescription()->warpgroupSize *
+         getWarpgroups().front();
+}
+
+int64_t KernelOp::getNumWarpgroups() {
+  int64_t size = getTargetAttr(*this).getDescription()->warpgroupSize;
+  return size && getThreads() % size == 0 ? getThreads() / size : 0;
 }
 
 //===----------------------------------------------------------------------===//

@@ -43,9 +43,13 @@ static std::string findCudaToolkit(StringRef option) {
 
 void mlir::tile::buildTileToNVVMPipeline(
     OpPassManager &pm, const TileToNVVMPipelineOptions &options) {
-  // Tile level: interior loop versions, software pipelining, then layouts
-  // (which extend over the version dimension pipelining adds), then
-  // per-thread code.
+  // The target every later pass reads; then, at tile level: interior loop
+  // versions, software pipelining, then layouts (which extend over the
+  // version dimension pipelining adds), then per-thread code.
+  AttachTargetOptions attach;
+  attach.chip = options.chip;
+  attach.features = options.features;
+  pm.addPass(createAttachTarget(attach));
   if (options.specializeBounds)
     pm.addPass(createSpecializeBounds());
   if (options.pipeline) {
@@ -67,15 +71,13 @@ void mlir::tile::buildTileToNVVMPipeline(
   pm.addPass(createConvertNVVMToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
-  GpuNVVMAttachTargetOptions target;
-  target.chip = options.chip;
-  target.features = options.features;
+  AttachGPUTargetOptions target;
   target.optLevel = options.optLevel;
   SmallString<128> libdevice(toolkit);
   llvm::sys::path::append(libdevice, "nvvm", "libdevice", "libdevice.10.bc");
   if (llvm::sys::fs::exists(libdevice))
     target.linkLibs.push_back(libdevice.str().str());
-  pm.addPass(createGpuNVVMAttachTarget(target));
+  pm.addPass(createAttachGPUTarget(target));
   pm.addPass(createLowerAffinePass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());

@@ -15,7 +15,7 @@ int64_t mlir::tile::getNumThreads(Operation *op, KernelOp kernel) {
 
 int64_t mlir::tile::getFirstThread(Operation *op) {
   if (auto ws = op->getParentOfType<WsOp>())
-    return 128 * ws.getWarpgroups().front();
+    return ws.getFirstThread();
   return 0;
 }
 

@@ -19,11 +19,14 @@ namespace mlir::tile {
 struct TileToNVVMPipelineOptions
     : public PassPipelineOptions<TileToNVVMPipelineOptions> {
   PassOptions::Option<std::string> chip{
-      *this, "chip", llvm::cl::desc("Target GPU (e.g. sm_80, sm_90a)"),
-      llvm::cl::init("sm_90a")};
+      *this, "chip",
+      llvm::cl::desc("Target GPU (sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a); "
+                     "default: the module's #tile.target, else sm_90a"),
+      llvm::cl::init("")};
   PassOptions::Option<std::string> features{
-      *this, "features", llvm::cl::desc("PTX features (e.g. +ptx80)"),
-      llvm::cl::init("+ptx80")};
+      *this, "features",
+      llvm::cl::desc("PTX ISA version (e.g. +ptx80); default: the chip's"),
+      llvm::cl::init("")};
   PassOptions::Option<std::string> format{
       *this, "format",
       llvm::cl::desc("Object format: bin (cubin), isa (PTX) or fatbin"),

@@ -24,6 +24,25 @@ def ConvertTileToGPU : Pass<"convert-tile-to-gpu", "ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def AttachGPUTarget : Pass<"tile-attach-gpu-target", "ModuleOp"> {
+  let summary = "Attach the serialization target of the module's #tile.target "
+                "to its gpu.modules";
+  let description = [{
+    Reads the module's `#tile.target` and attaches the matching upstream
+    serialization target to every `gpu.module` (`#nvvm.target` with the
+    chip and its `+ptxNN` feature on NVIDIA), as `nvvm-attach-target` would
+    with the same options, so that `gpu-module-to-binary` compiles for the
+    chip every other pass assumed. Chips without a code generator here are
+    an error.
+  }];
+  let options = [
+    Option<"optLevel", "opt-level", "int", /*default=*/"3",
+           "LLVM optimization level of the device code">,
+    ListOption<"linkLibs", "link", "std::string",
+               "Bitcode files to link into the device code (e.g. libdevice)">
+  ];
+}
+
 def EmitBinary : Pass<"tile-emit-binary", "ModuleOp"> {
   let summary = "Write the objects of gpu.binary ops to files";
   let description = [{

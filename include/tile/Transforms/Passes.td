@@ -5,6 +5,32 @@
 
 include "mlir/Pass/PassBase.td"
 
+def AttachTarget : Pass<"tile-attach-target", "ModuleOp"> {
+  let summary = "Attach the #tile.target every later pass reads";
+  let description = [{
+    Sets the module's `tile.target` to `#tile.target<chip, features>`. An
+    unknown or unsupported chip, or a malformed feature, is an error naming
+    the supported chips (it never reaches LLVM). Without `chip`, a module
+    that already names a target keeps it and one that names none gets the
+    default (`sm_90a`); with `chip`, a module that already names another
+    chip is an error. Kernels carrying their own `tile.target` are checked
+    the same way.
+
+    Every later pass reads the target through `getTargetAttr`: layout
+    inference the warp size and MMA instructions, pipeline planning and
+    `tile-check-resources` the shared memory and registers, the lowering
+    the instruction set.
+  }];
+  let dependentDialects = ["::mlir::tile::TileDialect"];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "Target chip (sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a, gfx90a, "
+           "gfx942); empty keeps the module's, else sm_90a">,
+    Option<"features", "features", "std::string", /*default=*/"\"\"",
+           "Target features (+ptxNN); empty for the chip's default">
+  ];
+}
+
 def CheckResources : Pass<"tile-check-resources", "ModuleOp"> {
   let summary = "Compute and check the on-chip resources of each tile kernel";
   let description = [{

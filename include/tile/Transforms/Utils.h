@@ -12,8 +12,8 @@ namespace mlir::tile {
 /// the whole block of `kernel`.
 int64_t getNumThreads(Operation *op, KernelOp kernel);
 
-/// First thread of the group executing `op` (128 x the first warpgroup of
-/// the enclosing tile.ws, 0 outside one).
+/// First thread of the group executing `op` (the first thread of the
+/// enclosing tile.ws's first warpgroup, 0 outside one).
 int64_t getFirstThread(Operation *op);
 
 /// Each dimension rounded up to a power of two.

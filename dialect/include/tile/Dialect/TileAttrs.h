@@ -4,9 +4,11 @@
 #define TILE_DIALECT_TILEATTRS_H
 
 #include "mlir/IR/Attributes.h"
+#include "mlir/IR/Operation.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "tile/Dialect/ChipDescription.h"
 #include "tile/Dialect/LinearLayout.h"
 
 #include "tile/Dialect/TileEnums.h.inc"
@@ -28,6 +30,11 @@ llvm::StringRef stringifyMemoryKind(MemoryKind kind);
 
 /// The memory space attribute used for `kind` (null for global).
 Attribute getMemorySpaceAttr(MLIRContext *ctx, MemoryKind kind);
+
+/// The `#tile.target` that applies to `op`: the nearest one attached (as
+/// `tile.target`) to `op` or an enclosing `tile.kernel` or module, else the
+/// default chip's (`kDefaultChip`).
+TargetAttr getTargetAttr(Operation *op);
 
 inline bool isOnChip(MemoryKind kind) {
   return kind == MemoryKind::Shared || kind == MemoryKind::Fragment ||

@@ -163,4 +163,82 @@ def Tile_SharedLayoutAttr : Tile_Attr<"SharedLayout", "shared",
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// Targets
+//===----------------------------------------------------------------------===//
+
+def Tile_TargetAttr : Tile_Attr<"Target", "target"> {
+  let summary = "the GPU a module or kernel is compiled for";
+  let description = [{
+    Names the chip (`sm_80`, `sm_86`, `sm_89`, `sm_90`, `sm_90a`, `gfx90a`,
+    `gfx942`) and optional code-generation features (`+ptxNN` on NVIDIA: the
+    PTX ISA version, at least the chip's minimum). Attached once, as the
+    discardable attribute `tile.target`, to the module (or to a
+    `tile.kernel`, which then overrides the module's); every pass reads the
+    chip's warp size, warpgroup size, register file, shared memory and
+    instruction set from it. Modules without one are compiled for the
+    default target, `sm_90a`.
+
+    ```mlir
+    module attributes {tile.target = #tile.target<"sm_80", "+ptx70">} { ... }
+    ```
+  }];
+  let parameters = (ins StringRefParameter<"chip name">:$chip,
+                        StringRefParameter<"features", [{""}]>:$features);
+  let assemblyFormat = "`<` $chip (`,` $features^)? `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The chip's description (never null for a verified attribute).
+    const ::mlir::tile::ChipDescription *getDescription() const;
+    /// The PTX ISA version the features ask for (`+ptx80` -> 80), or the
+    /// chip's default; 0 for chips that are not NVIDIA.
+    int64_t getPtxVersion() const;
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Matrix-multiply instruction choice
+//===----------------------------------------------------------------------===//
+
+def Tile_MmaKindMmaSync : I32EnumAttrCase<"MmaSync", 0, "mma_sync">;
+def Tile_MmaKindWgmma : I32EnumAttrCase<"Wgmma", 1, "wgmma">;
+def Tile_MmaKindMfma : I32EnumAttrCase<"Mfma", 2, "mfma">;
+def Tile_MmaKind : I32EnumAttr<"MmaKind", "matrix-multiply instruction family",
+    [Tile_MmaKindMmaSync, Tile_MmaKindWgmma, Tile_MmaKindMfma]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::tile";
+}
+
+def Tile_MmaAttr : Tile_Attr<"Mma", "mma"> {
+  let summary = "the matrix-multiply instruction a gemm is computed with";
+  let description = [{
+    The instruction family (`mma_sync`: warp-level `mma.sync`; `wgmma`:
+    Hopper warpgroup MMA; `mfma`: AMD CDNA matrix cores), the shape of one
+    instruction (M, N, K) and how the warps (or waves) executing the gemm
+    split its M x N accumulator (`warps = [warpsM, warpsN]`, warp id =
+    m * warpsN + n). Chosen once per `tile.gemm` by `tile-select-mma` (or
+    given by the user, then checked against the target) and read by layout
+    inference, the lowering and the resource checks.
+
+    ```mlir
+    tile.gemm %a, %b, %c {mma = #tile.mma<mma_sync, shape = [16, 8, 16],
+                                          warps = [2, 2]>} : ...
+    ```
+  }];
+  let parameters = (ins EnumParameter<Tile_MmaKind>:$kind,
+                        ArrayRefParameter<"int64_t">:$shape,
+                        ArrayRefParameter<"int64_t">:$warps);
+  let assemblyFormat = [{
+    `<` $kind `,` `shape` `=` `[` $shape `]` `,` `warps` `=` `[` $warps `]` `>`
+  }];
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    int64_t getInstrM() const { return getShape()[0]; }
+    int64_t getInstrN() const { return getShape()[1]; }
+    int64_t getInstrK() const { return getShape()[2]; }
+    int64_t getWarpsM() const { return getWarps()[0]; }
+    int64_t getWarpsN() const { return getWarps()[1]; }
+  }];
+}
+
 #endif // TILE_DIALECT_TILEATTRS_TD

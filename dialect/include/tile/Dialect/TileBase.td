@@ -66,6 +66,8 @@ def Tile_Dialect : Dialect {
     /// Estimated registers per thread of a kernel's register tiles.
     static constexpr ::llvm::StringLiteral kFragmentRegistersAttrName =
         "tile.fragment_registers";
+    /// The `#tile.target` of a module or kernel.
+    static constexpr ::llvm::StringLiteral kTargetAttrName = "tile.target";
 
   private:
     void registerAttributes();

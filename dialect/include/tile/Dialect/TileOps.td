@@ -61,11 +61,9 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     ::mlir::BlockArgument getBlockIndex(unsigned dim) {
       return getBody().getArgument(dim);
     }
-    /// Number of 128-thread warpgroups, or 0 if `threads` is not a multiple
-    /// of 128.
-    int64_t getNumWarpgroups() {
-      return getThreads() % 128 == 0 ? getThreads() / 128 : 0;
-    }
+    /// Number of warpgroups of the kernel's target, or 0 if `threads` is
+    /// not a multiple of the warpgroup size (or the chip has none).
+    int64_t getNumWarpgroups();
   }];
 }
 
@@ -78,11 +76,14 @@ def Tile_WsOp : Tile_Op<"ws", [
   let summary = "a region executed by a subset of the block's warpgroups";
   let description = [{
     Warp specialization: the body runs only on the threads of the listed
-    warpgroups (groups of 128 consecutive threads, numbered from 0); the
-    other threads skip it. Block-cooperative ops inside the region are
-    cooperative over the listed warpgroups only: a `tile.gemm` under
-    `tile.ws [1, 2]` is partitioned over the 8 warps of both warpgroups.
-    The enclosing kernel's thread count must be a multiple of 128.
+    warpgroups (groups of consecutive threads, numbered from 0, as large as
+    the target's warpgroup: 128 threads on NVIDIA); the other threads skip
+    it. Block-cooperative ops inside the region are cooperative over the
+    listed warpgroups only: a `tile.gemm` under `tile.ws [1, 2]` is
+    partitioned over the 8 warps of both warpgroups, and barriers inside
+    the region synchronize only its threads. The enclosing kernel's thread
+    count must be a multiple of the warpgroup size (checked against the
+    target before lowering).
 
     `registers`, when given, is the per-thread register budget the listed
     warpgroups run with (`setmaxnreg` on sm_90a): a multiple of 8 in
@@ -106,8 +107,11 @@ def Tile_WsOp : Tile_Op<"ws", [
     OpBuilder<(ins "::llvm::ArrayRef<int64_t>":$warpgroups)>
   ];
   let extraClassDeclaration = [{
-    /// Number of threads that execute the body.
-    int64_t getNumThreads() { return 128 * getWarpgroups().size(); }
+    /// Number of threads that execute the body (the target's warpgroup
+    /// size times the number of warpgroups).
+    int64_t getNumThreads();
+    /// The first thread of the region's first warpgroup.
+    int64_t getFirstThread();
   }];
 }
 
@@ -269,7 +273,9 @@ def Tile_GemmOp : Tile_Op<"gemm"> {
     f32 (also f16 for f16 inputs), or i32 for i8 inputs.
 
     `policy` says how the warps executing the gemm split the M x N
-    accumulator between them.
+    accumulator between them. `mma` records the instruction chosen for the
+    target and the warp partition (`tile-select-mma` sets it; a user may
+    pin it, and it is then checked against the target).
 
     ```mlir
     tile.gemm %As, %Bs, %Cf transpose_b policy <square>
@@ -285,7 +291,8 @@ def Tile_GemmOp : Tile_Op<"gemm"> {
     UnitAttr:$transpose_b,
     UnitAttr:$clear_accum,
     DefaultValuedAttr<Tile_WarpPolicyAttr,
-                      "::mlir::tile::WarpPolicy::Square">:$policy);
+                      "::mlir::tile::WarpPolicy::Square">:$policy,
+    OptionalAttr<Tile_MmaAttr>:$mma);
   let assemblyFormat = [{
     $a `,` $b `,` $c (`transpose_a` $transpose_a^)? (`transpose_b` $transpose_b^)?
     (`clear_accum` $clear_accum^)? (`policy` $policy^)? attr-dict

@@ -1,0 +1,163 @@
+//===- TargetInfo.h - Instruction selection per target ----------*- C++ -*-===//
+//
+// The instruction half of the target model (the data half is the chip table
+// of `tile/Dialect/ChipDescription.h`, named by `#tile.target`). Passes and
+// the target-independent per-op lowering ask a `TargetInfo` for everything
+// that differs between GPUs: the MMA instruction of a gemm and its operand
+// layouts, barriers over the whole block or a set of warps, shuffles, the
+// asynchronous copy engine, register budgets. Each implementation lives in
+// `lib/Target/<vendor>/`, one file per instruction family. Hooks take
+// builders and values, never the lowering's own state.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_TARGET_TARGETINFO_H
+#define TILE_TARGET_TARGETINFO_H
+
+#include "tile/Dialect/LinearLayout.h"
+#include "tile/Dialect/TileOps.h"
+
+#include "mlir/IR/Builders.h"
+
+#include <functional>
+#include <memory>
+
+namespace mlir::tile {
+
+/// The threads a barrier synchronizes: the whole block (id 0), or the
+/// `numThreads` threads of a warp-aligned group using hardware barrier `id`.
+struct BarrierScope {
+  int64_t id = 0;
+  int64_t numThreads = 0;
+  bool isBlock() const { return id == 0; }
+};
+
+/// A shared tile as instruction emitters see it: a flat view of shared
+/// memory and the element index, in that view, of logical coordinates.
+struct SharedOperand {
+  Value view;
+  Type elementType;
+  int64_t elementBits = 0;
+  SmallVector<int64_t> shape;
+  std::function<Value(OpBuilder &, Location, ArrayRef<Value>)> index;
+};
+
+/// A register tile: each thread's registers and the distributed layout.
+struct RegisterOperand {
+  Value regs;
+  MemRefType type;
+  LinearLayout layout;
+};
+
+/// One gemm operand: in registers, or in shared memory. A shared operand is
+/// resolved (its view's address arithmetic emitted) when the emitter calls
+/// `resolveShared`, so that the emitter decides where that code goes.
+struct GemmOperand {
+  const RegisterOperand *regs = nullptr;
+  std::function<FailureOr<SharedOperand>()> resolveShared;
+  bool isShared() const { return !regs; }
+};
+
+/// Everything a target needs to emit a gemm.
+struct GemmEmission {
+  GemmOp op;
+  MmaAttr mma;
+  GemmOperand a, b;
+  const RegisterOperand *c = nullptr;
+  /// Thread id within the threads executing the gemm.
+  Value tid;
+};
+
+/// The fragment layouts an MMA choice needs for A, B and the accumulator.
+struct MmaLayouts {
+  LinearLayout a, b, c;
+};
+
+class TargetInfo {
+public:
+  explicit TargetInfo(TargetAttr target);
+  virtual ~TargetInfo();
+
+  TargetAttr getTarget() const { return target; }
+  const ChipDescription &getChip() const { return *chip; }
+  StringRef getChipName() const { return chip->name; }
+  int64_t getWarpSize() const { return chip->warpSize; }
+  /// Threads of a warpgroup (0 where the chip has none).
+  int64_t getWarpgroupSize() const { return chip->warpgroupSize; }
+
+  //===--------------------------------------------------------------------===//
+  // Legality (before lowering)
+  //===--------------------------------------------------------------------===//
+
+  /// Checks the thread geometry of `kernel` and its `tile.ws` regions
+  /// against the chip.
+  LogicalResult verifyKernel(KernelOp kernel) const;
+
+  /// Picks the MMA instruction and warp partition of `op`, executed by
+  /// `numThreads` threads; diagnoses gemms the target cannot compute.
+  virtual FailureOr<MmaAttr> selectMma(GemmOp op, int64_t numThreads) const = 0;
+  /// Checks a given (e.g. user-pinned) choice.
+  virtual LogicalResult verifyMma(GemmOp op, MmaAttr mma,
+                                  int64_t numThreads) const = 0;
+  /// The operand and accumulator layouts of a (verified) choice.
+  virtual MmaLayouts getMmaLayouts(GemmOp op, MmaAttr mma) const = 0;
+
+  //===--------------------------------------------------------------------===//
+  // Instruction selection
+  //===--------------------------------------------------------------------===//
+
+  /// A barrier over `scope` (block-wide by default).
+  virtual void emitBarrier(OpBuilder &b, Location loc,
+                           BarrierScope scope) const;
+  /// The value `v` of the lane whose id is this lane's XOR `mask`, within
+  /// groups of `width` lanes.
+  virtual Value emitShuffleXor(OpBuilder &b, Location loc, Value v,
+                               int64_t mask, int64_t width) const;
+
+  /// Whether global -> shared copies can bypass registers asynchronously.
+  bool hasAsyncCopy() const { return chip->asyncCopy; }
+  /// One asynchronous copy of `elements` elements (at most 16 bytes) from
+  /// `src[srcIndices]` to `dst[dstIndex]`; only the first `count` (all when
+  /// null) are read, the rest zero-filled.
+  virtual void emitAsyncCopy(OpBuilder &b, Location loc, Value dst,
+                             Value dstIndex, Value src, ValueRange srcIndices,
+                             int64_t elements, int64_t elementBits,
+                             Value count) const;
+  /// Closes a group of the executing thread's asynchronous copies.
+  virtual void emitAsyncCommit(OpBuilder &b, Location loc) const;
+  /// Waits until at most `pending` groups are in flight.
+  virtual void emitAsyncWait(OpBuilder &b, Location loc,
+                             int64_t pending) const;
+
+  /// Sets the executing warpgroup's register budget; diagnoses targets
+  /// without one on `op`.
+  virtual LogicalResult emitRegisterBudget(OpBuilder &b, Location loc,
+                                           int64_t registers,
+                                           Operation *op) const;
+
+  /// Loads `dst`'s elements from `src` with a dedicated shared -> register
+  /// instruction when the layout allows one (e.g. ldmatrix); fails without
+  /// emitting anything otherwise.
+  virtual LogicalResult emitSharedToRegisters(OpBuilder &b, Location loc,
+                                              const SharedOperand &src,
+                                              const RegisterOperand &dst,
+                                              Value tid) const;
+
+  /// Emits the gemm with the instruction `g.mma` chose.
+  virtual LogicalResult emitGemm(OpBuilder &b, Location loc,
+                                 const GemmEmission &g) const = 0;
+
+protected:
+  TargetAttr target;
+  const ChipDescription *chip;
+};
+
+/// The instruction-selection interface of `target`.
+std::unique_ptr<TargetInfo> createTargetInfo(TargetAttr target);
+
+/// Shorthand: `createTargetInfo(getTargetAttr(op))`.
+std::unique_ptr<TargetInfo> getTargetInfo(Operation *op);
+
+} // namespace mlir::tile
+
+#endif // TILE_TARGET_TARGETINFO_H

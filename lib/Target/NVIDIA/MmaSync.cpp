@@ -1,0 +1,412 @@
+//===- MmaSync.cpp - NVIDIA warp-level MMA (mma.sync) -----------*- C++ -*-===//
+//
+// Selection, operand layouts and emission of `mma.sync` m16n8k16 gemms
+// (f16 and bf16 inputs, f32 or f16 accumulators). Each warp owns a
+// (M / warpsM) x (N / warpsN) block of the accumulator; shared operands are
+// read with x4 `ldmatrix` loads, register operands must already hold the
+// instruction's operand layout. bf16 goes through `nvvm.mma.sync`, since
+// `nvgpu.mma.sync` cannot lower it in MLIR 22.
+//
+//===----------------------------------------------------------------------===//
+
+#include "NVIDIATargetInfo.h"
+
+#include "tile/Target/IndexBuilder.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::nvidia;
+
+//===----------------------------------------------------------------------===//
+// Selection
+//===----------------------------------------------------------------------===//
+
+static int64_t getInputBits(GemmOp op) {
+  return cast<MemRefType>(op.getA().getType()).getElementTypeBitWidth();
+}
+
+/// Checks the element types the mma.sync emitter supports.
+static LogicalResult checkMmaSyncTypes(GemmOp op, StringRef chip) {
+  Type in = cast<MemRefType>(op.getA().getType()).getElementType();
+  Type acc = cast<MemRefType>(op.getC().getType()).getElementType();
+  if (!in.isF16() && !in.isBF16())
+    return op.emitOpError("mma.sync on ")
+           << chip << " supports f16 and bf16 inputs, got " << in;
+  if (!acc.isF32() && !acc.isF16())
+    return op.emitOpError("mma.sync on ")
+           << chip << " supports f32 and f16 accumulators, got " << acc;
+  if (in.isBF16() && !acc.isF32())
+    return op.emitOpError("mma.sync on ")
+           << chip << " accumulates bf16 inputs in f32, got " << acc;
+  return success();
+}
+
+/// Checks that the gemm's M, N and K tile the m16n8k16 instruction with
+/// `warpsM` x `warpsN` warps (0 when the partition is not fixed yet).
+static LogicalResult checkMmaSyncShape(GemmOp op, int64_t warpsM,
+                                       int64_t warpsN) {
+  int64_t kAtom = 256 / getInputBits(op);
+  for (auto [what, size, unit] :
+       {std::tuple<StringRef, int64_t, int64_t>{"M", op.getM(), 16},
+        {"N", op.getN(), 8},
+        {"K", op.getK(), kAtom}})
+    if (size % unit != 0 || !llvm::isPowerOf2_64(size))
+      return op.emitOpError("mma.sync needs ")
+             << what << " to be a power of two and a multiple of " << unit
+             << ", got " << size;
+  if (warpsM && (op.getM() % (16 * warpsM) || op.getN() % (8 * warpsN)))
+    return op.emitOpError("a ")
+           << op.getM() << "x" << op.getN() << " accumulator cannot be split "
+           << "over " << warpsM << "x" << warpsN
+           << " warps with mma.sync m16n8 tiles";
+  return success();
+}
+
+/// The warp partition of `op` over `numWarps` warps following its policy.
+static FailureOr<std::pair<int64_t, int64_t>> partitionWarps(GemmOp op,
+                                                             int64_t numWarps) {
+  int64_t m = op.getM(), n = op.getN();
+  auto fits = [&](int64_t wm, int64_t wn) {
+    return m % (16 * wm) == 0 && n % (8 * wn) == 0;
+  };
+  switch (op.getPolicy()) {
+  case WarpPolicy::FullRow:
+    if (!fits(numWarps, 1))
+      return op.emitOpError("policy full_row needs M to be a multiple of "
+                            "16 x ")
+             << numWarps << " warps, got M = " << m;
+    return std::make_pair(numWarps, int64_t(1));
+  case WarpPolicy::FullCol:
+    if (!fits(1, numWarps))
+      return op.emitOpError("policy full_col needs N to be a multiple of "
+                            "8 x ")
+             << numWarps << " warps, got N = " << n;
+    return std::make_pair(int64_t(1), numWarps);
+  case WarpPolicy::Square: {
+    std::optional<std::pair<int64_t, int64_t>> best;
+    int64_t bestScore = 0;
+    for (int64_t wm = numWarps; wm >= 1; wm /= 2) {
+      int64_t wn = numWarps / wm;
+      if (!fits(wm, wn))
+        continue;
+      int64_t score = std::abs(m / wm - n / wn);
+      if (!best || score < bestScore) {
+        best = std::make_pair(wm, wn);
+        bestScore = score;
+      }
+    }
+    if (!best)
+      return op.emitOpError("cannot partition a ")
+             << m << "x" << n << " accumulator over " << numWarps
+             << " warps with mma.sync m16n8 tiles";
+    return *best;
+  }
+  }
+  llvm_unreachable("unknown policy");
+}
+
+FailureOr<MmaAttr> NVIDIATargetInfo::selectMma(GemmOp op,
+                                               int64_t numThreads) const {
+  // wgmma (sm_90a) is selected once the Hopper lowering exists; until then
+  // every NVIDIA chip computes gemms with mma.sync.
+  if (failed(checkMmaSyncTypes(op, getChipName())) ||
+      failed(checkMmaSyncShape(op, 0, 0)))
+    return failure();
+  if (numThreads % getWarpSize() != 0 ||
+      !llvm::isPowerOf2_64(numThreads / getWarpSize()))
+    return op.emitOpError("mma.sync needs a power-of-two number of warps, "
+                          "got ")
+           << numThreads << " threads";
+  FailureOr<std::pair<int64_t, int64_t>> warps =
+      partitionWarps(op, numThreads / getWarpSize());
+  if (failed(warps))
+    return failure();
+  return MmaAttr::get(op.getContext(), MmaKind::MmaSync,
+                      {16, 8, 256 / getInputBits(op)},
+                      {warps->first, warps->second});
+}
+
+LogicalResult NVIDIATargetInfo::verifyMma(GemmOp op, MmaAttr mma,
+                                          int64_t numThreads) const {
+  switch (mma.getKind()) {
+  case MmaKind::MmaSync:
+    break;
+  case MmaKind::Wgmma:
+    if (!chip->wgmma)
+      return op.emitOpError("wgmma needs sm_90a; the target is ")
+             << getChipName();
+    return op.emitOpError("wgmma is not supported by the lowering for ")
+           << getChipName() << " yet; use mma_sync";
+  case MmaKind::Mfma:
+    return op.emitOpError("mfma is an AMD instruction; the target is ")
+           << getChipName();
+  }
+  if (failed(checkMmaSyncTypes(op, getChipName())))
+    return failure();
+  int64_t kAtom = 256 / getInputBits(op);
+  if (mma.getInstrM() != 16 || mma.getInstrN() != 8 ||
+      mma.getInstrK() != kAtom)
+    return op.emitOpError("mma.sync on ")
+           << getChipName() << " has the shape m16n8k" << kAtom << " for "
+           << cast<MemRefType>(op.getA().getType()).getElementType()
+           << " inputs, got m" << mma.getInstrM() << "n" << mma.getInstrN()
+           << "k" << mma.getInstrK();
+  if (mma.getWarpsM() * mma.getWarpsN() * getWarpSize() != numThreads)
+    return op.emitOpError("the mma choice partitions the gemm over ")
+           << mma.getWarpsM() << "x" << mma.getWarpsN()
+           << " warps, but it is executed by " << numThreads / getWarpSize()
+           << " warps";
+  return checkMmaSyncShape(op, mma.getWarpsM(), mma.getWarpsN());
+}
+
+MmaLayouts NVIDIATargetInfo::getMmaLayouts(GemmOp op, MmaAttr mma) const {
+  int64_t wm = mma.getWarpsM(), wn = mma.getWarpsN();
+  int64_t bits = getInputBits(op);
+  return {
+      LinearLayout::mmaSyncOperandA(op.getM(), op.getK(), bits, wm, wn),
+      LinearLayout::mmaSyncOperandB(op.getK(), op.getN(), bits, wm, wn),
+      LinearLayout::mmaSyncAccumulator(op.getM(), op.getN(), wm, wn)};
+}
+
+//===----------------------------------------------------------------------===//
+// Emission
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct MmaSyncEmitter {
+  OpBuilder &b;
+  Location loc;
+  IndexBuilder ib;
+  const GemmEmission &g;
+
+  Value loadRegisters(const RegisterOperand &tile, int64_t first,
+                      VectorType type) {
+    SmallVector<Value> elems;
+    for (int64_t i = 0; i < type.getNumElements(); ++i)
+      elems.push_back(
+          memref::LoadOp::create(b, loc, tile.regs, ib.idx(first + i)));
+    return vector::FromElementsOp::create(b, loc, type, elems);
+  }
+
+  /// Loads the per-(tile, k step) atoms of a register operand; operand
+  /// layouts hold an atom's registers contiguously, k steps next, then the
+  /// m (A) or n (B) tiles.
+  LogicalResult loadRegisterOperand(const RegisterOperand &tile,
+                                    const LinearLayout &expected,
+                                    StringRef name, VectorType atomType,
+                                    SmallVectorImpl<SmallVector<Value>> &frags) {
+    GemmOp op = g.op;
+    if (tile.layout != expected)
+      return op.emitOpError("the ")
+             << name << " fragment's layout is not the mma.sync " << name
+             << " operand layout of this gemm";
+    int64_t atomRegs = atomType.getNumElements();
+    int64_t kSteps = frags.front().size();
+    int64_t kBits = llvm::Log2_64(kSteps);
+    int64_t atomBits = llvm::Log2_64(atomRegs);
+    for (auto [tileIndex, row] : llvm::enumerate(frags))
+      for (int64_t ks = 0; ks < kSteps; ++ks)
+        row[ks] = loadRegisters(
+            tile,
+            (ks << atomBits) | (int64_t(tileIndex) << (atomBits + kBits)),
+            atomType);
+    return success();
+  }
+
+  Value mmaBF16(Value a, Value bv, Value c) {
+    MLIRContext *ctx = b.getContext();
+    Type i32 = b.getI32Type(), f32 = b.getF32Type();
+    auto pack = [&](Value vec, int64_t rows) {
+      SmallVector<Value> regs;
+      for (int64_t r = 0; r < rows; ++r) {
+        Value row = vector::ExtractOp::create(b, loc, vec, ArrayRef<int64_t>{r});
+        Value word =
+            vector::BitCastOp::create(b, loc, VectorType::get({1}, i32), row);
+        regs.push_back(
+            vector::ExtractOp::create(b, loc, word, ArrayRef<int64_t>{0}));
+      }
+      return regs;
+    };
+    SmallVector<Value> aRegs = pack(a, 4), bRegs = pack(bv, 2), cRegs;
+    for (int64_t i = 0; i < 4; ++i)
+      cRegs.push_back(vector::ExtractOp::create(
+          b, loc, c, ArrayRef<int64_t>{i / 2, i % 2}));
+    auto resultType =
+        LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
+    auto mma = NVVM::MmaOp::create(
+        b, loc, resultType, aRegs, bRegs, cRegs, ArrayRef<int64_t>{16, 8, 16},
+        std::nullopt, std::nullopt,
+        std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16,
+                                      NVVM::MMATypes::bf16},
+        std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                       NVVM::MMALayout::col});
+    SmallVector<Value> out;
+    for (int64_t i = 0; i < 4; ++i)
+      out.push_back(
+          LLVM::ExtractValueOp::create(b, loc, mma, ArrayRef<int64_t>{i}));
+    return vector::FromElementsOp::create(
+        b, loc, VectorType::get({2, 2}, f32), out);
+  }
+
+  LogicalResult emit(const NVIDIATargetInfo &target);
+};
+} // namespace
+
+LogicalResult MmaSyncEmitter::emit(const NVIDIATargetInfo &target) {
+  GemmOp op = g.op;
+  const RegisterOperand &c = *g.c;
+  MmaLayouts layouts = target.getMmaLayouts(op, g.mma);
+  if (c.layout != layouts.c)
+    return op.emitOpError("the accumulator's layout is not the mma.sync "
+                          "accumulator layout of this gemm");
+  Type inElt = cast<MemRefType>(op.getA().getType()).getElementType();
+  Type accElt = c.type.getElementType();
+  int64_t warpsM = g.mma.getWarpsM(), warpsN = g.mma.getWarpsN();
+  int64_t tm = op.getM() / warpsM, tn = op.getN() / warpsN;
+  int64_t mTiles = tm / 16, nTiles = tn / 8, kSteps = op.getK() / 16;
+  int64_t warpSize = target.getWarpSize();
+
+  Value lane = ib.andConst(g.tid, warpSize - 1);
+  Value warp = ib.shrConst(g.tid, llvm::Log2_64(warpSize));
+  Value warpN = ib.remConst(warp, warpsN);
+  Value warpM = ib.divConst(warp, warpsN);
+  Value mBase = ib.mul(warpM, ib.idx(tm));
+  Value nBase = ib.mul(warpN, ib.idx(tn));
+  Value laneRow = ib.andConst(lane, 7);    // row within an 8x8 matrix
+  Value laneMat = ib.shrConst(lane, 3);    // which of the 4 matrices
+  Value matLow = ib.andConst(laneMat, 1);  // matrix index bit 0
+  Value matHigh = ib.shrConst(laneMat, 1); // matrix index bit 1
+  Value eight = ib.idx(8);
+
+  // Shared coordinates lane l addresses in an x4 ldmatrix of the 16 x 16
+  // block at (rowBase, colBase): row l % 8 of matrix l / 8, whose bit 0
+  // (matLow) moves it 8 rows down and bit 1 (matHigh) 8 columns right, or
+  // the other way round when !rowsAlongLow (transposed operands).
+  auto x4Coords = [&](Value rowBase, Value colBase,
+                      bool rowsAlongLow) -> SmallVector<Value> {
+    Value row = ib.add(ib.add(rowBase, laneRow),
+                       ib.mul(rowsAlongLow ? matLow : matHigh, eight));
+    Value col = ib.add(colBase, ib.mul(rowsAlongLow ? matHigh : matLow, eight));
+    return {row, col};
+  };
+  auto aVecType = VectorType::get({4, 2}, inElt);
+  auto bVecType = VectorType::get({2, 2}, inElt);
+  auto cVecType = VectorType::get({2, 2}, accElt);
+
+  // Operand A fragments, per (m tile, k step): vector<4x2>.
+  SmallVector<SmallVector<Value>> aFrags(mTiles, SmallVector<Value>(kSteps));
+  if (!g.a.isShared()) {
+    if (failed(loadRegisterOperand(*g.a.regs, layouts.a, "A", aVecType,
+                                   aFrags)))
+      return failure();
+  } else {
+    FailureOr<SharedOperand> a = g.a.resolveShared();
+    if (failed(a))
+      return failure();
+    for (int64_t mi = 0; mi < mTiles; ++mi)
+      for (int64_t ks = 0; ks < kSteps; ++ks) {
+        // Matrix j of the x4 load: rows +8 for j odd, columns +8 for j >= 2.
+        Value mm = ib.add(mBase, ib.idx(mi * 16));
+        Value kk = ib.idx(ks * 16);
+        Value index = a->index(
+            b, loc,
+            op.getTransposeA() ? x4Coords(kk, mm, /*rowsAlongLow=*/false)
+                               : x4Coords(mm, kk, /*rowsAlongLow=*/true));
+        aFrags[mi][ks] = nvgpu::LdMatrixOp::create(
+            b, loc, aVecType, a->view, ValueRange{index}, op.getTransposeA(),
+            /*numTiles=*/4);
+      }
+  }
+
+  // Operand B fragments, per (n tile, k step): vector<2x2>.
+  SmallVector<SmallVector<Value>> bFrags(nTiles, SmallVector<Value>(kSteps));
+  if (!g.b.isShared()) {
+    if (failed(loadRegisterOperand(*g.b.regs, layouts.b, "B", bVecType,
+                                   bFrags)))
+      return failure();
+  } else {
+    FailureOr<SharedOperand> bs = g.b.resolveShared();
+    if (failed(bs))
+      return failure();
+    // x4 loads cover two n tiles (or one, x2, when nTiles is odd).
+    for (int64_t ni = 0; ni < nTiles; ni += 2) {
+      int64_t tiles = ni + 1 < nTiles ? 4 : 2;
+      for (int64_t ks = 0; ks < kSteps; ++ks) {
+        // Matrix j: k half = j & 1, n tile = j >> 1.
+        Value nn = ib.add(nBase, ib.idx(ni * 8));
+        Value kk = ib.idx(ks * 16);
+        Value index = bs->index(
+            b, loc,
+            op.getTransposeB() ? x4Coords(nn, kk, /*rowsAlongLow=*/false)
+                               : x4Coords(kk, nn, /*rowsAlongLow=*/true));
+        auto type = VectorType::get({tiles, 2}, inElt);
+        Value loaded = nvgpu::LdMatrixOp::create(b, loc, type, bs->view,
+                                                 ValueRange{index},
+                                                 !op.getTransposeB(), tiles);
+        auto at = [&](Value v, int64_t i) {
+          return vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{i});
+        };
+        for (int64_t t = 0; t < tiles / 2; ++t) {
+          Value r0 = at(loaded, 2 * t);
+          Value r1 = at(loaded, 2 * t + 1);
+          Value e00 = at(r0, 0), e01 = at(r0, 1), e10 = at(r1, 0),
+                e11 = at(r1, 1);
+          bFrags[ni + t][ks] = vector::FromElementsOp::create(
+              b, loc, bVecType, ValueRange{e00, e01, e10, e11});
+        }
+      }
+    }
+  }
+
+  // Accumulate: registers of atom (mi, ni) are base + {0..3}. The k steps
+  // are the outer loop so that consecutive mma.sync ops are independent
+  // (each accumulator's chain is spread over a whole k step).
+  int64_t nBits = llvm::Log2_64(nTiles);
+  auto baseOf = [&](int64_t mi, int64_t ni) {
+    return (ni << 2) | (mi << (2 + nBits));
+  };
+  SmallVector<SmallVector<Value>> accs(mTiles, SmallVector<Value>(nTiles));
+  for (int64_t mi = 0; mi < mTiles; ++mi)
+    for (int64_t ni = 0; ni < nTiles; ++ni)
+      accs[mi][ni] = op.getClearAccum()
+                         ? arith::ConstantOp::create(
+                               b, loc, cVecType, b.getZeroAttr(cVecType))
+                               .getResult()
+                         : loadRegisters(c, baseOf(mi, ni), cVecType);
+  for (int64_t ks = 0; ks < kSteps; ++ks)
+    for (int64_t mi = 0; mi < mTiles; ++mi)
+      for (int64_t ni = 0; ni < nTiles; ++ni) {
+        Value &acc = accs[mi][ni];
+        acc = inElt.isBF16()
+                  ? mmaBF16(aFrags[mi][ks], bFrags[ni][ks], acc)
+                  : nvgpu::MmaSyncOp::create(b, loc, aFrags[mi][ks],
+                                             bFrags[ni][ks], acc,
+                                             ArrayRef<int64_t>{16, 8, 16})
+                        .getResult();
+      }
+  for (int64_t mi = 0; mi < mTiles; ++mi)
+    for (int64_t ni = 0; ni < nTiles; ++ni)
+      for (int64_t i = 0; i < 4; ++i) {
+        Value e = vector::ExtractOp::create(b, loc, accs[mi][ni],
+                                            ArrayRef<int64_t>{i / 2, i % 2});
+        memref::StoreOp::create(b, loc, e, c.regs, ib.idx(baseOf(mi, ni) + i));
+      }
+  return success();
+}
+
+LogicalResult NVIDIATargetInfo::emitGemm(OpBuilder &b, Location loc,
+                                         const GemmEmission &g) const {
+  GemmOp op = g.op;
+  if (g.mma.getKind() != MmaKind::MmaSync)
+    return op.emitOpError("no lowering for this mma choice on ")
+           << getChipName();
+  MmaSyncEmitter emitter{b, loc, IndexBuilder{b, loc}, g};
+  return emitter.emit(*this);
+}

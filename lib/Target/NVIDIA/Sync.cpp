@@ -1,0 +1,50 @@
+//===- Sync.cpp - NVIDIA barriers and register budgets ----------*- C++ -*-===//
+//
+// Block-wide barriers are `bar.sync 0` (through `gpu.barrier`); barriers
+// over a warp-aligned subset of the block, such as the warpgroups of a
+// `tile.ws` region, use one of the 15 other hardware barriers with the
+// participating thread count (`bar.sync id, N`). Register budgets are
+// `setmaxnreg` (sm_90a).
+//
+//===----------------------------------------------------------------------===//
+
+#include "NVIDIATargetInfo.h"
+#include "../TargetFactories.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::nvidia;
+
+void NVIDIATargetInfo::emitBarrier(OpBuilder &b, Location loc,
+                                   BarrierScope scope) const {
+  if (scope.isBlock()) {
+    gpu::BarrierOp::create(b, loc);
+    return;
+  }
+  assert(scope.id > 0 && scope.id < 16 && scope.numThreads % 32 == 0 &&
+         "named barriers are 1..15 over whole warps");
+  Value id = arith::ConstantIntOp::create(b, loc, scope.id, 32);
+  Value count = arith::ConstantIntOp::create(b, loc, scope.numThreads, 32);
+  NVVM::BarrierOp::create(b, loc, TypeRange{}, id, count,
+                          NVVM::BarrierReductionAttr(), Value());
+}
+
+LogicalResult NVIDIATargetInfo::emitRegisterBudget(OpBuilder &b, Location loc,
+                                                   int64_t registers,
+                                                   Operation *op) const {
+  if (!chip->setMaxNReg)
+    return TargetInfo::emitRegisterBudget(b, loc, registers, op);
+  NVVM::SetMaxRegisterOp::create(b, loc, static_cast<int32_t>(registers),
+                                 registers >= 128
+                                     ? NVVM::SetMaxRegisterAction::increase
+                                     : NVVM::SetMaxRegisterAction::decrease);
+  return success();
+}
+
+std::unique_ptr<TargetInfo> mlir::tile::createNVIDIATargetInfo(TargetAttr t) {
+  return std::make_unique<NVIDIATargetInfo>(t);
+}
