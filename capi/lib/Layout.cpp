@@ -77,8 +77,9 @@ MlirAttribute tileLinearLayoutGetMfmaAccumulator(MlirContext ctx, int64_t m,
 
 MlirAttribute tileLinearLayoutGetBlocked(MlirContext ctx, intptr_t rank,
                                          const int64_t *shape, int64_t threads,
-                                         int64_t vector) {
-  if (rank <= 0 || threads % 32 || !isPow2(threads / 32) || !isPow2(vector))
+                                         int64_t vector, int64_t warpSize) {
+  if (rank <= 0 || warpSize <= 0 || !isPow2(warpSize) || threads % warpSize ||
+      !isPow2(threads / warpSize) || !isPow2(vector))
     return {nullptr};
   SmallVector<int64_t> padded;
   for (intptr_t d = 0; d < rank; ++d) {
@@ -86,7 +87,7 @@ MlirAttribute tileLinearLayoutGetBlocked(MlirContext ctx, intptr_t rank,
       return {nullptr};
     padded.push_back(llvm::PowerOf2Ceil(shape[d]));
   }
-  return wrapLayout(ctx, LinearLayout::blocked(padded, threads, vector));
+  return wrapLayout(ctx, LinearLayout::blocked(padded, threads, vector, warpSize));
 }
 
 static std::optional<LinearLayout> getLayout(MlirAttribute attr) {

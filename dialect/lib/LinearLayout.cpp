@@ -132,7 +132,7 @@ struct BitCursor {
 } // namespace
 
 LinearLayout LinearLayout::blocked(ArrayRef<int64_t> shape, int64_t numThreads,
-                                   int64_t vector) {
+                                   int64_t vector, int64_t warpSize) {
   LinearLayout probe({}, shape);
   BitCursor cursor(probe.getNumOutBits());
   int64_t lastDim = shape.empty() ? 1 : shape.back();
@@ -140,9 +140,9 @@ LinearLayout LinearLayout::blocked(ArrayRef<int64_t> shape, int64_t numThreads,
   InDim reg{kRegister.str(), {}}, lane{kLane.str(), {}}, warp{kWarp.str(), {}};
   for (int64_t v = 1; v < vector; v *= 2)
     reg.bases.push_back(cursor.take());
-  for (int i = 0; i < 5; ++i)
+  for (int64_t l = 1; l < warpSize; l *= 2)
     lane.bases.push_back(cursor.take());
-  for (int64_t w = 1; w < numThreads / 32; w *= 2)
+  for (int64_t w = 1; w < numThreads / warpSize; w *= 2)
     warp.bases.push_back(cursor.take());
   while (!cursor.done())
     reg.bases.push_back(cursor.take());

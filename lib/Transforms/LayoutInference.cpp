@@ -59,7 +59,8 @@ struct Candidate {
 
 class LayoutInference {
 public:
-  LayoutInference(KernelOp kernel) : kernel(kernel) {}
+  LayoutInference(KernelOp kernel)
+      : kernel(kernel), target(getTargetInfo(kernel)) {}
 
   LogicalResult run();
 
@@ -88,6 +89,7 @@ private:
   Value createConversion(Value fragment, const LinearLayout &layout);
 
   KernelOp kernel;
+  std::unique_ptr<TargetInfo> target;
   llvm::MapVector<Value, LinearLayout> layouts;
   DenseMap<Value, Operation *> origins;
   DenseSet<Value> fixed;
@@ -111,9 +113,11 @@ public:
 };
 
 LogicalResult LayoutInference::checkWarps(Operation *op, int64_t threads) {
-  if (threads % 32 != 0 || !llvm::isPowerOf2_64(threads / 32))
+  int64_t warpSize = target->getWarpSize();
+  if (threads % warpSize != 0 || !llvm::isPowerOf2_64(threads / warpSize))
     return op->emitOpError("layout inference needs a power-of-two number of "
-                           "warps, got ")
+                           "warps of ")
+           << warpSize << " threads (" << target->getChipName() << "), got "
            << threads << " threads";
   return success();
 }
@@ -224,23 +228,22 @@ LogicalResult LayoutInference::assignGemmLayouts() {
   kernel.walk([&](GemmOp gemm) { gemms.push_back(gemm); });
   struct Plan {
     GemmOp gemm;
-    WarpPartition warps;
+    MmaLayouts layouts;
   };
-  SmallVector<Plan> plans;
+  SmallVector<Plan, 2> plans;
   for (GemmOp gemm : gemms) {
     int64_t threads = getNumThreads(gemm, kernel);
-    if (failed(checkWarps(gemm, threads)) || failed(verifyMmaSyncShape(gemm)))
+    if (failed(checkWarps(gemm, threads)))
       return failure();
-    FailureOr<WarpPartition> warps = partitionWarps(gemm, threads / 32);
-    if (failed(warps))
+    FailureOr<MmaAttr> mma = getOrSelectMma(gemm, *target, threads);
+    if (failed(mma))
       return failure();
-    plans.push_back({gemm, *warps});
+    plans.push_back({gemm, target->getMmaLayouts(gemm, *mma)});
   }
   // Accumulators first: they are written, so they cannot be converted.
   for (Plan &plan : plans)
-    if (failed(setFixed(plan.gemm.getC(),
-                        getMmaAccumulatorLayout(plan.gemm, plan.warps),
-                        plan.gemm, "the accumulator of this gemm")))
+    if (failed(setFixed(plan.gemm.getC(), plan.layouts.c, plan.gemm,
+                        "the accumulator of this gemm")))
       return failure();
   // Register operands: read only, converted on conflict.
   for (Plan &plan : plans) {
@@ -249,8 +252,7 @@ LogicalResult LayoutInference::assignGemmLayouts() {
          llvm::enumerate(SmallVector<Value>{gemm.getA(), gemm.getB()})) {
       if (!isFragment(operand))
         continue;
-      LinearLayout needed = index == 0 ? getMmaOperandALayout(gemm, plan.warps)
-                                       : getMmaOperandBLayout(gemm, plan.warps);
+      LinearLayout needed = index == 0 ? plan.layouts.a : plan.layouts.b;
       auto it = layouts.find(operand);
       if (it == layouts.end()) {
         layouts[operand] = needed;
@@ -322,7 +324,8 @@ void LayoutInference::resolveLoop(ParallelOp loop, bool freeChoice) {
           bits = std::max<int64_t>(bits, type.getElementTypeBitWidth());
     });
     candidates.push_back(
-        evaluate(loop, getPartitionLayout(loop.getExtents(), threads, bits),
+        evaluate(loop, getPartitionLayout(loop.getExtents(), threads, bits,
+                                           target->getWarpSize()),
                  "partition"));
   }
   // Fewest conversions, then least replication, then widest vectors; ties
@@ -430,7 +433,8 @@ void LayoutInference::assignDefaults() {
     }
     layouts[alloc.getResult()] =
         getPartitionLayout(alloc.getType().getShape(), threads,
-                           alloc.getType().getElementTypeBitWidth());
+                           alloc.getType().getElementTypeBitWidth(),
+                           target->getWarpSize());
     origins[alloc.getResult()] = alloc;
   }
 }

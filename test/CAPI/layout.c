@@ -80,7 +80,7 @@ static void testOperandsAndContainment(MlirContext ctx) {
   EXPECT(tileLinearLayoutIsContainedIn(acc, opA));
   // A blocked layout is not contained in an mma layout.
   int64_t shape[2] = {64, 64};
-  MlirAttribute blocked = tileLinearLayoutGetBlocked(ctx, 2, shape, 128, 4);
+  MlirAttribute blocked = tileLinearLayoutGetBlocked(ctx, 2, shape, 128, 4, 32);
   EXPECT(tileLinearLayoutGetVectorWidth(blocked) == 4);
   EXPECT(!tileLinearLayoutIsContainedIn(
       blocked, tileLinearLayoutGetMmaSyncAccumulator(ctx, 64, 64, 2, 2)));

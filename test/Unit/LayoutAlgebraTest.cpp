@@ -75,7 +75,7 @@ static SmallVector<std::pair<std::string, LinearLayout>> namedLayouts() {
                                      {Coord{64}, 128, 1},
                                      {Coord{128, 32}, 128, 8},
                                      {Coord{256}, 256, 2}})
-    all.push_back({"blocked", LinearLayout::blocked(shape, threads, vec)});
+    all.push_back({"blocked", LinearLayout::blocked(shape, threads, vec, 32)});
   for (int bits : {8, 16, 32})
     for (int swizzle : {0, 32, 64, 128})
       for (Coord shape : {Coord{64, 64}, Coord{4, 128, 64}, Coord{32, 128}})
@@ -320,15 +320,15 @@ static void testReplicationAndContainment() {
       }
   CHECK_TRUE(holds, "row vector holders cover accumulator rows");
   // A blocked layout is not contained in an mma layout and vice versa.
-  LinearLayout blocked = LinearLayout::blocked({64, 64}, 128, 2);
+  LinearLayout blocked = LinearLayout::blocked({64, 64}, 128, 2, 32);
   CHECK_TRUE(!blocked.isContainedIn(acc), "blocked not in mma");
   CHECK_TRUE(!acc.isContainedIn(blocked), "mma not in blocked");
   // A non-replicated layout is contained in its replicated superset: 64
   // elements over 128 threads (replicated over warp bit 1) contain the
   // layout where warps 2, 3 hold the same elements as warps 0, 1.
-  LinearLayout small = LinearLayout::blocked({64}, 128, 1);
+  LinearLayout small = LinearLayout::blocked({64}, 128, 1, 32);
   CHECK_TRUE(small.getReplication() == 2, "64 elements over 128 threads");
-  LinearLayout narrow = LinearLayout::blocked({64}, 64, 1);
+  LinearLayout narrow = LinearLayout::blocked({64}, 64, 1, 32);
   CHECK_TRUE(narrow.getReplication() == 1, "64 elements over 64 threads");
   llvm::outs() << "replication and containment: ok\n";
 }
@@ -353,7 +353,7 @@ static void testInjectiveInverse() {
                "left inverse: inverse(layout(x)) == x");
   }
   // A replicated layout is not injective: no inverse.
-  CHECK_TRUE(!LinearLayout::blocked({64}, 128, 1).invert(),
+  CHECK_TRUE(!LinearLayout::blocked({64}, 128, 1, 32).invert(),
              "replicated layouts have no inverse");
   llvm::outs() << "injective inverses: ok\n";
 }

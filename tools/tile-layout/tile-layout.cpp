@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Dialect/ChipDescription.h"
 #include "tile/Dialect/LinearLayout.h"
 #include "tile/Dialect/TileAttrs.h"
 #include "tile/Dialect/TileDialect.h"
@@ -117,6 +118,11 @@ static cl::opt<int> instr("instr", cl::value_desc("16|32"), cl::init(32),
                                    "(default 32)"));
 /// Threads of --blocked; its option is built in main (see there).
 static int numThreads = 128;
+static cl::opt<std::string>
+    chipName("chip", cl::value_desc("CHIP"), cl::init(kDefaultChip.str()),
+             cl::cat(modifierCategory),
+             cl::desc("target whose warp size --blocked uses (default "
+                      "sm_90a: 32 lanes; gfx942: 64-lane wavefronts)"));
 static cl::opt<int> vectorWidth("vector", cl::value_desc("V"), cl::init(1),
                                 cl::cat(modifierCategory),
                                 cl::desc("consecutive elements per thread of "
@@ -747,8 +753,15 @@ static std::optional<LinearLayout> buildNamedLayout(StringRef source) {
   assert(source == "blocked" && "unknown named layout");
   SmallVector<int64_t> shape;
   if (failed(parseShape(blockedShape, source, shape, /*powersOfTwo=*/true)) ||
-      failed(checkPowerOfTwo("threads", numThreads, 32)) ||
       failed(checkPowerOfTwo("vector", vectorWidth, 1)))
+    return std::nullopt;
+  const ChipDescription *chip = lookupChip(chipName);
+  if (!chip) {
+    fail("--chip: unknown chip '" + chipName +
+         "'; supported chips: " + getSupportedChipList());
+    return std::nullopt;
+  }
+  if (failed(checkPowerOfTwo("threads", numThreads, chip->warpSize)))
     return std::nullopt;
   int64_t total = 1;
   for (int64_t s : shape)
@@ -757,7 +770,8 @@ static std::optional<LinearLayout> buildNamedLayout(StringRef source) {
     fail("--blocked: layout too large");
     return std::nullopt;
   }
-  return LinearLayout::blocked(shape, numThreads, vectorWidth);
+  return LinearLayout::blocked(shape, numThreads, vectorWidth,
+                              chip->warpSize);
 }
 
 //===----------------------------------------------------------------------===//

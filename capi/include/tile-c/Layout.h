@@ -48,12 +48,12 @@ MLIR_CAPI_EXPORTED MlirAttribute tileLinearLayoutGetMfmaAccumulator(
     MlirContext ctx, int64_t m, int64_t n, int64_t instr, int64_t wavesM,
     int64_t wavesN);
 /// A blocked element-wise layout of a tile (`rank` sizes, each rounded up to
-/// a power of two) over `threads` threads with `vector` consecutive elements
-/// per thread.
+/// a power of two) over `threads` threads in warps of `warpSize` lanes (32 on
+/// NVIDIA, 64 on AMD CDNA) with `vector` consecutive elements per thread.
 MLIR_CAPI_EXPORTED MlirAttribute
 tileLinearLayoutGetBlocked(MlirContext ctx, intptr_t rank,
                            const int64_t *shape, int64_t threads,
-                           int64_t vector);
+                           int64_t vector, int64_t warpSize);
 
 //===----------------------------------------------------------------------===//
 // Queries on #tile.linear

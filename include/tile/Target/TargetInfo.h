@@ -106,6 +106,9 @@ public:
   // Instruction selection
   //===--------------------------------------------------------------------===//
 
+  /// Hardware barriers available for subsets of the block (besides the
+  /// block-wide one).
+  int64_t getNumNamedBarriers() const { return chip->namedBarriers ? 15 : 0; }
   /// A barrier over `scope` (block-wide by default).
   virtual void emitBarrier(OpBuilder &b, Location loc,
                            BarrierScope scope) const;

@@ -55,6 +55,23 @@ def CheckResources : Pass<"tile-check-resources", "ModuleOp"> {
   ];
 }
 
+def SelectMma : Pass<"tile-select-mma", "ModuleOp"> {
+  let summary = "Choose the matrix-multiply instruction of every gemm";
+  let description = [{
+    Records on every `tile.gemm` the instruction its kernel's target computes
+    it with, its shape and how the warps executing the gemm split the
+    accumulator, as `mma = #tile.mma<kind, shape = [M, N, K], warps = [WM,
+    WN]>` (NVIDIA: `mma_sync` m16n8k16 for f16 and bf16; the warp partition
+    follows the gemm's `policy`). A gemm that already has an `mma` attribute
+    (pinned by the user) is checked against the target instead: an
+    instruction the chip does not have, a shape or element type the
+    instruction does not take, or a partition over another number of warps
+    is an error naming the target. Layout inference reads the choice (and
+    makes it itself for gemms that have none), and so does the lowering.
+  }];
+  let dependentDialects = ["::mlir::tile::TileDialect"];
+}
+
 def LayoutInference : Pass<"tile-layout-inference", "ModuleOp"> {
   let summary = "Assign a layout to every register and shared tile";
   let description = [{
@@ -65,8 +82,8 @@ def LayoutInference : Pass<"tile-layout-inference", "ModuleOp"> {
     Layouts are decided in three levels:
 
     1. *strict*: layouts given by the user and the operand layouts of the
-       gemm instruction chosen for the target (`mma.sync` m16n8k* with the
-       warps partitioned by the gemm's policy);
+       gemm instruction recorded in the gemm's `mma` attribute (chosen for
+       the target, as `tile-select-mma` does, when it has none);
     2. *common*: propagation in program order through `tile.parallel`
        accesses (identity accesses share the loop's layout; accesses that
        drop loop dimensions get the projected layout), `tile.reduce` (the

@@ -5,6 +5,7 @@
 
 #include "tile/Dialect/LinearLayout.h"
 #include "tile/Dialect/TileOps.h"
+#include "tile/Target/TargetInfo.h"
 
 namespace mlir::tile {
 
@@ -19,10 +20,11 @@ int64_t getFirstThread(Operation *op);
 /// Each dimension rounded up to a power of two.
 SmallVector<int64_t> getPaddedShape(ArrayRef<int64_t> shape);
 
-/// A plain partition of `shape` over `threads` threads: vectors of up to
-/// 16 bytes of `elementBits`-bit elements, never so wide that threads go idle.
+/// A plain partition of `shape` over `threads` threads in warps of
+/// `warpSize`: vectors of up to 16 bytes of `elementBits`-bit elements, never
+/// so wide that threads go idle.
 LinearLayout getPartitionLayout(ArrayRef<int64_t> shape, int64_t threads,
-                                int64_t elementBits);
+                                int64_t elementBits, int64_t warpSize);
 
 /// The alignment, in elements, that unmasked vector accesses of a copy
 /// between global and on-chip memory need: 16 bytes of the global element
@@ -31,22 +33,11 @@ LinearLayout getPartitionLayout(ArrayRef<int64_t> shape, int64_t threads,
 /// of the global operand and its last offset must be multiples of it.
 int64_t getCopyVectorWidth(CopyOp copy);
 
-/// How the warps executing an mma.sync gemm split its accumulator.
-struct WarpPartition {
-  int64_t warpsM, warpsN;
-};
-
-/// Chooses the warp partition of `gemm` over `numWarps` warps following its
-/// policy; reports an error on `gemm` if no partition fits.
-FailureOr<WarpPartition> partitionWarps(GemmOp gemm, int64_t numWarps);
-
-/// Checks that `gemm` can be computed with mma.sync m16n8k*; reports why not.
-LogicalResult verifyMmaSyncShape(GemmOp gemm);
-
-/// The layouts mma.sync needs for each operand of `gemm`.
-LinearLayout getMmaAccumulatorLayout(GemmOp gemm, WarpPartition warps);
-LinearLayout getMmaOperandALayout(GemmOp gemm, WarpPartition warps);
-LinearLayout getMmaOperandBLayout(GemmOp gemm, WarpPartition warps);
+/// The instruction `gemm` is computed with: its `mma` attribute, checked
+/// against `target` (a user may pin it), or, when it has none, the target's
+/// choice, recorded on the gemm. Diagnoses gemms the target cannot compute.
+FailureOr<MmaAttr> getOrSelectMma(GemmOp gemm, const TargetInfo &target,
+                                  int64_t numThreads);
 
 } // namespace mlir::tile
 

@@ -66,12 +66,13 @@ public:
   static LinearLayout swizzled(ArrayRef<int64_t> shape, int64_t elementBits,
                                int64_t swizzleBytes);
 
-  /// Blocked element-wise layout over `numThreads` threads: each thread
-  /// holds `vector` consecutive elements of the last dimension, consecutive
-  /// lanes take consecutive vectors (row-major), then warps, then the layout
-  /// repeats in registers. Threads beyond the tile replicate it.
+  /// Blocked element-wise layout over `numThreads` threads in warps of
+  /// `warpSize` lanes: each thread holds `vector` consecutive elements of the
+  /// last dimension, consecutive lanes take consecutive vectors (row-major),
+  /// then warps, then the layout repeats in registers. Threads beyond the
+  /// tile replicate it.
   static LinearLayout blocked(ArrayRef<int64_t> shape, int64_t numThreads,
-                              int64_t vector);
+                              int64_t vector, int64_t warpSize);
 
   /// The accumulator fragment of `mma.sync` m16n8k* over an M x N tile, with
   /// the warps arranged as `warpsM` x `warpsN` (warp id = m * warpsN + n),

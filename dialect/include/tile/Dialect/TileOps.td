@@ -255,6 +255,28 @@ def Tile_AsyncWaitOp : Tile_Op<"async_wait"> {
 }
 
 //===----------------------------------------------------------------------===//
+// tile.barrier
+//===----------------------------------------------------------------------===//
+
+def Tile_BarrierOp : Tile_Op<"barrier"> {
+  let summary = "synchronize the threads executing the enclosing region";
+  let description = [{
+    Every thread that executes the enclosing region (the whole block, or the
+    warpgroups of the enclosing `tile.ws`) waits until all of them have
+    reached the barrier; their memory writes before it are visible to all
+    of them after it. The scope is implied by where the barrier is, never
+    by the thread that executes it, so a barrier inside a `tile.ws` region
+    synchronizes only that region's threads (a named hardware barrier over
+    the region's warps on NVIDIA).
+
+    `tile-lower-ops` inserts these barriers around writes to shared memory;
+    users may write them too.
+  }];
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // tile.gemm
 //===----------------------------------------------------------------------===//
 

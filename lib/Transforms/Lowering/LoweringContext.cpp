@@ -1,0 +1,262 @@
+//===- LoweringContext.cpp - Helpers shared by per-op lowerings -*- C++ -*-===//
+
+#include "LoweringContext.h"
+
+#include "tile/Transforms/Utils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::lowering;
+
+/// Bits of coordinate dimension `dim` in a flat index of `layout`.
+static uint64_t fieldOf(const LinearLayout &layout, uint64_t flat,
+                        unsigned dim) {
+  return layout.unpackCoord(flat)[dim];
+}
+
+Value LoweringContext::threadId(Operation *op) {
+  int64_t first = getFirstThread(op);
+  if (first == 0)
+    return tidValue;
+  return arith::SubIOp::create(b, loc(), tidValue, idx(first));
+}
+
+int64_t LoweringContext::numThreads(Operation *op) {
+  return getNumThreads(op, kernel);
+}
+
+BarrierScope LoweringContext::barrierScope(Operation *op) {
+  auto ws = op->getParentOfType<WsOp>();
+  if (!ws)
+    return {};
+  return {barrierIds.lookup(ws), ws.getNumThreads()};
+}
+
+SmallVector<Value>
+LoweringContext::threadCoords(const LinearLayout &layout, Value tid,
+                              SmallVectorImpl<uint64_t> &masks) {
+  unsigned rank = layout.getOutRank();
+  SmallVector<Value> coords(rank, idx(0));
+  masks.assign(rank, 0);
+  // Thread bit i of the flat thread id is lane bit i (i < lane bits), then
+  // warp bits.
+  SmallVector<uint64_t> threadBases;
+  llvm::append_range(threadBases, layout.getBases(LinearLayout::kLane));
+  llvm::append_range(threadBases, layout.getBases(LinearLayout::kWarp));
+  for (unsigned d = 0; d < rank; ++d) {
+    Value coord;
+    for (auto [bit, basis] : llvm::enumerate(threadBases)) {
+      uint64_t field = fieldOf(layout, basis, d);
+      if (!field)
+        continue;
+      masks[d] |= field;
+      Value set = andConst(shrConst(tid, bit), 1);
+      Value term = mul(set, idx(field));
+      coord = coord ? arith::XOrIOp::create(b, loc(), coord, term) : term;
+    }
+    if (coord)
+      coords[d] = coord;
+  }
+  return coords;
+}
+
+SmallVector<Value> LoweringContext::elementCoords(const LinearLayout &layout,
+                                                  int64_t reg,
+                                                  ArrayRef<Value> tcoords,
+                                                  ArrayRef<uint64_t> masks) {
+  uint64_t flat = layout.applyFlat({{LinearLayout::kRegister, reg}});
+  SmallVector<Value> coords;
+  for (unsigned d = 0; d < layout.getOutRank(); ++d) {
+    uint64_t field = fieldOf(layout, flat, d);
+    if (field == 0)
+      coords.push_back(tcoords[d]);
+    else if ((field & masks[d]) == 0)
+      coords.push_back(arith::OrIOp::create(b, loc(), tcoords[d], idx(field)));
+    else
+      coords.push_back(arith::XOrIOp::create(b, loc(), tcoords[d], idx(field)));
+  }
+  return coords;
+}
+
+Value LoweringContext::canonicalHolder(const LinearLayout &layout, Value tid) {
+  int64_t mask = 0;
+  unsigned bit = 0;
+  for (StringRef name : {LinearLayout::kLane, LinearLayout::kWarp})
+    for (uint64_t basis : layout.getBases(name)) {
+      if (basis == 0)
+        mask |= int64_t(1) << bit;
+      ++bit;
+    }
+  if (!mask)
+    return nullptr;
+  return arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq,
+                               andConst(tid, mask), idx(0));
+}
+
+Value LoweringContext::convert(Value v, Type to) {
+  Type from = v.getType();
+  if (getElementTypeOrSelf(from) == getElementTypeOrSelf(to))
+    return v;
+  Location l = loc();
+  auto fromF = dyn_cast<FloatType>(getElementTypeOrSelf(from));
+  auto toF = dyn_cast<FloatType>(getElementTypeOrSelf(to));
+  if (auto vec = dyn_cast<VectorType>(from))
+    to = VectorType::get(vec.getShape(), to);
+  if (fromF && toF)
+    return fromF.getWidth() > toF.getWidth()
+               ? arith::TruncFOp::create(b, l, to, v).getResult()
+               : arith::ExtFOp::create(b, l, to, v).getResult();
+  if (fromF)
+    return arith::FPToSIOp::create(b, l, to, v);
+  if (toF)
+    return arith::SIToFPOp::create(b, l, to, v);
+  unsigned fw = getElementTypeOrSelf(from).getIntOrFloatBitWidth();
+  unsigned tw = getElementTypeOrSelf(to).getIntOrFloatBitWidth();
+  return fw > tw ? arith::TruncIOp::create(b, l, to, v).getResult()
+                 : arith::ExtSIOp::create(b, l, to, v).getResult();
+}
+
+Value LoweringContext::zeroOf(Type type) {
+  return arith::ConstantOp::create(b, loc(), type, b.getZeroAttr(type));
+}
+
+Value LoweringContext::loadOrZero(Value valid, Value memref,
+                                  ValueRange indices, Type to) {
+  if (!valid)
+    return convert(memref::LoadOp::create(b, loc(), memref, indices), to);
+  auto branch = scf::IfOp::create(b, loc(), TypeRange{to}, valid, true);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(branch.thenBlock());
+  Value v = memref::LoadOp::create(b, loc(), memref, indices);
+  scf::YieldOp::create(b, loc(), convert(v, to));
+  b.setInsertionPointToStart(branch.elseBlock());
+  scf::YieldOp::create(b, loc(), zeroOf(to));
+  return branch.getResult(0);
+}
+
+FailureOr<SharedRef> LoweringContext::resolveShared(Value value,
+                                                    Operation *user) {
+  if (auto it = shared.find(value); it != shared.end())
+    return SharedRef{&it->second, idx(0), it->second.type.getShape()};
+  auto view = value.getDefiningOp<memref::SubViewOp>();
+  if (view) {
+    auto it = shared.find(view.getSource());
+    if (it != shared.end()) {
+      // Only selections of whole trailing matrices (e.g. one stage of a
+      // multi-versioned buffer) keep the swizzle pattern of the root.
+      ArrayRef<int64_t> rootShape = it->second.type.getShape();
+      auto viewType = cast<MemRefType>(view.getType());
+      unsigned dropped = rootShape.size() - viewType.getRank();
+      bool ok = llvm::all_of(view.getStaticStrides(),
+                             [](int64_t s) { return s == 1; });
+      ArrayRef<int64_t> sizes = view.getStaticSizes();
+      for (unsigned d = 0; d < rootShape.size(); ++d) {
+        bool leading = d < dropped;
+        ok &= leading ? sizes[d] == 1 : sizes[d] == rootShape[d];
+        if (!leading)
+          ok &= view.getStaticOffsets()[d] == 0;
+      }
+      if (ok) {
+        SmallVector<OpFoldResult> offsets = view.getMixedOffsets();
+        Value origin = idx(0);
+        int64_t stride = 1;
+        for (int d = rootShape.size() - 1; d >= 0; --d) {
+          if (d < static_cast<int>(dropped)) {
+            Value off = getValueOrCreateConstantIndexOp(b, loc(), offsets[d]);
+            origin = add(origin, mul(off, idx(stride)));
+          }
+          stride *= rootShape[d];
+        }
+        return SharedRef{&it->second, origin, viewType.getShape()};
+      }
+    }
+  }
+  return user->emitOpError("unsupported shared operand: expected a shared "
+                           "tile or a memref.subview selecting whole trailing "
+                           "matrices of one");
+}
+
+Value LoweringContext::sharedIndex(const SharedRef &ref,
+                                   ArrayRef<Value> coords) {
+  SharedTile &tile = *ref.tile;
+  ArrayRef<int64_t> rootShape = tile.type.getShape();
+  int64_t eltBytes = std::max<int64_t>(tile.elementBits / 8, 1);
+  int64_t rowElems = rootShape.back() + tile.layout.getPad() / eltBytes;
+  // Element offset within the view before the swizzle, with padded rows, or
+  // with rows wider than the swizzle split into column panels (each panel
+  // holds all rows of a matrix, `panelElems` elements wide).
+  int64_t panelElems = tile.layout.getSwizzle() / eltBytes;
+  bool panels = panelElems > 0 && rootShape.back() > panelElems;
+  Value linear = coords.back();
+  int64_t stride = rowElems;
+  if (panels) {
+    int64_t rows = coords.size() > 1 ? ref.shape[coords.size() - 2] : 1;
+    Value col = coords.back();
+    linear = add(andConst(col, panelElems - 1),
+                 mul(arith::DivUIOp::create(b, loc(), col, idx(panelElems)),
+                     idx(rows * panelElems)));
+    stride = panelElems;
+  }
+  for (int d = coords.size() - 2; d >= 0; --d) {
+    linear = add(linear, mul(coords[d], idx(stride)));
+    stride = (panels && d == static_cast<int>(coords.size()) - 2)
+                 ? rowElems * ref.shape[d]
+                 : stride * ref.shape[d];
+  }
+  // The origin counts unpadded elements of whole leading matrices.
+  Value origin = ref.origin;
+  if (tile.layout.getPad() != 0)
+    origin =
+        mul(arith::DivUIOp::create(b, loc(), origin, idx(rootShape.back())),
+            idx(rowElems));
+  auto swizzle = [&](Value elements) -> Value {
+    int64_t bytes = tile.layout.getSwizzle();
+    if (!bytes)
+      return elements;
+    Value byteOffset = mul(elements, idx(eltBytes));
+    Value row = andConst(shrConst(byteOffset, 7), bytes / 16 - 1);
+    Value flip = arith::ShLIOp::create(b, loc(), row, idx(4));
+    return arith::DivUIOp::create(
+        b, loc(), arith::XOrIOp::create(b, loc(), byteOffset, flip),
+        idx(eltBytes));
+  };
+  // The swizzle permutes 16-byte chunks within spans of 8 x swizzle bytes:
+  // when every matrix of the root is a whole number of spans, it commutes
+  // with the (matrix-aligned) origin, so the swizzled offset within the
+  // matrix does not depend on the version and can be hoisted out of loops.
+  int64_t matrixBytes = tile.layout.getSizeInBytes(
+      rootShape.take_back(std::min<size_t>(2, rootShape.size())),
+      tile.elementBits);
+  int64_t span = 8 * tile.layout.getSwizzle();
+  if (!span || matrixBytes % span == 0)
+    return add(swizzle(linear), origin);
+  return swizzle(add(linear, origin));
+}
+
+SharedOperand LoweringContext::toOperand(const SharedRef &ref) {
+  SharedOperand operand;
+  operand.view = ref.tile->view;
+  operand.elementType = ref.tile->type.getElementType();
+  operand.elementBits = ref.tile->elementBits;
+  operand.shape.assign(ref.shape.begin(), ref.shape.end());
+  operand.index = [this, ref](OpBuilder &, Location,
+                              ArrayRef<Value> coords) -> Value {
+    return sharedIndex(ref, coords);
+  };
+  return operand;
+}
+
+RegisterOperand *LoweringContext::getRegTile(Value value, Operation *user) {
+  auto it = frags.find(value);
+  if (it == frags.end()) {
+    user->emitOpError("unsupported fragment operand: expected a tile.alloc "
+                      "result");
+    return nullptr;
+  }
+  return &it->second;
+}

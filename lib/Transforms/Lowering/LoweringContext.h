@@ -1,0 +1,139 @@
+//===- LoweringContext.h - State shared by the per-op lowerings -*- C++ -*-===//
+//
+// `tile-lower-ops` rewrites the block-cooperative tile ops of a kernel into
+// what one thread executes. The per-op lowerings (one file each in this
+// folder) are target-independent: they distribute tiles over threads,
+// address shared tiles through their layouts and mask edges, and ask the
+// kernel's `TargetInfo` for every instruction that differs between GPUs.
+// This context holds what they share: the lowered buffers, the thread id
+// and the helpers that build index arithmetic.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_LIB_TRANSFORMS_LOWERING_LOWERINGCONTEXT_H
+#define TILE_LIB_TRANSFORMS_LOWERING_LOWERINGCONTEXT_H
+
+#include "tile/Dialect/LinearLayout.h"
+#include "tile/Dialect/TileOps.h"
+#include "tile/Target/IndexBuilder.h"
+#include "tile/Target/TargetInfo.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir::tile::lowering {
+
+/// A shared tile lowered to a flat view of dynamic shared memory.
+struct SharedTile {
+  Value view;              // memref<N x elt, workgroup>
+  MemRefType type;         // the tile's logical type
+  SharedLayoutAttr layout; // swizzle or padding
+  int64_t elementBits;
+};
+
+/// A shared operand resolved through memref.subview: the root tile, and the
+/// element offset of the view's origin in the root's row-major order.
+struct SharedRef {
+  SharedTile *tile;
+  Value origin;
+  ArrayRef<int64_t> shape; // the view's shape
+};
+
+class LoweringContext {
+public:
+  LoweringContext(KernelOp kernel, const TargetInfo &target)
+      : kernel(kernel), target(target), b(kernel.getContext()) {}
+
+  KernelOp kernel;
+  const TargetInfo &target;
+  OpBuilder b;
+  Location currentLoc = UnknownLoc::get(kernel.getContext());
+  Value tidValue;
+  DenseMap<Value, SharedTile> shared;
+  DenseMap<Value, RegisterOperand> frags;
+  /// Scratch shared tiles of ops that exchange data through shared memory.
+  DenseMap<Operation *, Value> scratch;
+  /// Hardware barrier ids of the tile.ws regions that synchronize.
+  DenseMap<Operation *, int64_t> barrierIds;
+
+  Location loc() { return currentLoc; }
+  IndexBuilder ib() { return IndexBuilder{b, currentLoc}; }
+  Value idx(int64_t v) { return ib().idx(v); }
+  Value add(Value x, Value y) { return ib().add(x, y); }
+  Value mul(Value x, Value y) { return ib().mul(x, y); }
+  Value addConst(Value x, int64_t c) { return ib().addConst(x, c); }
+  Value andConst(Value x, int64_t c) { return ib().andConst(x, c); }
+  Value shrConst(Value x, int64_t c) { return ib().shrConst(x, c); }
+  Value ult(Value x, Value y) { return ib().ult(x, y); }
+  Value andBool(Value x, Value y) { return ib().andBool(x, y); }
+
+  /// `v` converted to the element type `to` (vectors elementwise).
+  Value convert(Value v, Type to);
+  Value zeroOf(Type type);
+  /// memref[indices] converted to `to` where `valid` holds (always when
+  /// null), else zero.
+  Value loadOrZero(Value valid, Value memref, ValueRange indices, Type to);
+
+  /// The thread id within the threads executing `op`.
+  Value threadId(Operation *op);
+  /// Number of threads executing `op`.
+  int64_t numThreads(Operation *op);
+  /// The barrier over the threads executing `op`.
+  BarrierScope barrierScope(Operation *op);
+  void barrier(Operation *op) { target.emitBarrier(b, loc(), barrierScope(op)); }
+
+  /// Per-dimension coordinates contributed by the thread bits of `layout`,
+  /// and the mask of bits they can set in each dimension.
+  SmallVector<Value> threadCoords(const LinearLayout &layout, Value tid,
+                                  SmallVectorImpl<uint64_t> &masks);
+  /// Coordinates of register `reg` for a thread whose thread part is
+  /// `tcoords`.
+  SmallVector<Value> elementCoords(const LinearLayout &layout, int64_t reg,
+                                   ArrayRef<Value> tcoords,
+                                   ArrayRef<uint64_t> masks);
+  /// Condition true for the one thread of each group of replicas (null if
+  /// the layout has no replication).
+  Value canonicalHolder(const LinearLayout &layout, Value tid);
+
+  /// The shared tile (or whole-matrix view of one) `value` denotes.
+  FailureOr<SharedRef> resolveShared(Value value, Operation *user);
+  /// Element index in a shared tile's flat view of logical `coords` of the
+  /// view `ref` (coords over ref.shape).
+  Value sharedIndex(const SharedRef &ref, ArrayRef<Value> coords);
+  /// `ref` as instruction emitters see it.
+  SharedOperand toOperand(const SharedRef &ref);
+  /// The register tile `value` denotes, or an error on `user`.
+  RegisterOperand *getRegTile(Value value, Operation *user);
+};
+
+// Per-op lowerings, one file each. They emit at the builder's insertion
+// point (before the op), which the driver erases afterwards.
+LogicalResult lowerCopy(LoweringContext &ctx, CopyOp op);
+LogicalResult lowerFill(LoweringContext &ctx, FillOp op);
+LogicalResult lowerGemm(LoweringContext &ctx, GemmOp op);
+LogicalResult lowerParallel(LoweringContext &ctx, ParallelOp op);
+LogicalResult lowerReduce(LoweringContext &ctx, ReduceOp op);
+LogicalResult lowerWs(LoweringContext &ctx, WsOp op);
+LogicalResult lowerBarrier(LoweringContext &ctx, BarrierOp op);
+LogicalResult lowerAsyncCommit(LoweringContext &ctx, AsyncCommitOp op);
+LogicalResult lowerAsyncWait(LoweringContext &ctx, AsyncWaitOp op);
+
+/// Solves `target` = XOR of a subset of `bases` over GF(2); returns the
+/// subset as a bit mask over `bases`, or none.
+std::optional<uint64_t> solveGF2(ArrayRef<uint64_t> bases, uint64_t target);
+
+/// Whether a reduce needs to combine partial results across warps.
+bool reducesAcrossWarps(ReduceOp op, const LinearLayout &src);
+
+/// Synchronization insertion (Synchronization.cpp), at tile level before
+/// the ops are lowered: picks the copy engine of synchronous global ->
+/// shared copies (the target's asynchronous one when it has it) and places
+/// `tile.barrier`s around writes to shared memory.
+void insertSynchronization(KernelOp kernel, const TargetInfo &target);
+
+/// Assigns hardware barrier ids to the tile.ws regions whose ops need a
+/// barrier over the region's threads (Synchronization.cpp).
+LogicalResult assignBarrierIds(LoweringContext &ctx);
+
+} // namespace mlir::tile::lowering
+
+#endif // TILE_LIB_TRANSFORMS_LOWERING_LOWERINGCONTEXT_H

@@ -1,0 +1,209 @@
+//===- ParallelOp.cpp - Lowering of tile.parallel ---------------*- C++ -*-===//
+//
+// The body is cloned once per register of the loop's layout, with the
+// induction variables replaced by the element's coordinates; fragment
+// accesses become register accesses (plus a per-thread part when the
+// fragment's thread bases differ from the loop's).
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringContext.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "tile/Transforms/Utils.h"
+
+#include "mlir/IR/IRMapping.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::lowering;
+
+/// Solves `target` = XOR of a subset of `bases`; returns the subset as a bit
+/// mask over `bases`, or none.
+std::optional<uint64_t> mlir::tile::lowering::solveGF2(ArrayRef<uint64_t> bases, uint64_t target) {
+  // Gaussian elimination keeping track of combinations.
+  SmallVector<std::pair<uint64_t, uint64_t>> rows; // (vector, combination)
+  for (auto [i, basis] : llvm::enumerate(bases)) {
+    uint64_t v = basis;
+    uint64_t comb = uint64_t(1) << i;
+    for (auto &[rv, rc] : rows)
+      if ((v ^ rv) < v) {
+        v ^= rv;
+        comb ^= rc;
+      }
+    if (v) {
+      rows.push_back({v, comb});
+      llvm::sort(rows, [](auto &x, auto &y) { return x.first > y.first; });
+    }
+  }
+  uint64_t comb = 0;
+  for (auto &[rv, rc] : rows)
+    if ((target ^ rv) < target) {
+      target ^= rv;
+      comb ^= rc;
+    }
+  if (target)
+    return std::nullopt;
+  return comb;
+}
+
+LogicalResult mlir::tile::lowering::lowerParallel(LoweringContext &ctx,
+                                                  ParallelOp op) {
+  OpBuilder &b = ctx.b;
+  auto loc = [&] { return ctx.loc(); };
+  LinearLayout layout =
+      op.getLayoutAttr()
+          ? cast<LinearLayoutAttr>(op.getLayoutAttr()).getLinearLayout()
+          : LinearLayout();
+  ArrayRef<int64_t> extents = op.getExtents();
+  unsigned rank = extents.size();
+  SmallVector<int64_t> padded = getPaddedShape(extents);
+  Value tid = ctx.threadId(op);
+  SmallVector<uint64_t> masks;
+  SmallVector<Value> tcoords = ctx.threadCoords(layout, tid, masks);
+  SmallVector<uint64_t> loopThread;
+  llvm::append_range(loopThread, layout.getBases(LinearLayout::kLane));
+  llvm::append_range(loopThread, layout.getBases(LinearLayout::kWarp));
+
+  // For every fragment access, the register index of the accessed element:
+  // a static part per loop register plus, when the fragment's thread bases
+  // differ from the loop's, a per-thread part.
+  struct AccessPlan {
+    RegisterOperand *tile;
+    SmallVector<unsigned> loopDims;
+    Value threadPart; // null if none
+  };
+  DenseMap<Operation *, AccessPlan> plans;
+  auto project = [&](uint64_t flat, ArrayRef<unsigned> loopDims,
+                     const LinearLayout &fragLayout) {
+    SmallVector<int64_t> coord = layout.unpackCoord(flat);
+    SmallVector<int64_t> kept;
+    for (unsigned d : loopDims)
+      kept.push_back(coord[d]);
+    return fragLayout.packCoord(kept);
+  };
+  WalkResult walk = op.getBody().walk([&](Operation *inner) {
+    Value memref;
+    ValueRange indices;
+    if (auto load = dyn_cast<memref::LoadOp>(inner)) {
+      memref = load.getMemRef();
+      indices = load.getIndices();
+    } else if (auto store = dyn_cast<memref::StoreOp>(inner)) {
+      memref = store.getMemRef();
+      indices = store.getIndices();
+    } else {
+      return WalkResult::advance();
+    }
+    auto type = cast<MemRefType>(memref.getType());
+    if (getMemoryKind(type) != MemoryKind::Fragment)
+      return WalkResult::advance();
+    RegisterOperand *tile = ctx.getRegTile(memref, inner);
+    if (!tile)
+      return WalkResult::interrupt();
+    AccessPlan plan{tile, {}, nullptr};
+    for (Value index : indices) {
+      auto arg = dyn_cast<BlockArgument>(index);
+      if (!arg || arg.getOwner() != &op.getBody().front()) {
+        inner->emitOpError("unsupported fragment access in tile.parallel");
+        return WalkResult::interrupt();
+      }
+      plan.loopDims.push_back(arg.getArgNumber());
+    }
+    // Per-thread part: for each thread bit, the register combination that
+    // makes up for the difference of thread bases.
+    ArrayRef<uint64_t> fragRegs =
+        tile->layout.getBases(LinearLayout::kRegister);
+    SmallVector<uint64_t> fragThread;
+    llvm::append_range(fragThread, tile->layout.getBases(LinearLayout::kLane));
+    llvm::append_range(fragThread, tile->layout.getBases(LinearLayout::kWarp));
+    if (fragThread.size() != loopThread.size()) {
+      inner->emitOpError("accesses a fragment distributed over a different "
+                         "number of threads than the tile.parallel");
+      return WalkResult::interrupt();
+    }
+    Value threadPart;
+    for (auto [bit, lb] : llvm::enumerate(loopThread)) {
+      uint64_t diff =
+          project(lb, plan.loopDims, tile->layout) ^ fragThread[bit];
+      if (!diff)
+        continue;
+      std::optional<uint64_t> comb = solveGF2(fragRegs, diff);
+      if (!comb) {
+        inner->emitOpError("accesses a fragment element that the executing "
+                           "thread does not hold; layouts are inconsistent");
+        return WalkResult::interrupt();
+      }
+      Value set = ctx.andConst(ctx.shrConst(tid, bit), 1);
+      Value term = ctx.mul(set, ctx.idx(*comb));
+      threadPart =
+          threadPart ? arith::XOrIOp::create(b, loc(), threadPart, term) : term;
+    }
+    plan.threadPart = threadPart;
+    plans[inner] = plan;
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+
+  Block &body = op.getBody().front();
+  for (int64_t r = 0; r < layout.getRegistersPerThread(); ++r) {
+    SmallVector<Value> coords = ctx.elementCoords(layout, r, tcoords, masks);
+    Value valid;
+    for (unsigned d = 0; d < rank; ++d)
+      if (padded[d] != extents[d])
+        valid = ctx.andBool(valid, ctx.ult(coords[d], ctx.idx(extents[d])));
+    OpBuilder::InsertionGuard g(b);
+    if (valid) {
+      auto branch = scf::IfOp::create(b, loc(), valid, false);
+      b.setInsertionPointToStart(branch.thenBlock());
+    }
+    IRMapping mapping;
+    for (unsigned d = 0; d < rank; ++d)
+      mapping.map(body.getArgument(d), coords[d]);
+    uint64_t loopFlat = layout.applyFlat({{LinearLayout::kRegister, r}});
+    for (Operation &inner : body.without_terminator()) {
+      // Rewrite fragment accesses; clone everything else.
+      auto rewrite = [&](Operation *o) -> Operation * {
+        auto it = plans.find(o);
+        if (it == plans.end())
+          return nullptr;
+        AccessPlan &plan = it->second;
+        uint64_t target = project(loopFlat, plan.loopDims, plan.tile->layout);
+        std::optional<uint64_t> comb = solveGF2(
+            plan.tile->layout.getBases(LinearLayout::kRegister), target);
+        Value index = ctx.idx(comb.value_or(0));
+        if (plan.threadPart)
+          index = arith::XOrIOp::create(b, loc(), index, plan.threadPart);
+        if (auto load = dyn_cast<memref::LoadOp>(o))
+          return memref::LoadOp::create(b, loc(), plan.tile->regs, index);
+        auto store = cast<memref::StoreOp>(o);
+        return memref::StoreOp::create(
+            b, loc(), mapping.lookupOrDefault(store.getValueToStore()),
+            plan.tile->regs, index);
+      };
+      if (Operation *replaced = rewrite(&inner)) {
+        mapping.map(inner.getResults(), replaced->getResults());
+        continue;
+      }
+      Operation *clone = b.clone(inner, mapping);
+      // Nested regions of the clone may contain accesses too.
+      SmallVector<Operation *> nested;
+      clone->walk([&](Operation *n) {
+        if (n != clone)
+          nested.push_back(n);
+      });
+      if (!nested.empty() && llvm::any_of(nested, [&](Operation *n) {
+            return isa<memref::LoadOp, memref::StoreOp>(n) &&
+                   getMemoryKind(cast<MemRefType>(
+                       n->getOperand(isa<memref::LoadOp>(n) ? 0 : 1)
+                           .getType())) == MemoryKind::Fragment;
+          }))
+        return inner.emitOpError("fragment accesses inside nested regions of "
+                                 "a tile.parallel are not supported by the "
+                                 "lowering yet");
+    }
+  }
+  return success();
+}

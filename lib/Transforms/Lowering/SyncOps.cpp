@@ -1,0 +1,39 @@
+//===- SyncOps.cpp - Lowering of the synchronization ops --------*- C++ -*-===//
+//
+// `tile.barrier` becomes the target's barrier over the threads executing it
+// (the block, or the enclosing tile.ws region's warps); async groups become
+// the target's copy-engine commit and wait (the wait ends with a barrier, so
+// the copied data is visible to every thread of the scope).
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringContext.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::lowering;
+
+LogicalResult mlir::tile::lowering::lowerBarrier(LoweringContext &ctx,
+                                                 BarrierOp op) {
+  ctx.barrier(op);
+  return success();
+}
+
+LogicalResult mlir::tile::lowering::lowerAsyncCommit(LoweringContext &ctx,
+                                                     AsyncCommitOp op) {
+  if (!ctx.target.hasAsyncCopy())
+    return op.emitOpError("needs an asynchronous copy engine, which ")
+           << ctx.target.getChipName() << " does not have";
+  ctx.target.emitAsyncCommit(ctx.b, ctx.loc());
+  return success();
+}
+
+LogicalResult mlir::tile::lowering::lowerAsyncWait(LoweringContext &ctx,
+                                                   AsyncWaitOp op) {
+  if (!ctx.target.hasAsyncCopy())
+    return op.emitOpError("needs an asynchronous copy engine, which ")
+           << ctx.target.getChipName() << " does not have";
+  ctx.target.emitAsyncWait(ctx.b, ctx.loc(), op.getPending());
+  ctx.barrier(op);
+  return success();
+}

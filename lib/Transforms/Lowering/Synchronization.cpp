@@ -1,0 +1,169 @@
+//===- Synchronization.cpp - Barriers and the copy engine -------*- C++ -*-===//
+//
+// The synchronization step of `tile-lower-ops`, run on tile ops before they
+// are lowered:
+//
+// * synchronous global -> shared copies use the target's asynchronous copy
+//   engine when it has one (no round trip through registers): each run of
+//   consecutive such copies becomes async copies followed by one commit and
+//   a wait for everything, which keeps their synchronous semantics;
+// * block-cooperative semantics: a tile op that writes shared memory must
+//   not overwrite data other threads still read (`tile.barrier` before) and
+//   its results must be visible to the next op (`tile.barrier` after;
+//   asynchronous copies become visible at their wait instead). Consecutive
+//   writers share barriers;
+// * `tile.ws` regions whose ops synchronize get a hardware barrier id, so
+//   their barriers involve only the region's threads.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringContext.h"
+
+#include "tile/Transforms/Pipelining.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::lowering;
+
+/// Whether `op` writes shared memory.
+static bool writesShared(Operation *op) {
+  if (auto copy = dyn_cast<CopyOp>(op))
+    return getMemoryKind(copy.getTargetType()) == MemoryKind::Shared;
+  if (auto fill = dyn_cast<FillOp>(op))
+    return getMemoryKind(cast<MemRefType>(fill.getTarget().getType())) ==
+           MemoryKind::Shared;
+  return false;
+}
+
+static bool isBarrier(Operation *op) {
+  return isa<gpu::BarrierOp, BarrierOp>(op);
+}
+
+/// Whether a barrier (or an async wait, which ends with one) executes right
+/// before `op` with only side-effect-free ops in between, looking through the
+/// start of enclosing scf.if regions.
+static bool precededByBarrier(Operation *op) {
+  Operation *cursor = op;
+  while (cursor) {
+    Operation *prev = cursor->getPrevNode();
+    while (prev && isMemoryEffectFree(prev) && prev->getNumRegions() == 0)
+      prev = prev->getPrevNode();
+    if (prev)
+      return isBarrier(prev) || isa<AsyncWaitOp>(prev);
+    cursor = cursor->getParentOp();
+    if (!isa_and_nonnull<scf::IfOp>(cursor))
+      return false;
+  }
+  return false;
+}
+
+static void useAsyncCopyEngine(KernelOp kernel) {
+  // Kernels that already count async groups (pipelined loops) are left
+  // alone.
+  bool counted = false;
+  kernel.walk([&](AsyncCommitOp) { counted = true; });
+  if (counted)
+    return;
+  auto qualifies = [&](Operation *op) {
+    auto copy = dyn_cast_or_null<CopyOp>(op);
+    return copy && !copy.getAsync() &&
+           getMemoryKind(copy.getSourceType()) == MemoryKind::Global &&
+           getMemoryKind(copy.getTargetType()) == MemoryKind::Shared &&
+           copy.getSourceType().getElementType() ==
+               copy.getTargetType().getElementType() &&
+           getRootAlloc(copy.getTarget());
+  };
+  SmallVector<Operation *> runEnds;
+  kernel.walk([&](Operation *op) {
+    if (!qualifies(op))
+      return;
+    cast<CopyOp>(op).setAsync(true);
+    if (!qualifies(op->getNextNode()))
+      runEnds.push_back(op);
+  });
+  OpBuilder b(kernel.getContext());
+  for (Operation *op : runEnds) {
+    b.setInsertionPointAfter(op);
+    AsyncCommitOp::create(b, op->getLoc());
+    AsyncWaitOp::create(b, op->getLoc(), 0);
+  }
+}
+
+static void insertBarriers(KernelOp kernel) {
+  auto isAsync = [](Operation *op) {
+    auto copy = dyn_cast<CopyOp>(op);
+    return copy && copy.getAsync();
+  };
+  SmallVector<Operation *> writers;
+  kernel.walk([&](Operation *op) {
+    if (writesShared(op))
+      writers.push_back(op);
+  });
+  OpBuilder b(kernel.getContext());
+  for (Operation *op : writers) {
+    Operation *prev = op->getPrevNode();
+    if ((!prev || !(isBarrier(prev) || writesShared(prev))) &&
+        !precededByBarrier(op)) {
+      b.setInsertionPoint(op);
+      BarrierOp::create(b, op->getLoc());
+    }
+    if (isAsync(op))
+      continue;
+    Operation *next = op->getNextNode();
+    if (!next || !writesShared(next) || isAsync(next)) {
+      b.setInsertionPointAfter(op);
+      BarrierOp::create(b, op->getLoc());
+    }
+  }
+}
+
+void mlir::tile::lowering::insertSynchronization(KernelOp kernel,
+                                                 const TargetInfo &target) {
+  if (target.hasAsyncCopy())
+    useAsyncCopyEngine(kernel);
+  insertBarriers(kernel);
+}
+
+/// Whether lowering `op` synchronizes the threads executing it.
+static bool needsBarrier(Operation *op) {
+  if (isa<BarrierOp, AsyncWaitOp>(op))
+    return true;
+  if (auto copy = dyn_cast<CopyOp>(op)) {
+    auto src = copy.getSource().getDefiningOp<AllocOp>();
+    auto dst = copy.getTarget().getDefiningOp<AllocOp>();
+    return src && dst &&
+           getMemoryKind(src.getType()) == MemoryKind::Fragment &&
+           getMemoryKind(dst.getType()) == MemoryKind::Fragment &&
+           src.getLayoutAttr() != dst.getLayoutAttr();
+  }
+  if (auto reduce = dyn_cast<ReduceOp>(op))
+    if (auto src = reduce.getSource().getDefiningOp<AllocOp>())
+      if (auto layout = dyn_cast_or_null<LinearLayoutAttr>(src.getLayoutAttr()))
+        return reducesAcrossWarps(reduce, layout.getLinearLayout());
+  return false;
+}
+
+LogicalResult mlir::tile::lowering::assignBarrierIds(LoweringContext &ctx) {
+  int64_t next = 1;
+  WalkResult result = ctx.kernel.walk([&](WsOp ws) {
+    bool syncs = false;
+    ws.walk([&](Operation *op) { syncs |= needsBarrier(op); });
+    if (!syncs)
+      return WalkResult::advance();
+    if (next > ctx.target.getNumNamedBarriers()) {
+      ws.emitOpError("needs a barrier over its warpgroups, but ")
+          << ctx.target.getChipName() << " has "
+          << ctx.target.getNumNamedBarriers()
+          << " barriers for subsets of the block and earlier tile.ws "
+             "regions use them all";
+      return WalkResult::interrupt();
+    }
+    ctx.barrierIds[ws] = next++;
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
