@@ -392,7 +392,7 @@ MlirOperation tileGemmOpCreate(MlirLocation loc, MlirValue a, MlirValue b,
   OpBuilder builder = getBuilder(loc);
   return wrap(GemmOp::create(builder, unwrap(loc), unwrap(a), unwrap(b),
                              unwrap(c), transposeA, transposeB, clearAccum,
-                             static_cast<WarpPolicy>(policy))
+                             static_cast<WarpPolicy>(policy), MmaAttr())
                   .getOperation());
 }
 
