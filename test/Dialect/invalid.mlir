@@ -73,19 +73,9 @@ func.func @kernel_dynamic_count(%n: index) {
 
 // -----
 
-// KernelOp::verify: thread count a positive multiple of 32 (not a multiple).
-func.func @kernel_threads_not_warp_multiple() {
-  // expected-error @+1 {{'tile.kernel' op expects a thread count that is a positive multiple of 32, got 100}}
-  tile.kernel @k blocks(%bx) in [1] threads(100) {
-  }
-  return
-}
-
-// -----
-
-// KernelOp::verify: thread count a positive multiple of 32 (zero).
+// KernelOp::verify: a positive thread count.
 func.func @kernel_zero_threads() {
-  // expected-error @+1 {{'tile.kernel' op expects a thread count that is a positive multiple of 32, got 0}}
+  // expected-error @+1 {{'tile.kernel' op expects a positive thread count, got 0}}
   tile.kernel @k blocks(%bx) in [1] threads(0) {
   }
   return
@@ -290,34 +280,10 @@ func.func @ws_no_warpgroup() {
 
 // -----
 
-// WsOp::verify: the kernel's thread count is a multiple of 128.
-func.func @ws_threads_not_warpgroup_multiple() {
-  tile.kernel @k blocks(%bx) in [1] threads(192) {
-    // expected-error @+1 {{'tile.ws' op requires a kernel thread count that is a multiple of 128, got 192}}
-    tile.ws [0] {
-    }
-  }
-  return
-}
-
-// -----
-
-// WsOp::verify: warpgroup ids in range (too large).
-func.func @ws_warpgroup_out_of_range() {
-  tile.kernel @k blocks(%bx) in [1] threads(256) {
-    // expected-error @+1 {{'tile.ws' op warpgroup 2 is out of range: the kernel has 2 warpgroups}}
-    tile.ws [0, 2] {
-    }
-  }
-  return
-}
-
-// -----
-
-// WsOp::verify: warpgroup ids in range (negative).
+// WsOp::verify: non-negative warpgroup ids.
 func.func @ws_negative_warpgroup() {
   tile.kernel @k blocks(%bx) in [1] threads(256) {
-    // expected-error @+1 {{'tile.ws' op warpgroup -1 is out of range: the kernel has 2 warpgroups}}
+    // expected-error @+1 {{'tile.ws' op expects non-negative warpgroup ids, got -1}}
     tile.ws [-1] {
     }
   }
@@ -343,42 +309,6 @@ func.func @ws_decreasing_warpgroups() {
   tile.kernel @k blocks(%bx) in [1] threads(384) {
     // expected-error @+1 {{'tile.ws' op expects strictly increasing warpgroup ids}}
     tile.ws [2, 1] {
-    }
-  }
-  return
-}
-
-// -----
-
-// WsOp::verify: register count a multiple of 8 in [24, 256] (not a multiple).
-func.func @ws_registers_not_multiple_of_8() {
-  tile.kernel @k blocks(%bx) in [1] threads(256) {
-    // expected-error @+1 {{'tile.ws' op expects a register count that is a multiple of 8 in [24, 256], got 100}}
-    tile.ws [0] registers(100) {
-    }
-  }
-  return
-}
-
-// -----
-
-// WsOp::verify: register count a multiple of 8 in [24, 256] (too small).
-func.func @ws_registers_too_few() {
-  tile.kernel @k blocks(%bx) in [1] threads(256) {
-    // expected-error @+1 {{'tile.ws' op expects a register count that is a multiple of 8 in [24, 256], got 16}}
-    tile.ws [0] registers(16) {
-    }
-  }
-  return
-}
-
-// -----
-
-// WsOp::verify: register count a multiple of 8 in [24, 256] (too large).
-func.func @ws_registers_too_many() {
-  tile.kernel @k blocks(%bx) in [1] threads(256) {
-    // expected-error @+1 {{'tile.ws' op expects a register count that is a multiple of 8 in [24, 256], got 264}}
-    tile.ws [1] registers(264) {
     }
   }
   return
@@ -1123,11 +1053,11 @@ func.func @gemm_f64_inputs() {
 
 // -----
 
-// GemmOp::verify: supported input element types (unsigned i8 is not i8).
-func.func @gemm_ui8_inputs() {
+// GemmOp::verify: supported input element types (unsigned i8 is not i8;
+// tile.alloc rejects ui8 tiles, so the operands come from arguments).
+func.func @gemm_ui8_inputs(%a: memref<128x32xui8, #gpu.address_space<workgroup>>,
+                           %b: memref<32x128xui8, #gpu.address_space<workgroup>>) {
   tile.kernel @k blocks(%bx) in [1] threads(128) {
-    %a = tile.alloc : memref<128x32xui8, #gpu.address_space<workgroup>>
-    %b = tile.alloc : memref<32x128xui8, #gpu.address_space<workgroup>>
     %c = tile.alloc : memref<128x128xi32, #tile.mem<fragment>>
     // expected-error @+1 {{'tile.gemm' op unsupported input element type 'ui8': expected f16, bf16, f32, f8E4M3FN, f8E5M2 or i8}}
     tile.gemm %a, %b, %c : memref<128x32xui8, #gpu.address_space<workgroup>>, memref<32x128xui8, #gpu.address_space<workgroup>>, memref<128x128xi32, #tile.mem<fragment>>
@@ -1941,6 +1871,65 @@ func.func @async_wait_negative() {
   tile.kernel @k blocks(%bx) in [1] threads(128) {
     // expected-error @+1 {{'tile.async_wait' op attribute 'pending' failed to satisfy constraint: 64-bit signless integer attribute whose value is non-negative}}
     tile.async_wait -1
+  }
+  return
+}
+
+// -----
+
+// AllocOp::verify: element types the lowering can size and store.
+func.func @alloc_i4() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    // expected-error @+1 {{'tile.alloc' op the tile has element type 'i4', which tiles do not support: use i8, i16, i32 or i64 (signless), f16, bf16, f32, f64, f8E4M3FN or f8E5M2}}
+    %t = tile.alloc : memref<32xi4, #tile.mem<fragment>>
+  }
+  return
+}
+
+// -----
+
+// AllocOp::verify: at most 2^32 elements, each dimension padded to a power
+// of two (3 x 2^31 pads to 2^33).
+func.func @alloc_too_large() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    // expected-error @+1 {{'tile.alloc' op expects a tile of at most 2^32 elements (each dimension padded to a power of two), got 'memref<3x2147483648xf32, #tile.mem<fragment>>'}}
+    %t = tile.alloc : memref<3x2147483648xf32, #tile.mem<fragment>>
+  }
+  return
+}
+
+// -----
+
+// ParallelOp::verify: at most 2^32 iterations once padded.
+func.func @parallel_too_large() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    // expected-error @+1 {{'tile.parallel' op expects at most 2^32 iterations (each extent padded to a power of two), got [4294967297]}}
+    tile.parallel (%i) in [4294967297] {
+    }
+  }
+  return
+}
+
+// -----
+
+// CopyOp::verify: no conversion between bf16 and f16.
+func.func @copy_bf16_to_f16(%A: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %f = tile.alloc : memref<16x16xbf16, #tile.mem<fragment>>
+    // expected-error @+1 {{'tile.copy' op cannot convert 'bf16' to 'f16' directly: copy through an f32 tile}}
+    tile.copy %f, %A[%c0, %c0] : memref<16x16xbf16, #tile.mem<fragment>> to memref<?x?xf16>
+  }
+  return
+}
+
+// -----
+
+// FillOp::verify: i1 only in register tiles.
+func.func @fill_shared_i1(%s: memref<16xi1, #gpu.address_space<workgroup>>, %v: i1) {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    // expected-error @+1 {{'tile.fill' op the filled tile has element type 'i1', which tiles do not support}}
+    tile.fill %s, %v : memref<16xi1, #gpu.address_space<workgroup>>
   }
   return
 }

@@ -84,7 +84,7 @@ func.func @narrow_rows(%A: memref<?x?xf16>, %B: memref<?x?xf16>) {
 // CHECK: tile.parallel (%{{.*}}, %{{.*}}) in [128, 64] attributes {layout = [[ACC]]}
 // CHECK: tile.parallel (%{{.*}}) in [128] attributes {layout = [[ROW]]}
 // CHECK: tile.parallel (%{{.*}}, %{{.*}}) in [128, 128] attributes {layout = [[O]]}
-// CHECK: tile.gemm %{{.*}}, %{{.*}}, %{{.*}} policy <full_row> : memref<128x64xf16
+// CHECK: tile.gemm %{{.*}}, %{{.*}}, %{{.*}} policy <full_row> {mma = #tile.mma<mma_sync, shape = [16, 8, 16], warps = [4, 1]>} : memref<128x64xf16
 func.func @attention(%Q: !g, %K: !g, %V: !g, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -242,7 +242,7 @@ func.func @tf32() {
     %as = tile.alloc : !s
     %bs = tile.alloc : !b
     %acc = tile.alloc : !f
-    // expected-error @below {{the mma.sync lowering supports f16 and bf16 inputs, got 'f32'}}
+    // expected-error @below {{mma.sync on sm_90a supports f16 and bf16 inputs, got 'f32'}}
     tile.gemm %as, %bs, %acc : !s, !b, !f
   }
   return
@@ -250,17 +250,46 @@ func.func @tf32() {
 
 // -----
 
-// A shared-memory write inside tile.ws needs a barrier among the region's
-// threads only: diagnosed instead of emitting a block-wide barrier that the
-// other warpgroups never reach.
+// A shared-memory write inside tile.ws synchronizes the region's threads
+// only: its barriers (and the async wait's) are the named barrier 1 over the
+// 128 threads of warpgroup 1, never the block-wide one the other warpgroup
+// does not reach. A user tile.barrier and a cross-warp reduction in a second
+// region use barrier 2 over that region's 128 threads.
 
+// CHECK-LABEL: func.func @ws_shared
+// CHECK-NOT: gpu.barrier
+// CHECK: %[[ID:.*]] = arith.constant 1 : i32
+// CHECK: %[[N:.*]] = arith.constant 128 : i32
+// CHECK: nvvm.barrier id = %[[ID]] number_of_threads = %[[N]]
+// CHECK: nvgpu.device_async_copy
+// CHECK: nvvm.cp.async.commit.group
+// CHECK: nvvm.cp.async.wait.group 0
+// CHECK: nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
+// CHECK-NOT: gpu.barrier
+// CHECK: %[[ID2:.*]] = arith.constant 2 : i32
+// CHECK: %[[N2:.*]] = arith.constant 128 : i32
+// CHECK: nvvm.barrier id = %[[ID2]] number_of_threads = %[[N2]]
+// CHECK: nvgpu.mma.sync
+// CHECK: gpu.shuffle  xor
+// CHECK: nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
+// CHECK: nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
+// CHECK-NOT: gpu.barrier
+// CHECK: return
 func.func @ws_shared(%in: memref<?x?xf16>) {
   %c0 = arith.constant 0 : index
   tile.kernel @k blocks(%bx) in [1] threads(256) {
     %s = tile.alloc : memref<64x64xf16, #gpu.address_space<workgroup>>
+    %as = tile.alloc : memref<64x32xf16, #gpu.address_space<workgroup>>
+    %bs = tile.alloc : memref<32x64xf16, #gpu.address_space<workgroup>>
+    %acc = tile.alloc : memref<64x64xf32, #tile.mem<fragment>>
+    %m = tile.alloc : memref<64xf32, #tile.mem<fragment>>
     tile.ws [1] {
-      // expected-error @below {{needs a barrier among the threads of its tile.ws region}}
       tile.copy %in[%c0, %c0], %s : memref<?x?xf16> to memref<64x64xf16, #gpu.address_space<workgroup>>
+    }
+    tile.ws [0] {
+      tile.barrier
+      tile.gemm %as, %bs, %acc clear_accum : memref<64x32xf16, #gpu.address_space<workgroup>>, memref<32x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.mem<fragment>>
+      tile.reduce <max> %acc, %m dim 1 clear : memref<64x64xf32, #tile.mem<fragment>> to memref<64xf32, #tile.mem<fragment>>
     }
   }
   return

@@ -1,5 +1,5 @@
 func.func @f() {
-  tile.kernel @k blocks(%b) in [1] threads(48) {
+  tile.kernel @k blocks(%b) in [1] threads(0) {
   }
   return
 }

@@ -1,0 +1,121 @@
+// RUN: tile-opt %s -split-input-file -verify-diagnostics --tile-select-mma
+
+!sA = memref<64x32xf16, #gpu.address_space<workgroup>>
+!sB = memref<32x64xf16, #gpu.address_space<workgroup>>
+!fC = memref<64x64xf32, #tile.mem<fragment>>
+
+// wgmma is not an sm_80 instruction.
+module attributes {tile.target = #tile.target<"sm_80">} {
+func.func @wgmma_on_sm80() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %a = tile.alloc : !sA
+    %b = tile.alloc : !sB
+    %c = tile.alloc : !fC
+    // expected-error @+1 {{wgmma needs sm_90a; the target is sm_80}}
+    tile.gemm %a, %b, %c {mma = #tile.mma<wgmma, shape = [64, 64, 16], warps = [1, 1]>} : !sA, !sB, !fC
+  }
+  return
+}
+}
+
+// -----
+
+!sA = memref<64x32xf16, #gpu.address_space<workgroup>>
+!sB = memref<32x64xf16, #gpu.address_space<workgroup>>
+!fC = memref<64x64xf32, #tile.mem<fragment>>
+
+// MFMA is AMD's.
+func.func @mfma_on_nvidia() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %a = tile.alloc : !sA
+    %b = tile.alloc : !sB
+    %c = tile.alloc : !fC
+    // expected-error @+1 {{mfma is an AMD instruction; the target is sm_90a}}
+    tile.gemm %a, %b, %c {mma = #tile.mma<mfma, shape = [32, 32, 8], warps = [2, 2]>} : !sA, !sB, !fC
+  }
+  return
+}
+
+// -----
+
+!sA = memref<64x32xf16, #gpu.address_space<workgroup>>
+!sB = memref<32x64xf16, #gpu.address_space<workgroup>>
+!fC = memref<64x64xf32, #tile.mem<fragment>>
+
+// The wrong instruction shape for f16.
+func.func @wrong_shape() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %a = tile.alloc : !sA
+    %b = tile.alloc : !sB
+    %c = tile.alloc : !fC
+    // expected-error @+1 {{mma.sync on sm_90a has the shape m16n8k16 for 'f16' inputs, got m16n8k8}}
+    tile.gemm %a, %b, %c {mma = #tile.mma<mma_sync, shape = [16, 8, 8], warps = [2, 2]>} : !sA, !sB, !fC
+  }
+  return
+}
+
+// -----
+
+!sA = memref<64x32xf16, #gpu.address_space<workgroup>>
+!sB = memref<32x64xf16, #gpu.address_space<workgroup>>
+!fC = memref<64x64xf32, #tile.mem<fragment>>
+
+// A partition over another number of warps than execute the gemm.
+func.func @wrong_warps() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %a = tile.alloc : !sA
+    %b = tile.alloc : !sB
+    %c = tile.alloc : !fC
+    // expected-error @+1 {{the mma choice partitions the gemm over 2x4 warps, but it is executed by 4 warps}}
+    tile.gemm %a, %b, %c {mma = #tile.mma<mma_sync, shape = [16, 8, 16], warps = [2, 4]>} : !sA, !sB, !fC
+  }
+  return
+}
+
+// -----
+
+!sA = memref<64x32xf32, #gpu.address_space<workgroup>>
+!sB = memref<32x64xf32, #gpu.address_space<workgroup>>
+!fC = memref<64x64xf32, #tile.mem<fragment>>
+
+// Element types the target's instruction does not take, named at selection.
+module attributes {tile.target = #tile.target<"sm_80">} {
+func.func @tf32_selection() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %a = tile.alloc : !sA
+    %b = tile.alloc : !sB
+    %c = tile.alloc : !fC
+    // expected-error @+1 {{mma.sync on sm_80 supports f16 and bf16 inputs, got 'f32'}}
+    tile.gemm %a, %b, %c : !sA, !sB, !fC
+  }
+  return
+}
+}
+
+// -----
+
+!sA = memref<64x32xf16, #gpu.address_space<workgroup>>
+!sB = memref<32x64xf16, #gpu.address_space<workgroup>>
+!fC = memref<64x64xf32, #tile.mem<fragment>>
+
+// No MMA lowering for AMD yet: diagnosed at selection, naming the chip.
+module attributes {tile.target = #tile.target<"gfx942">} {
+func.func @amd() {
+  tile.kernel @k blocks(%bx) in [1] threads(256) {
+    %a = tile.alloc : !sA
+    %b = tile.alloc : !sB
+    %c = tile.alloc : !fC
+    // expected-error @+1 {{no matrix-multiply lowering for gfx942 yet (MFMA is not implemented)}}
+    tile.gemm %a, %b, %c : !sA, !sB, !fC
+  }
+  return
+}
+}
+
+// -----
+
+// Invalid attribute parameters.
+// expected-error @+1 {{expects warps = [warpsM, warpsN], got 1 sizes}}
+func.func @bad_attr() attributes {x = #tile.mma<mma_sync, shape = [16, 8, 16], warps = [4]>} {
+  return
+}
