@@ -67,6 +67,8 @@ def parse_args(argv):
                          "the saved findings that still reproduce further)")
     ap.add_argument("--minimize-tests", type=int, default=400,
                     help="most tile-opt runs spent minimizing one finding")
+    ap.add_argument("--minimize-time", type=float, default=300,
+                    help="most seconds spent minimizing one finding")
     ap.add_argument("--hang-timeout", type=float, default=5.0,
                     help="per-run timeout while minimizing a hang")
     ap.add_argument("--threading", action="store_true",
@@ -154,6 +156,7 @@ class Stats:
         self.inputs = 0
         self.runs = 0
         self.hashes = {}
+        self.errors = {}        # pipeline -> {error signature: count}
 
     def add(self, inp, results):
         self.inputs += 1
@@ -166,19 +169,21 @@ class Stats:
             d = self.per_pipeline.setdefault(p.name, {})
             d[out.kind] = d.get(out.kind, 0) + 1
             self.per_outcome[out.kind] = self.per_outcome.get(out.kind, 0) + 1
+            if out.kind == "error":
+                e = self.errors.setdefault(p.name, {})
+                e[out.signature] = e.get(out.signature, 0) + 1
             if not out.is_bug:
                 continue
             seed["bugs"] += 1
             rec = self.bugs.get(out.signature)
             key = (inp.seed, inp.index)
             if rec is None or key < (rec["seed"], rec["index"]):
-                count = rec["count"] if rec else 0
+                count, seen = (rec["count"], rec["seeds"]) if rec else (0, set())
                 rec = {"kind": out.kind, "signature": out.signature,
                        "message": out.message, "pipeline": p, "seed": inp.seed,
                        "index": inp.index, "source": inp.source,
                        "mutations": inp.mutations, "text": inp.text,
-                       "count": count, "detail": out.detail[-4000:],
-                       "seeds": set()}
+                       "count": count, "seeds": seen, "detail": out.detail[:8000]}
                 self.bugs[out.signature] = rec
             rec["count"] += 1
             rec["seeds"].add(inp.seed)
@@ -227,7 +232,6 @@ def minimize_record(a, run, rec, base):
     the pipeline (passes of a chain, options of a pass) are made smaller."""
     p = rec["pipeline"]
     timeout = min(a.timeout, a.hang_timeout) if rec["kind"] == "hang" else a.timeout
-    max_tests = min(a.minimize_tests, 60) if rec["kind"] == "hang" else a.minimize_tests
     work = tempfile.mkdtemp(prefix="min-", dir=base)
     want = "hang:" + p.name if rec["kind"] == "hang" else rec["signature"]
     path = os.path.join(work, "input.mlir")
@@ -237,11 +241,12 @@ def minimize_record(a, run, rec, base):
             os.unlink(os.path.join(work, f))
         with open(path, "w") as f:
             f.write(text)
-        out = run.run(path, pipe, work, timeout=t)
+        out = run.run(path, pipe, work, timeout=t, locate_hangs=False)
         # A hang is stopped at a random point: compare kind and pipeline only.
         return (out.kind + ":" + pipe.name if out.kind == "hang" else out.signature) == want
     try:
-        m = minimize.Minimizer(lambda t: check(t, p), max_tests=max_tests)
+        m = minimize.Minimizer(lambda t: check(t, p), max_tests=a.minimize_tests,
+                               time_limit=a.minimize_time)
         text, ok = m.run(rec["text"])
         if ok:
             p = minimize_pipeline(p, lambda q: check(text, q), m)
@@ -371,6 +376,8 @@ def fuzz(a, run, base, log):
         path = findings.write_finding(a.out, r, text, run.flags, ok, tests)
         with open(path[:-len(".mlir")] + ".orig.txt", "w") as f:
             f.write(r["text"])
+        with open(path[:-len(".mlir")] + ".stderr.txt", "w") as f:
+            f.write(r["detail"])
         written.append({"kind": r["kind"], "signature": r["signature"],
                         "file": os.path.basename(path), "count": r["count"],
                         "seed": r["seed"], "index": r["index"],
@@ -392,6 +399,8 @@ def fuzz(a, run, base, log):
                          for n, d in stats.per_pipeline.items()},
         "per_seed": {str(s): dict(d) for s, d in stats.per_seed.items()},
         "findings": written,
+        "top_errors": {n: dict(sorted(e.items(), key=lambda kv: (-kv[1], kv[0]))[:8])
+                       for n, e in sorted(stats.errors.items())},
     }
     # Per-seed digest of the input hashes in index order (determinism check).
     for s in stats.per_seed:

@@ -193,6 +193,10 @@ def _mut_dim_value(rng, text):
     res = "".join(out)
     if new != "?" and rng.random() < 0.5:
         res = re.sub(r"(arith\.constant )%s( : index)" % old, r"\g<1>%s\2" % new, res)
+    if new != "?" and rng.random() < 0.5:
+        # The extents of tile.parallel spaces and static grids follow.
+        res = re.sub(r" in \[([^\]]*)\]", lambda m: " in [%s]" % ", ".join(
+            new if v.strip() == old else v.strip() for v in m.group(1).split(",")), res)
     return res
 
 

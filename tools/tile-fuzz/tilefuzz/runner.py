@@ -213,7 +213,11 @@ def hang_frame(stderr):
 def crash_frame(stderr):
     """The most telling frame of a stack dump: the first one in tile code,
     else the first that is not the signal or error-handling machinery."""
-    frames = _frames(stderr, project=True) or _frames(stderr)
+    project = _frames(stderr, project=True)
+    # A container or utility inlined into a project file is less telling
+    # than the project function that called it.
+    own = [f for f in project if not re.match(r"(llvm|std|mlir::detail)::", f)]
+    frames = own or project or _frames(stderr)
     return frames[0] if frames else ""
 
 
@@ -255,13 +259,14 @@ def classify(res, pipeline, tolerate_unlocated=False):
     name = pipeline.name
     if res.timed_out:
         frame = hang_frame(err)
-        return Outcome("hang", "hang: %s%s" % (name, " @ " + frame if frame else ""),
+        return Outcome("hang", "hang @ " + frame if frame else "hang: " + name,
                        "timeout after %.0fs" % res.elapsed, err, res.elapsed, res.rc)
     crashed = (res.rc is not None and (res.rc < 0 or res.rc >= 128)) or \
         CRASH_RE.search(err) or SANITIZER_RE.search(err)
     if crashed and OOM_RE.search(err):
-        return Outcome("oom", "oom: %s" % name, "memory limit", err,
-                       res.elapsed, res.rc)
+        frame = crash_frame(err)
+        return Outcome("oom", "oom: %s%s" % (name, " @ " + frame if frame else ""),
+                       "out of memory (limit: RLIMIT_AS)", err, res.elapsed, res.rc)
     if crashed:
         head = crash_headline(err, res.rc)
         frame = crash_frame(err)
@@ -320,7 +325,10 @@ class Runner:
         args = [a.replace("@WORK@", workdir) for a in pipeline.args]
         return [self.tile_opt, input_path] + self.flags + args + ["-o", os.devnull]
 
-    def run(self, input_path, pipeline, workdir, timeout=None):
+    def run(self, input_path, pipeline, workdir, timeout=None, locate_hangs=True):
+        """The Outcome of one run. A hang whose stack dump came out empty
+        (SIGQUIT can land inside malloc, and then the dump aborts) is run
+        once more, to name the pass it hangs in (locate_hangs)."""
         timeout = timeout or self.timeout
         if pipeline.emits_binary:
             for f in os.listdir(workdir):
@@ -329,6 +337,11 @@ class Runner:
         cmd = self.command(input_path, pipeline, workdir)
         res = run_cmd(cmd, timeout, self.memory_mb, cwd=workdir, env=self.env)
         out = classify(res, pipeline)
+        if out.kind == "hang" and " @ " not in out.signature and locate_hangs:
+            again = classify(run_cmd(cmd, timeout, self.memory_mb, cwd=workdir,
+                                     env=self.env), pipeline)
+            if again.kind == "hang" and " @ " in again.signature:
+                out = again
         out.command = cmd
         if out.kind != "ok" or not self.ptxas or pipeline.format != "isa":
             return out
