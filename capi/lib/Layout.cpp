@@ -3,6 +3,8 @@
 #include "tile-c/Layout.h"
 
 #include "mlir/CAPI/IR.h"
+#include "tile/Target/AMD/Layouts.h"
+#include "tile/Target/NVIDIA/Layouts.h"
 #include "tile/Dialect/LinearLayout.h"
 #include "tile/Dialect/TileAttrs.h"
 #include "tile/Dialect/TileDialect.h"
@@ -27,7 +29,7 @@ MlirAttribute tileLinearLayoutGetMmaSyncAccumulator(MlirContext ctx, int64_t m,
       m % (16 * warpsM) || n % (8 * warpsN))
     return {nullptr};
   return wrapLayout(ctx,
-                    LinearLayout::mmaSyncAccumulator(m, n, warpsM, warpsN));
+                    nvidia::mmaSyncAccumulator(m, n, warpsM, warpsN));
 }
 
 MlirAttribute tileLinearLayoutGetMmaSyncOperandA(MlirContext ctx, int64_t m,
@@ -39,7 +41,7 @@ MlirAttribute tileLinearLayoutGetMmaSyncOperandA(MlirContext ctx, int64_t m,
       k % (256 / bits))
     return {nullptr};
   return wrapLayout(ctx,
-                    LinearLayout::mmaSyncOperandA(m, k, bits, warpsM, warpsN));
+                    nvidia::mmaSyncOperandA(m, k, bits, warpsM, warpsN));
 }
 
 MlirAttribute tileLinearLayoutGetMmaSyncOperandB(MlirContext ctx, int64_t k,
@@ -51,7 +53,7 @@ MlirAttribute tileLinearLayoutGetMmaSyncOperandB(MlirContext ctx, int64_t k,
       k % (256 / bits))
     return {nullptr};
   return wrapLayout(ctx,
-                    LinearLayout::mmaSyncOperandB(k, n, bits, warpsM, warpsN));
+                    nvidia::mmaSyncOperandB(k, n, bits, warpsM, warpsN));
 }
 
 MlirAttribute tileLinearLayoutGetWgmmaAccumulator(MlirContext ctx, int64_t m,
@@ -60,7 +62,7 @@ MlirAttribute tileLinearLayoutGetWgmmaAccumulator(MlirContext ctx, int64_t m,
   if (!isPow2(m) || !isPow2(n) || !isPow2(warpgroups) ||
       m % (64 * warpgroups) || n % 8 || n > 256)
     return {nullptr};
-  return wrapLayout(ctx, LinearLayout::wgmmaAccumulator(m, n, warpgroups));
+  return wrapLayout(ctx, nvidia::wgmmaAccumulator(m, n, warpgroups));
 }
 
 MlirAttribute tileLinearLayoutGetMfmaAccumulator(MlirContext ctx, int64_t m,
@@ -72,7 +74,7 @@ MlirAttribute tileLinearLayoutGetMfmaAccumulator(MlirContext ctx, int64_t m,
       n % (instr * wavesN))
     return {nullptr};
   return wrapLayout(ctx,
-                    LinearLayout::mfmaAccumulator(m, n, instr, wavesM, wavesN));
+                    amd::mfmaAccumulator(m, n, instr, wavesM, wavesN));
 }
 
 MlirAttribute tileLinearLayoutGetBlocked(MlirContext ctx, intptr_t rank,

@@ -62,17 +62,14 @@ LinearLayout::LinearLayout(SmallVector<InDim> dims, ArrayRef<int64_t> shape)
   assert(numOutBits <= 64 && "layout too large");
 }
 
-/// Flat index of (row, col) in a tile with `n` columns.
-static uint64_t rc(int64_t row, int64_t col, int64_t n) {
+uint64_t LinearLayout::flatIndex2D(int64_t row, int64_t col, int64_t n) {
   return (static_cast<uint64_t>(row) << llvm::Log2_64(n)) |
          static_cast<uint64_t>(col);
 }
 
-/// Appends one basis vector per bit of `count` (a power of two) along a
-/// direction starting at `unit`: unit, 2*unit, 4*unit...
-static void appendRepeats(SmallVector<uint64_t> &bases, int64_t count,
-                          llvm::function_ref<uint64_t(int64_t)> at,
-                          int64_t unit) {
+void LinearLayout::appendRepeats(SmallVector<uint64_t> &bases, int64_t count,
+                                 llvm::function_ref<uint64_t(int64_t)> at,
+                                 int64_t unit) {
   for (int64_t step = unit; step < unit * count; step *= 2)
     bases.push_back(at(step));
 }
@@ -147,103 +144,6 @@ LinearLayout LinearLayout::blocked(ArrayRef<int64_t> shape, int64_t numThreads,
   while (!cursor.done())
     reg.bases.push_back(cursor.take());
   return LinearLayout({reg, lane, warp}, shape);
-}
-
-LinearLayout LinearLayout::mmaSyncAccumulator(int64_t m, int64_t n,
-                                              int64_t warpsM, int64_t warpsN) {
-  int64_t tm = m / warpsM, tn = n / warpsN;
-  auto at = [&](int64_t r, int64_t c) { return rc(r, c, n); };
-  auto row = [&](int64_t r) { return at(r, 0); };
-  auto col = [&](int64_t c) { return at(0, c); };
-  InDim reg{kRegister.str(), {col(1), row(8)}};
-  appendRepeats(reg.bases, tn / 8, col, 8);
-  appendRepeats(reg.bases, tm / 16, row, 16);
-  InDim lane{kLane.str(), {col(2), col(4), row(1), row(2), row(4)}};
-  InDim warp{kWarp.str(), {}};
-  appendRepeats(warp.bases, warpsN, col, tn);
-  appendRepeats(warp.bases, warpsM, row, tm);
-  return LinearLayout({reg, lane, warp}, {m, n});
-}
-
-LinearLayout LinearLayout::mmaSyncOperandA(int64_t m, int64_t k,
-                                           int64_t elementBits, int64_t warpsM,
-                                           int64_t warpsN) {
-  int64_t epr = std::max<int64_t>(32 / elementBits, 1);
-  int64_t tm = m / warpsM;
-  auto row = [&](int64_t r) { return rc(r, 0, k); };
-  auto col = [&](int64_t c) { return rc(0, c, k); };
-  InDim reg{kRegister.str(), {}};
-  appendRepeats(reg.bases, epr, col, 1);
-  reg.bases.push_back(row(8));
-  reg.bases.push_back(col(4 * epr));
-  appendRepeats(reg.bases, k / (8 * epr), col, 8 * epr);
-  appendRepeats(reg.bases, tm / 16, row, 16);
-  InDim lane{kLane.str(), {col(epr), col(2 * epr), row(1), row(2), row(4)}};
-  InDim warp{kWarp.str(), {}};
-  appendRepeats(
-      warp.bases, warpsN, [](int64_t) { return uint64_t(0); }, 1);
-  appendRepeats(warp.bases, warpsM, row, tm);
-  return LinearLayout({reg, lane, warp}, {m, k});
-}
-
-LinearLayout LinearLayout::mmaSyncOperandB(int64_t k, int64_t n,
-                                           int64_t elementBits, int64_t warpsM,
-                                           int64_t warpsN) {
-  int64_t epr = std::max<int64_t>(32 / elementBits, 1);
-  int64_t tn = n / warpsN;
-  auto row = [&](int64_t r) { return rc(r, 0, n); };
-  auto col = [&](int64_t c) { return rc(0, c, n); };
-  InDim reg{kRegister.str(), {}};
-  appendRepeats(reg.bases, epr, row, 1);
-  reg.bases.push_back(row(4 * epr));
-  appendRepeats(reg.bases, k / (8 * epr), row, 8 * epr);
-  appendRepeats(reg.bases, tn / 8, col, 8);
-  InDim lane{kLane.str(), {row(epr), row(2 * epr), col(1), col(2), col(4)}};
-  InDim warp{kWarp.str(), {}};
-  appendRepeats(warp.bases, warpsN, col, tn);
-  appendRepeats(
-      warp.bases, warpsM, [](int64_t) { return uint64_t(0); }, 1);
-  return LinearLayout({reg, lane, warp}, {k, n});
-}
-
-LinearLayout LinearLayout::wgmmaAccumulator(int64_t m, int64_t n,
-                                            int64_t numWarpgroups) {
-  int64_t tm = m / numWarpgroups;
-  auto row = [&](int64_t r) { return rc(r, 0, n); };
-  auto col = [&](int64_t c) { return rc(0, c, n); };
-  InDim reg{kRegister.str(), {col(1), row(8)}};
-  appendRepeats(reg.bases, n / 8, col, 8);
-  appendRepeats(reg.bases, tm / 64, row, 64);
-  InDim lane{kLane.str(), {col(2), col(4), row(1), row(2), row(4)}};
-  InDim warp{kWarp.str(), {row(16), row(32)}};
-  appendRepeats(warp.bases, numWarpgroups, row, tm);
-  return LinearLayout({reg, lane, warp}, {m, n});
-}
-
-LinearLayout LinearLayout::mfmaAccumulator(int64_t m, int64_t n, int64_t instr,
-                                           int64_t wavesM, int64_t wavesN) {
-  int64_t tm = m / wavesM, tn = n / wavesN;
-  auto row = [&](int64_t r) { return rc(r, 0, n); };
-  auto col = [&](int64_t c) { return rc(0, c, n); };
-  InDim reg{kRegister.str(), {row(1), row(2)}};
-  InDim lane{kLane.str(), {}};
-  appendRepeats(lane.bases, instr, col, 1);
-  if (instr == 32) {
-    // v_mfma_f32_32x32x8: row = (i & 3) + 4 * (lane >> 5) + 8 * (i >> 2).
-    lane.bases.push_back(row(4));
-    reg.bases.push_back(row(8));
-    reg.bases.push_back(row(16));
-  } else {
-    // v_mfma_f32_16x16x16: row = i + 4 * (lane >> 4).
-    lane.bases.push_back(row(4));
-    lane.bases.push_back(row(8));
-  }
-  appendRepeats(reg.bases, tn / instr, col, instr);
-  appendRepeats(reg.bases, tm / instr, row, instr);
-  InDim warp{kWarp.str(), {}};
-  appendRepeats(warp.bases, wavesN, col, tn);
-  appendRepeats(warp.bases, wavesM, row, tm);
-  return LinearLayout({reg, lane, warp}, {m, n});
 }
 
 //===----------------------------------------------------------------------===//

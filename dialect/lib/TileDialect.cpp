@@ -22,6 +22,7 @@ void TileDialect::initialize() {
 #include "tile/Dialect/TileOps.cpp.inc"
       >();
   registerAttributes();
+  registerTypes();
 }
 
 //===----------------------------------------------------------------------===//

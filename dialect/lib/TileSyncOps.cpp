@@ -2,6 +2,10 @@
 
 #include "tile/Dialect/TileOps.h"
 
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
 using namespace mlir;
 using namespace mlir::tile;
 
@@ -11,5 +15,56 @@ LogicalResult BarrierOp::verify() {
   if ((*this)->getParentOfType<ParallelOp>())
     return emitOpError("cannot be nested in a tile.parallel: its threads "
                        "execute different numbers of iterations");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Pipes
+//===----------------------------------------------------------------------===//
+
+#define GET_TYPEDEF_CLASSES
+#include "tile/Dialect/TileTypes.cpp.inc"
+
+void TileDialect::registerTypes() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "tile/Dialect/TileTypes.cpp.inc"
+      >();
+}
+
+LogicalResult PipeType::verify(function_ref<InFlightDiagnostic()> emitError,
+                               int64_t slots) {
+  if (slots < 1)
+    return emitError() << "a pipe needs at least one slot, got " << slots;
+  return success();
+}
+
+LogicalResult PipeCreateOp::verify() {
+  if (!isa_and_nonnull<KernelOp>((*this)->getParentOp()))
+    return emitOpError("must be at the top level of a tile.kernel");
+  return success();
+}
+
+/// Pipe ops synchronize the threads executing them: they may not sit where
+/// threads run different iteration counts.
+static LogicalResult verifyPipeUse(Operation *op) {
+  if (!op->getParentOfType<KernelOp>())
+    return op->emitOpError("must be nested in a tile.kernel");
+  if (op->getParentOfType<ParallelOp>())
+    return op->emitOpError("cannot be nested in a tile.parallel");
+  return success();
+}
+
+LogicalResult PipeProduceAcquireOp::verify() { return verifyPipeUse(*this); }
+LogicalResult PipeProduceCommitOp::verify() { return verifyPipeUse(*this); }
+LogicalResult PipeConsumeReleaseOp::verify() { return verifyPipeUse(*this); }
+LogicalResult PipeConsumeWaitOp::verify() {
+  if (failed(verifyPipeUse(*this)))
+    return failure();
+  int64_t slots = cast<PipeType>(getPipe().getType()).getSlots();
+  if (getInFlight() >= slots)
+    return emitOpError("cannot have ")
+           << getInFlight() << " later hand-offs in flight on a pipe of "
+           << slots << " slots";
   return success();
 }

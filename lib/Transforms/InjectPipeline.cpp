@@ -9,8 +9,10 @@
 //       j = it - s * step
 //       if lb <= j < ub: the group's ops for iteration j, using version
 //                        ((j - lb) / step) mod V of every multi-versioned tile
-//     (one tile.async_commit after the last asynchronous copy, one
-//      tile.async_wait at the start of the iteration)
+//     (the stage hand-off through a tile.pipe: produce_acquire before the
+//      first asynchronous copy, produce_commit after the last one,
+//      consume_wait before the first group reading the copied tiles,
+//      consume_release at the end of the iteration)
 //
 //===----------------------------------------------------------------------===//
 
@@ -179,10 +181,43 @@ LogicalResult InjectPipelinePass::inject(scf::ForOp loop) {
   // the last of them in emission order (they may be spread over several
   // stages): the group of iteration `it` then holds the copies of iteration
   // it - w of every tile written at stage w, which the wait count assumes.
-  std::optional<unsigned> lastAsync;
+  std::optional<unsigned> firstAsync, lastAsync;
   for (auto [k, i] : llvm::enumerate(emission))
-    if (isAsyncCopy(ops[i]))
+    if (isAsyncCopy(ops[i])) {
+      if (!firstAsync)
+        firstAsync = k;
       lastAsync = k;
+    }
+
+  // The stage hand-off: a pipe with a slot per version of the copied tiles.
+  // Hand-off j carries the copies of original iteration j: the producers
+  // (stage 0) of this iteration hand off j = (it - lb) / step, the
+  // consumers wait for the one `distance` iterations older (negative in
+  // the prologue: a hand-off that never happens, ready at once).
+  Value pipe, producerSeq, consumerSeq;
+  if (!asyncTiles.empty()) {
+    int64_t slots = 1;
+    for (Operation *tile : asyncTiles)
+      slots = std::max(slots, replacements[tile].second);
+    {
+      OpBuilder::InsertionGuard g(b);
+      auto kernel = loop->getParentOfType<KernelOp>();
+      b.setInsertionPointToStart(&kernel.getBody().front());
+      pipe = PipeCreateOp::create(b, loc, PipeType::get(b.getContext(), slots));
+    }
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(newLoop.getBody());
+    Value fromLb = arith::SubIOp::create(b, loc, it, lb);
+    Value iteration =
+        isUnsigned ? arith::DivUIOp::create(b, loc, fromLb, step).getResult()
+                   : arith::DivSIOp::create(b, loc, fromLb, step).getResult();
+    if (!iteration.getType().isIndex())
+      iteration =
+          arith::IndexCastOp::create(b, loc, b.getIndexType(), iteration);
+    producerSeq = iteration;
+    consumerSeq = arith::SubIOp::create(
+        b, loc, iteration, arith::ConstantIndexOp::create(b, loc, distance));
+  }
 
   b.setInsertionPoint(newLoop.getBody()->getTerminator());
   bool committed = false, waited = false;
@@ -200,9 +235,13 @@ LogicalResult InjectPipelinePass::inject(scf::ForOp loop) {
     bool startsWithCopies = pos == 0 && stage < firstRead;
     if (!waited && !asyncTiles.empty() &&
         (stage >= firstRead || startsWithCopies)) {
-      AsyncWaitOp::create(b, loc, committed ? distance : distance - 1);
+      PipeConsumeWaitOp::create(b, loc, pipe, consumerSeq,
+                                committed ? distance : distance - 1);
       waited = true;
     }
+    // The producers take their slot before the group with the first copy.
+    if (firstAsync && *firstAsync >= pos && *firstAsync < end)
+      PipeProduceAcquireOp::create(b, loc, pipe, producerSeq);
     // Iteration executed by this stage, and whether it is in range.
     Value shift = arith::MulIOp::create(b, loc, step, constant(stage));
     Value j = arith::SubIOp::create(b, loc, it, shift);
@@ -291,11 +330,14 @@ LogicalResult InjectPipelinePass::inject(scf::ForOp loop) {
     }
     // One group of copies per iteration.
     if (lastAsync && *lastAsync >= pos && *lastAsync < end) {
-      AsyncCommitOp::create(b, loc);
+      PipeProduceCommitOp::create(b, loc, pipe, producerSeq);
       committed = true;
     }
     pos = end;
   }
+  // The consumers are done with their slot at the end of the iteration.
+  if (!asyncTiles.empty())
+    PipeConsumeReleaseOp::create(b, loc, pipe, consumerSeq);
   b.setInsertionPointAfter(newLoop);
   if (!asyncTiles.empty())
     AsyncWaitOp::create(b, loc, 0);

@@ -188,7 +188,8 @@ static LogicalResult lowerAllocs(LoweringContext &ctx) {
 /// Ops the per-op lowerings replace.
 static bool isLoweredOp(Operation *op) {
   return isa<FillOp, CopyOp, GemmOp, ParallelOp, ReduceOp, WsOp, BarrierOp,
-             AsyncCommitOp, AsyncWaitOp>(op);
+             AsyncCommitOp, AsyncWaitOp, PipeProduceAcquireOp,
+             PipeProduceCommitOp, PipeConsumeWaitOp, PipeConsumeReleaseOp>(op);
 }
 
 static LogicalResult lowerOp(LoweringContext &ctx, Operation *op) {
@@ -205,6 +206,9 @@ static LogicalResult lowerOp(LoweringContext &ctx, Operation *op) {
           .Case<BarrierOp>([&](auto o) { return lowerBarrier(ctx, o); })
           .Case<AsyncCommitOp>([&](auto o) { return lowerAsyncCommit(ctx, o); })
           .Case<AsyncWaitOp>([&](auto o) { return lowerAsyncWait(ctx, o); })
+          .Case<PipeProduceAcquireOp, PipeProduceCommitOp, PipeConsumeWaitOp,
+                PipeConsumeReleaseOp>(
+              [&](Operation *o) { return lowerPipeOp(ctx, o); })
           .Default([](Operation *) { return success(); });
   if (failed(result))
     return failure();
@@ -243,7 +247,14 @@ static LogicalResult lowerKernel(KernelOp kernel) {
       return view.emitOpError("view of a tile is still used after lowering");
     view->erase();
   }
-  // Allocations are now unused.
+  // Pipes and allocations are now unused.
+  SmallVector<PipeCreateOp> pipes;
+  kernel.walk([&](PipeCreateOp pipe) { pipes.push_back(pipe); });
+  for (PipeCreateOp pipe : pipes) {
+    if (!pipe->use_empty())
+      return pipe.emitOpError("is still used after lowering");
+    pipe->erase();
+  }
   SmallVector<AllocOp> allocs;
   kernel.walk([&](AllocOp alloc) { allocs.push_back(alloc); });
   for (AllocOp alloc : allocs) {

@@ -607,3 +607,44 @@ func.func @async_copies(%A: !gA, %m: index, %k: index) {
   }
   return
 }
+
+//===----------------------------------------------------------------------===//
+// Synchronization: tile.barrier, the stage hand-off (tile.pipe.*), targets
+// and MMA choices
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: module attributes {tile.target = #tile.target<"sm_80", "+ptx70">}
+module attributes {tile.target = #tile.target<"sm_80", "+ptx70">} {
+// CHECK-LABEL: func.func @sync(
+// CHECK-SAME: %[[A:[a-z0-9_]+]]: memref<?x?xf16>, %[[I:[a-z0-9_]+]]: index
+func.func @sync(%A: !gA, %i: index) {
+  // CHECK: tile.kernel @sync {{.*}} attributes {tile.target = #tile.target<"sm_90a">}
+  tile.kernel @sync blocks(%bx) in [1] threads(256) attributes {tile.target = #tile.target<"sm_90a">} {
+    // The pipe type prints without its dialect prefix on tile ops.
+    // CHECK: %[[P:.*]] = tile.pipe.create : <3>
+    %p = tile.pipe.create : !tile.pipe<3>
+    %s = tile.alloc : !sA
+    %b = tile.alloc : !sB
+    %c = tile.alloc : !fC
+    // CHECK: tile.barrier{{$}}
+    tile.barrier
+    // CHECK-NEXT: tile.pipe.produce_acquire %[[P]][%[[I]]] : <3>
+    tile.pipe.produce_acquire %p[%i] : !tile.pipe<3>
+    // CHECK-NEXT: tile.copy async
+    tile.copy async %A[%i, %i], %s : !gA to !sA
+    // CHECK-NEXT: tile.pipe.produce_commit %[[P]][%[[I]]] : <3>
+    tile.pipe.produce_commit %p[%i] : !tile.pipe<3>
+    // CHECK-NEXT: tile.pipe.consume_wait %[[P]][%[[I]]] in_flight(2) : <3>
+    tile.pipe.consume_wait %p[%i] in_flight(2) : !tile.pipe<3>
+    // CHECK-NEXT: tile.gemm {{.*}} {mma = #tile.mma<mma_sync, shape = [16, 8, 16], warps = [4, 2]>}
+    tile.gemm %s, %b, %c {mma = #tile.mma<mma_sync, shape = [16, 8, 16], warps = [4, 2]>} : !sA, !sB, !fC
+    // CHECK-NEXT: tile.pipe.consume_release %[[P]][%[[I]]] : <3>
+    tile.pipe.consume_release %p[%i] : !tile.pipe<3>
+    tile.ws [1] {
+      // CHECK: tile.barrier {foo}
+      tile.barrier {foo}
+    }
+  }
+  return
+}
+}

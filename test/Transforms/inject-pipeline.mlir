@@ -3,8 +3,12 @@
 // tile-inject-pipeline, after tile-pipeline-planning: multi-versioned shared
 // tiles, the predicated pipelined loop (no prologue or epilogue: the loop
 // runs S - 1 more iterations and each stage's ops run under
-// `lb <= it - s * step < ub`), asynchronous copies with one commit per
-// iteration and the waits.
+// `lb <= it - s * step < ub`), and asynchronous copies handed from the
+// producer stage to the consumer stage through a tile.pipe with one slot
+// per version: hand-off j = (it - lb) / step is acquired before the copies
+// and committed after them; the consumers wait for hand-off j - distance
+// (in_flight: the hand-offs the producer may have committed after it at
+// that point) and release it at the end of the iteration.
 
 //===----------------------------------------------------------------------===//
 // The GEMM loop with 2, 3 and 4 stages
@@ -25,6 +29,7 @@
 // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
 // CHECK-DAG: %[[C32:.*]] = arith.constant 32 : index
 // CHECK: tile.kernel
+// CHECK-NEXT: tile.pipe.create : <{{[0-9]+}}>
 // CHECK-NEXT: %[[AS:.*]] = tile.alloc : memref<2x128x32xf16, #gpu.address_space<workgroup>>
 // CHECK-NEXT: %[[BS:.*]] = tile.alloc : memref<2x32x128xf16, #gpu.address_space<workgroup>>
 // CHECK-NEXT: %[[ACC:.*]] = tile.alloc : memref<128x128xf32, #tile.mem<fragment>>
@@ -32,7 +37,12 @@
 // CHECK-NEXT: %[[EXTRA:.*]] = arith.muli %[[C1]], %[[SM1]] : index
 // CHECK-NEXT: %[[UB:.*]] = arith.addi %[[KT]], %[[EXTRA]] : index
 // CHECK-NEXT: scf.for %[[IT:.*]] = %[[C0]] to %[[UB]] step %[[C1]] {
-// CHECK-NEXT: tile.async_wait 0{{$}}
+// CHECK-NEXT: arith.subi
+// CHECK-NEXT: arith.div{{[su]}}i
+// CHECK-NEXT: arith.constant
+// CHECK-NEXT: arith.subi
+// CHECK-NEXT: tile.pipe.consume_wait %{{.*}}[%{{.*}}] in_flight(0) : <{{[0-9]+}}>
+// CHECK-NEXT: tile.pipe.produce_acquire %{{.*}}[%{{.*}}] : <{{[0-9]+}}>
 // CHECK-NEXT: %[[S0:.*]] = arith.constant 0 : index
 // CHECK-NEXT: %[[SH0:.*]] = arith.muli %[[C1]], %[[S0]] : index
 // CHECK-NEXT: %[[J0:.*]] = arith.subi %[[IT]], %[[SH0]] : index
@@ -50,7 +60,7 @@
 // CHECK-NEXT: tile.copy async %[[A]][%[[C0]], %[[K0]]], %[[AS0]] : memref<?x?xf16> to memref<128x32xf16, strided<[32, 1], offset: ?>, #gpu.address_space<workgroup>>
 // CHECK-NEXT: tile.copy async %[[B]][%[[K0]], %[[C0]]], %[[BS0]] : memref<?x?xf16> to memref<32x128xf16, strided<[128, 1], offset: ?>, #gpu.address_space<workgroup>>
 // CHECK-NEXT: }
-// CHECK-NEXT: tile.async_commit
+// CHECK-NEXT: tile.pipe.produce_commit %{{.*}}[%{{.*}}] : <{{[0-9]+}}>
 // CHECK-NEXT: %[[SL:.*]] = arith.constant 1 : index
 // CHECK-NEXT: %[[SHL:.*]] = arith.muli %[[C1]], %[[SL]] : index
 // CHECK-NEXT: %[[JL:.*]] = arith.subi %[[IT]], %[[SHL]] : index
@@ -68,6 +78,7 @@
 // CHECK-NEXT: %[[BSL:.*]] = memref.subview %[[BS]][%[[VBL]], 0, 0] [1, 32, 128] [1, 1, 1]
 // CHECK-NEXT: tile.gemm %[[ASL]], %[[BSL]], %[[ACC]] :
 // CHECK-NEXT: }
+// CHECK-NEXT: tile.pipe.consume_release %{{.*}}[%{{.*}}] : <{{[0-9]+}}>
 // CHECK-NEXT: }
 // CHECK-NEXT: tile.async_wait 0
 // CHECK-NEXT: }
@@ -107,6 +118,7 @@ func.func @gemm_2_stages(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) {
 // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
 // CHECK-DAG: %[[C32:.*]] = arith.constant 32 : index
 // CHECK: tile.kernel
+// CHECK-NEXT: tile.pipe.create : <{{[0-9]+}}>
 // CHECK-NEXT: %[[AS:.*]] = tile.alloc : memref<3x128x32xf16, #gpu.address_space<workgroup>>
 // CHECK-NEXT: %[[BS:.*]] = tile.alloc : memref<3x32x128xf16, #gpu.address_space<workgroup>>
 // CHECK-NEXT: %[[ACC:.*]] = tile.alloc : memref<128x128xf32, #tile.mem<fragment>>
@@ -114,7 +126,12 @@ func.func @gemm_2_stages(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) {
 // CHECK-NEXT: %[[EXTRA:.*]] = arith.muli %[[C1]], %[[SM1]] : index
 // CHECK-NEXT: %[[UB:.*]] = arith.addi %[[KT]], %[[EXTRA]] : index
 // CHECK-NEXT: scf.for %[[IT:.*]] = %[[C0]] to %[[UB]] step %[[C1]] {
-// CHECK-NEXT: tile.async_wait 1{{$}}
+// CHECK-NEXT: arith.subi
+// CHECK-NEXT: arith.div{{[su]}}i
+// CHECK-NEXT: arith.constant
+// CHECK-NEXT: arith.subi
+// CHECK-NEXT: tile.pipe.consume_wait %{{.*}}[%{{.*}}] in_flight(1) : <{{[0-9]+}}>
+// CHECK-NEXT: tile.pipe.produce_acquire %{{.*}}[%{{.*}}] : <{{[0-9]+}}>
 // CHECK-NEXT: %[[S0:.*]] = arith.constant 0 : index
 // CHECK-NEXT: %[[SH0:.*]] = arith.muli %[[C1]], %[[S0]] : index
 // CHECK-NEXT: %[[J0:.*]] = arith.subi %[[IT]], %[[SH0]] : index
@@ -132,7 +149,7 @@ func.func @gemm_2_stages(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) {
 // CHECK-NEXT: tile.copy async %[[A]][%[[C0]], %[[K0]]], %[[AS0]] : memref<?x?xf16> to memref<128x32xf16, strided<[32, 1], offset: ?>, #gpu.address_space<workgroup>>
 // CHECK-NEXT: tile.copy async %[[B]][%[[K0]], %[[C0]]], %[[BS0]] : memref<?x?xf16> to memref<32x128xf16, strided<[128, 1], offset: ?>, #gpu.address_space<workgroup>>
 // CHECK-NEXT: }
-// CHECK-NEXT: tile.async_commit
+// CHECK-NEXT: tile.pipe.produce_commit %{{.*}}[%{{.*}}] : <{{[0-9]+}}>
 // CHECK-NEXT: %[[SL:.*]] = arith.constant 2 : index
 // CHECK-NEXT: %[[SHL:.*]] = arith.muli %[[C1]], %[[SL]] : index
 // CHECK-NEXT: %[[JL:.*]] = arith.subi %[[IT]], %[[SHL]] : index
@@ -150,6 +167,7 @@ func.func @gemm_2_stages(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) {
 // CHECK-NEXT: %[[BSL:.*]] = memref.subview %[[BS]][%[[VBL]], 0, 0] [1, 32, 128] [1, 1, 1]
 // CHECK-NEXT: tile.gemm %[[ASL]], %[[BSL]], %[[ACC]] :
 // CHECK-NEXT: }
+// CHECK-NEXT: tile.pipe.consume_release %{{.*}}[%{{.*}}] : <{{[0-9]+}}>
 // CHECK-NEXT: }
 // CHECK-NEXT: tile.async_wait 0
 // CHECK-NEXT: }
@@ -189,6 +207,7 @@ func.func @gemm_3_stages(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) {
 // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
 // CHECK-DAG: %[[C32:.*]] = arith.constant 32 : index
 // CHECK: tile.kernel
+// CHECK-NEXT: tile.pipe.create : <{{[0-9]+}}>
 // CHECK-NEXT: %[[AS:.*]] = tile.alloc : memref<4x128x32xf16, #gpu.address_space<workgroup>>
 // CHECK-NEXT: %[[BS:.*]] = tile.alloc : memref<4x32x128xf16, #gpu.address_space<workgroup>>
 // CHECK-NEXT: %[[ACC:.*]] = tile.alloc : memref<128x128xf32, #tile.mem<fragment>>
@@ -196,7 +215,12 @@ func.func @gemm_3_stages(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) {
 // CHECK-NEXT: %[[EXTRA:.*]] = arith.muli %[[C1]], %[[SM1]] : index
 // CHECK-NEXT: %[[UB:.*]] = arith.addi %[[KT]], %[[EXTRA]] : index
 // CHECK-NEXT: scf.for %[[IT:.*]] = %[[C0]] to %[[UB]] step %[[C1]] {
-// CHECK-NEXT: tile.async_wait 2{{$}}
+// CHECK-NEXT: arith.subi
+// CHECK-NEXT: arith.div{{[su]}}i
+// CHECK-NEXT: arith.constant
+// CHECK-NEXT: arith.subi
+// CHECK-NEXT: tile.pipe.consume_wait %{{.*}}[%{{.*}}] in_flight(2) : <{{[0-9]+}}>
+// CHECK-NEXT: tile.pipe.produce_acquire %{{.*}}[%{{.*}}] : <{{[0-9]+}}>
 // CHECK-NEXT: %[[S0:.*]] = arith.constant 0 : index
 // CHECK-NEXT: %[[SH0:.*]] = arith.muli %[[C1]], %[[S0]] : index
 // CHECK-NEXT: %[[J0:.*]] = arith.subi %[[IT]], %[[SH0]] : index
@@ -214,7 +238,7 @@ func.func @gemm_3_stages(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) {
 // CHECK-NEXT: tile.copy async %[[A]][%[[C0]], %[[K0]]], %[[AS0]] : memref<?x?xf16> to memref<128x32xf16, strided<[32, 1], offset: ?>, #gpu.address_space<workgroup>>
 // CHECK-NEXT: tile.copy async %[[B]][%[[K0]], %[[C0]]], %[[BS0]] : memref<?x?xf16> to memref<32x128xf16, strided<[128, 1], offset: ?>, #gpu.address_space<workgroup>>
 // CHECK-NEXT: }
-// CHECK-NEXT: tile.async_commit
+// CHECK-NEXT: tile.pipe.produce_commit %{{.*}}[%{{.*}}] : <{{[0-9]+}}>
 // CHECK-NEXT: %[[SL:.*]] = arith.constant 3 : index
 // CHECK-NEXT: %[[SHL:.*]] = arith.muli %[[C1]], %[[SL]] : index
 // CHECK-NEXT: %[[JL:.*]] = arith.subi %[[IT]], %[[SHL]] : index
@@ -232,6 +256,7 @@ func.func @gemm_3_stages(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) {
 // CHECK-NEXT: %[[BSL:.*]] = memref.subview %[[BS]][%[[VBL]], 0, 0] [1, 32, 128] [1, 1, 1]
 // CHECK-NEXT: tile.gemm %[[ASL]], %[[BSL]], %[[ACC]] :
 // CHECK-NEXT: }
+// CHECK-NEXT: tile.pipe.consume_release %{{.*}}[%{{.*}}] : <{{[0-9]+}}>
 // CHECK-NEXT: }
 // CHECK-NEXT: tile.async_wait 0
 // CHECK-NEXT: }
@@ -268,6 +293,7 @@ func.func @gemm_4_stages(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) {
 // CHECK-LABEL: func.func @outer_buffer(
 // CHECK-SAME: %[[A:[^:]*]]: memref<?x?xf16>, %[[KT:[^:]*]]: index, %[[NT:[^:]*]]: index)
 // CHECK: tile.kernel
+// CHECK-NEXT: tile.pipe.create : <{{[0-9]+}}>
 // CHECK-NEXT: %[[AS:.*]] = tile.alloc {alignment = 1024 : i64, layout = #tile.shared<swizzle = 64>} : memref<3x128x32xf16, #gpu.address_space<workgroup>>
 // CHECK-NEXT: %[[AF:.*]] = tile.alloc : memref<128x32xf16, #tile.mem<fragment>>
 // CHECK-NOT: tile.alloc
@@ -276,19 +302,24 @@ func.func @gemm_4_stages(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) {
 // CHECK-NEXT: %[[EXTRA:.*]] = arith.muli
 // CHECK-NEXT: %[[UB:.*]] = arith.addi %[[KT]], %[[EXTRA]] : index
 // CHECK-NEXT: scf.for %{{.*}} = %{{.*}} to %[[UB]] step
-// CHECK-NEXT: tile.async_wait 1
+// CHECK-NEXT: arith.subi
+// CHECK-NEXT: arith.div{{[su]}}i
+// CHECK-NEXT: arith.constant
+// CHECK-NEXT: arith.subi
+// CHECK-NEXT: tile.pipe.consume_wait %{{.*}}[%{{.*}}] in_flight(1) : <{{[0-9]+}}>
 // CHECK: scf.if
 // CHECK: %[[V:.*]] = arith.remsi %{{.*}}, %{{.*}} : index
 // CHECK-NEXT: %[[AS0:.*]] = memref.subview %[[AS]][%[[V]], 0, 0] [1, 128, 32] [1, 1, 1] : memref<3x128x32xf16, #gpu.address_space<workgroup>> to memref<128x32xf16, strided<[32, 1], offset: ?>, #gpu.address_space<workgroup>>
 // CHECK-NEXT: %[[K0:.*]] = arith.muli
 // CHECK-NEXT: tile.copy async %[[A]][%[[N]], %[[K0]]], %[[AS0]]
 // CHECK-NEXT: }
-// CHECK-NEXT: tile.async_commit
+// CHECK-NEXT: tile.pipe.produce_commit %{{.*}}[%{{.*}}] : <{{[0-9]+}}>
 // CHECK: scf.if
 // CHECK: %[[V:.*]] = arith.remsi %{{.*}}, %{{.*}} : index
 // CHECK-NEXT: %[[AS2:.*]] = memref.subview %[[AS]][%[[V]], 0, 0] [1, 128, 32] [1, 1, 1]
 // CHECK-NEXT: tile.copy %[[AS2]], %[[AF]] :
 // CHECK-NEXT: }
+// CHECK-NEXT: tile.pipe.consume_release %{{.*}}[%{{.*}}] : <{{[0-9]+}}>
 // CHECK-NEXT: }
 // CHECK-NEXT: tile.async_wait 0
 // CHECK-NEXT: }
@@ -318,21 +349,31 @@ func.func @outer_buffer(%A: memref<?x?xf16>, %kt: index, %nt: index) {
 // versioned once and both loops use the new allocation.
 // CHECK-LABEL: func.func @shared_tile_same_stages
 // CHECK: tile.kernel
+// CHECK-NEXT: tile.pipe.create : <{{[0-9]+}}>
+// CHECK-NEXT: tile.pipe.create : <{{[0-9]+}}>
 // CHECK-NEXT: %[[AS:.*]] = tile.alloc : memref<2x128x32xf16, #gpu.address_space<workgroup>>
 // CHECK-NOT: tile.alloc : memref<128x32xf16, #gpu.address_space<workgroup>>
 // CHECK: scf.for
-// CHECK-NEXT: tile.async_wait 0
+// CHECK-NEXT: arith.subi
+// CHECK-NEXT: arith.div{{[su]}}i
+// CHECK-NEXT: arith.constant
+// CHECK-NEXT: arith.subi
+// CHECK-NEXT: tile.pipe.consume_wait %{{.*}}[%{{.*}}] in_flight(0) : <{{[0-9]+}}>
 // CHECK: memref.subview %[[AS]][
 // CHECK: tile.copy async
-// CHECK: tile.async_commit
+// CHECK: tile.pipe.produce_commit %{{.*}}[%{{.*}}] : <{{[0-9]+}}>
 // CHECK: memref.subview %[[AS]][
 // CHECK: tile.copy %{{.*}}, %{{.*}} : memref<128x32xf16, strided<[32, 1], offset: ?>, #gpu.address_space<workgroup>> to memref<128x32xf16, #tile.mem<fragment>>
 // CHECK: tile.async_wait 0
 // CHECK: scf.for
-// CHECK-NEXT: tile.async_wait 0
+// CHECK-NEXT: arith.subi
+// CHECK-NEXT: arith.div{{[su]}}i
+// CHECK-NEXT: arith.constant
+// CHECK-NEXT: arith.subi
+// CHECK-NEXT: tile.pipe.consume_wait %{{.*}}[%{{.*}}] in_flight(0) : <{{[0-9]+}}>
 // CHECK: memref.subview %[[AS]][
 // CHECK: tile.copy async
-// CHECK: tile.async_commit
+// CHECK: tile.pipe.produce_commit %{{.*}}[%{{.*}}] : <{{[0-9]+}}>
 // CHECK: memref.subview %[[AS]][
 // CHECK: tile.copy %{{.*}}, %{{.*}} : memref<128x32xf16, strided<[32, 1], offset: ?>, #gpu.address_space<workgroup>> to memref<128x32xf16, #tile.mem<fragment>>
 // CHECK: tile.async_wait 0
@@ -394,6 +435,7 @@ func.func @shared_tile_different_stages(%A: memref<?x?xf16>, %kt: index) {
 // do fragments change.
 // CHECK-LABEL: func.func @unversioned_tiles
 // CHECK: tile.kernel
+// CHECK-NEXT: tile.pipe.create : <{{[0-9]+}}>
 // CHECK-NEXT: %[[AS:.*]] = tile.alloc : memref<2x128x32xf16, #gpu.address_space<workgroup>>
 // CHECK-NEXT: %[[CS:[0-9]+]] = tile.alloc : memref<64x64xf32, #gpu.address_space<workgroup>>
 // CHECK-NEXT: %[[DS:.*]] = tile.alloc : memref<128x32xf16, #gpu.address_space<workgroup>>
@@ -403,7 +445,7 @@ func.func @shared_tile_different_stages(%A: memref<?x?xf16>, %kt: index) {
 // CHECK: tile.copy async %{{.*}}, %{{.*}} : memref<?x?xf16> to memref<128x32xf16, strided<[32, 1], offset: ?>, #gpu.address_space<workgroup>>
 // CHECK-NEXT: tile.copy %{{.*}}, %[[DS]] : memref<?x?xf16> to memref<128x32xf16, #gpu.address_space<workgroup>>
 // CHECK-NEXT: }
-// CHECK-NEXT: tile.async_commit
+// CHECK-NEXT: tile.pipe.produce_commit %{{.*}}[%{{.*}}] : <{{[0-9]+}}>
 // CHECK-NOT: %[[CS]]{{[^0-9_]}}
 // CHECK: return
 func.func @unversioned_tiles(%A: memref<?x?xf16>, %kt: index) {
@@ -440,13 +482,19 @@ func.func @unversioned_tiles(%A: memref<?x?xf16>, %kt: index) {
 // CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
 // CHECK: tile.kernel
+// CHECK-NEXT: tile.pipe.create : <{{[0-9]+}}>
 // CHECK-NEXT: %[[AS:.*]] = tile.alloc : memref<3x128x32xf16, #gpu.address_space<workgroup>>
 // CHECK-NEXT: %[[AF:.*]] = tile.alloc : memref<128x32xf16, #tile.mem<fragment>>
 // CHECK-NEXT: %[[SM1:.*]] = arith.constant 2 : index
 // CHECK-NEXT: %[[EXTRA:.*]] = arith.muli %[[C1]], %[[SM1]] : index
 // CHECK-NEXT: %[[UB:.*]] = arith.addi %[[C0]], %[[EXTRA]] : index
 // CHECK-NEXT: scf.for %[[IT:.*]] = %[[C0]] to %[[UB]] step %[[C1]] {
-// CHECK-NEXT: tile.async_wait 1
+// CHECK-NEXT: arith.subi
+// CHECK-NEXT: arith.div{{[su]}}i
+// CHECK-NEXT: arith.constant
+// CHECK-NEXT: arith.subi
+// CHECK-NEXT: tile.pipe.consume_wait %{{.*}}[%{{.*}}] in_flight(1) : <{{[0-9]+}}>
+// CHECK-NEXT: tile.pipe.produce_acquire %{{.*}}[%{{.*}}] : <{{[0-9]+}}>
 // CHECK-NEXT: %[[S0:.*]] = arith.constant 0 : index
 // CHECK-NEXT: %[[SH0:.*]] = arith.muli %[[C1]], %[[S0]] : index
 // CHECK-NEXT: %[[J0:.*]] = arith.subi %[[IT]], %[[SH0]] : index
@@ -454,7 +502,7 @@ func.func @unversioned_tiles(%A: memref<?x?xf16>, %kt: index) {
 // CHECK-NEXT: scf.if %[[P0]] {
 // CHECK: tile.copy async
 // CHECK-NEXT: }
-// CHECK-NEXT: tile.async_commit
+// CHECK-NEXT: tile.pipe.produce_commit %{{.*}}[%{{.*}}] : <{{[0-9]+}}>
 // CHECK-NEXT: %[[S2:.*]] = arith.constant 2 : index
 // CHECK-NEXT: %[[SH2:.*]] = arith.muli %[[C1]], %[[S2]] : index
 // CHECK-NEXT: %[[J2:.*]] = arith.subi %[[IT]], %[[SH2]] : index
@@ -464,6 +512,7 @@ func.func @unversioned_tiles(%A: memref<?x?xf16>, %kt: index) {
 // CHECK-NEXT: scf.if %[[P2]] {
 // CHECK: tile.copy %{{.*}}, %[[AF]]
 // CHECK-NEXT: }
+// CHECK-NEXT: tile.pipe.consume_release %{{.*}}[%{{.*}}] : <{{[0-9]+}}>
 // CHECK-NEXT: }
 // CHECK-NEXT: tile.async_wait 0
 func.func @trip_count_0(%A: memref<?x?xf16>) {
@@ -494,13 +543,19 @@ func.func @trip_count_0(%A: memref<?x?xf16>) {
 // CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
 // CHECK: tile.kernel
+// CHECK-NEXT: tile.pipe.create : <{{[0-9]+}}>
 // CHECK-NEXT: %[[AS:.*]] = tile.alloc : memref<3x128x32xf16, #gpu.address_space<workgroup>>
 // CHECK-NEXT: %[[AF:.*]] = tile.alloc : memref<128x32xf16, #tile.mem<fragment>>
 // CHECK-NEXT: %[[SM1:.*]] = arith.constant 2 : index
 // CHECK-NEXT: %[[EXTRA:.*]] = arith.muli %[[C1]], %[[SM1]] : index
 // CHECK-NEXT: %[[UB:.*]] = arith.addi %[[C1]], %[[EXTRA]] : index
 // CHECK-NEXT: scf.for %[[IT:.*]] = %[[C0]] to %[[UB]] step %[[C1]] {
-// CHECK-NEXT: tile.async_wait 1
+// CHECK-NEXT: arith.subi
+// CHECK-NEXT: arith.div{{[su]}}i
+// CHECK-NEXT: arith.constant
+// CHECK-NEXT: arith.subi
+// CHECK-NEXT: tile.pipe.consume_wait %{{.*}}[%{{.*}}] in_flight(1) : <{{[0-9]+}}>
+// CHECK-NEXT: tile.pipe.produce_acquire %{{.*}}[%{{.*}}] : <{{[0-9]+}}>
 // CHECK-NEXT: %[[S0:.*]] = arith.constant 0 : index
 // CHECK-NEXT: %[[SH0:.*]] = arith.muli %[[C1]], %[[S0]] : index
 // CHECK-NEXT: %[[J0:.*]] = arith.subi %[[IT]], %[[SH0]] : index
@@ -508,7 +563,7 @@ func.func @trip_count_0(%A: memref<?x?xf16>) {
 // CHECK-NEXT: scf.if %[[P0]] {
 // CHECK: tile.copy async
 // CHECK-NEXT: }
-// CHECK-NEXT: tile.async_commit
+// CHECK-NEXT: tile.pipe.produce_commit %{{.*}}[%{{.*}}] : <{{[0-9]+}}>
 // CHECK-NEXT: %[[S2:.*]] = arith.constant 2 : index
 // CHECK-NEXT: %[[SH2:.*]] = arith.muli %[[C1]], %[[S2]] : index
 // CHECK-NEXT: %[[J2:.*]] = arith.subi %[[IT]], %[[SH2]] : index
@@ -518,6 +573,7 @@ func.func @trip_count_0(%A: memref<?x?xf16>) {
 // CHECK-NEXT: scf.if %[[P2]] {
 // CHECK: tile.copy %{{.*}}, %[[AF]]
 // CHECK-NEXT: }
+// CHECK-NEXT: tile.pipe.consume_release %{{.*}}[%{{.*}}] : <{{[0-9]+}}>
 // CHECK-NEXT: }
 // CHECK-NEXT: tile.async_wait 0
 func.func @trip_count_1(%A: memref<?x?xf16>) {
@@ -544,13 +600,19 @@ func.func @trip_count_1(%A: memref<?x?xf16>) {
 // CHECK-LABEL: func.func @dynamic_bounds(
 // CHECK-SAME: %[[A:[^:]*]]: memref<?x?xf16>, %[[LB:[^:]*]]: index, %[[UB:[^:]*]]: index, %[[STEP:[^:]*]]: index)
 // CHECK: tile.kernel
+// CHECK-NEXT: tile.pipe.create : <{{[0-9]+}}>
 // CHECK-NEXT: %[[AS:.*]] = tile.alloc : memref<3x128x32xf16, #gpu.address_space<workgroup>>
 // CHECK-NEXT: %[[AF:.*]] = tile.alloc : memref<128x32xf16, #tile.mem<fragment>>
 // CHECK-NEXT: %[[SM1:.*]] = arith.constant 2 : index
 // CHECK-NEXT: %[[EXTRA:.*]] = arith.muli %[[STEP]], %[[SM1]] : index
 // CHECK-NEXT: %[[NEWUB:.*]] = arith.addi %[[UB]], %[[EXTRA]] : index
 // CHECK-NEXT: scf.for %[[IT:.*]] = %[[LB]] to %[[NEWUB]] step %[[STEP]] {
-// CHECK-NEXT: tile.async_wait 1
+// CHECK-NEXT: arith.subi
+// CHECK-NEXT: arith.div{{[su]}}i
+// CHECK-NEXT: arith.constant
+// CHECK-NEXT: arith.subi
+// CHECK-NEXT: tile.pipe.consume_wait %{{.*}}[%{{.*}}] in_flight(1) : <{{[0-9]+}}>
+// CHECK-NEXT: tile.pipe.produce_acquire %{{.*}}[%{{.*}}] : <{{[0-9]+}}>
 // CHECK-NEXT: %[[S0:.*]] = arith.constant 0 : index
 // CHECK-NEXT: %[[SH0:.*]] = arith.muli %[[STEP]], %[[S0]] : index
 // CHECK-NEXT: %[[J0:.*]] = arith.subi %[[IT]], %[[SH0]] : index
@@ -564,7 +626,7 @@ func.func @trip_count_1(%A: memref<?x?xf16>) {
 // CHECK-NEXT: %[[K0:.*]] = arith.muli %[[J0]], %{{.*}} : index
 // CHECK-NEXT: tile.copy async %[[A]][%{{.*}}, %[[K0]]], %[[AS0]]
 // CHECK-NEXT: }
-// CHECK-NEXT: tile.async_commit
+// CHECK-NEXT: tile.pipe.produce_commit %{{.*}}[%{{.*}}] : <{{[0-9]+}}>
 // CHECK-NEXT: %[[S2:.*]] = arith.constant 2 : index
 // CHECK-NEXT: %[[SH2:.*]] = arith.muli %[[STEP]], %[[S2]] : index
 // CHECK-NEXT: %[[J2:.*]] = arith.subi %[[IT]], %[[SH2]] : index
@@ -579,6 +641,7 @@ func.func @trip_count_1(%A: memref<?x?xf16>) {
 // CHECK-NEXT: %[[AS2:.*]] = memref.subview %[[AS]][%[[V2]], 0, 0] [1, 128, 32] [1, 1, 1]
 // CHECK-NEXT: tile.copy %[[AS2]], %[[AF]]
 // CHECK-NEXT: }
+// CHECK-NEXT: tile.pipe.consume_release %{{.*}}[%{{.*}}] : <{{[0-9]+}}>
 // CHECK-NEXT: }
 // CHECK-NEXT: tile.async_wait 0
 func.func @dynamic_bounds(%A: memref<?x?xf16>, %lb: index, %ub: index, %step: index) {
@@ -609,7 +672,11 @@ func.func @dynamic_bounds(%A: memref<?x?xf16>, %lb: index, %ub: index, %step: in
 // CHECK-LABEL: func.func @user_order(
 // CHECK-SAME: %[[A:[^:]*]]: memref<?x?xf16>, %[[B:[^:]*]]: memref<?x?xf16>, %[[KT:[^:]*]]: index)
 // CHECK: scf.for %[[IT:.*]] = %[[C0:.*]] to %{{.*}} step %[[C1:.*]] {
-// CHECK-NEXT: tile.async_wait 0
+// CHECK-NEXT: arith.subi
+// CHECK-NEXT: arith.div{{[su]}}i
+// CHECK-NEXT: arith.constant
+// CHECK-NEXT: arith.subi
+// CHECK-NEXT: tile.pipe.consume_wait %{{.*}}[%{{.*}}] in_flight(0) : <{{[0-9]+}}>
 // CHECK-NEXT: %[[S1:.*]] = arith.constant 1 : index
 // CHECK-NEXT: %[[SH1:.*]] = arith.muli %[[C1]], %[[S1]] : index
 // CHECK-NEXT: %[[J1:.*]] = arith.subi %[[IT]], %[[SH1]] : index
@@ -620,6 +687,7 @@ func.func @dynamic_bounds(%A: memref<?x?xf16>, %lb: index, %ub: index, %step: in
 // CHECK-COUNT-2: memref.subview
 // CHECK-NEXT: tile.gemm
 // CHECK-NEXT: }
+// CHECK-NEXT: tile.pipe.produce_acquire %{{.*}}[%{{.*}}] : <{{[0-9]+}}>
 // CHECK-NEXT: %[[S0:.*]] = arith.constant 0 : index
 // CHECK-NEXT: %[[SH0:.*]] = arith.muli %[[C1]], %[[S0]] : index
 // CHECK-NEXT: %[[J0:.*]] = arith.subi %[[IT]], %[[SH0]] : index
@@ -631,7 +699,8 @@ func.func @dynamic_bounds(%A: memref<?x?xf16>, %lb: index, %ub: index, %step: in
 // CHECK-NEXT: tile.copy async %[[B]][%[[K0]], %{{.*}}], %[[BS0]]
 // CHECK-NEXT: tile.copy async %[[A]][%{{.*}}, %[[K0]]], %[[AS0]]
 // CHECK-NEXT: }
-// CHECK-NEXT: tile.async_commit
+// CHECK-NEXT: tile.pipe.produce_commit %{{.*}}[%{{.*}}] : <{{[0-9]+}}>
+// CHECK-NEXT: tile.pipe.consume_release %{{.*}}[%{{.*}}] : <{{[0-9]+}}>
 // CHECK-NEXT: }
 // CHECK-NEXT: tile.async_wait 0
 func.func @user_order(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) {
@@ -663,22 +732,28 @@ func.func @user_order(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) {
 // (firstRead - write = 1 for %bs).
 // CHECK-LABEL: func.func @copies_in_two_stages
 // CHECK: tile.kernel
+// CHECK-NEXT: tile.pipe.create : <{{[0-9]+}}>
 // CHECK-NEXT: %[[AS:.*]] = tile.alloc : memref<3x128x32xf16, #gpu.address_space<workgroup>>
 // CHECK-NEXT: %[[BS:.*]] = tile.alloc : memref<2x32x128xf16, #gpu.address_space<workgroup>>
 // CHECK: scf.for
-// CHECK-NEXT: tile.async_wait 0
+// CHECK-NEXT: arith.subi
+// CHECK-NEXT: arith.div{{[su]}}i
+// CHECK-NEXT: arith.constant
+// CHECK-NEXT: arith.subi
+// CHECK-NEXT: tile.pipe.consume_wait %{{.*}}[%{{.*}}] in_flight(0) : <{{[0-9]+}}>
 // CHECK: scf.if
 // CHECK: tile.copy async %{{.*}}, %{{.*}} : memref<?x?xf16> to memref<128x32xf16, strided<[32, 1], offset: ?>, #gpu.address_space<workgroup>>
 // CHECK-NEXT: }
-// CHECK-NOT: tile.async_commit
+// CHECK-NOT: tile.pipe.produce_commit
 // CHECK: scf.if
 // CHECK: tile.copy async %{{.*}}, %{{.*}} : memref<?x?xf16> to memref<32x128xf16, strided<[128, 1], offset: ?>, #gpu.address_space<workgroup>>
 // CHECK-NEXT: }
-// CHECK-NEXT: tile.async_commit
+// CHECK-NEXT: tile.pipe.produce_commit %{{.*}}[%{{.*}}] : <{{[0-9]+}}>
 // CHECK-NOT: tile.async
 // CHECK: scf.if
 // CHECK: tile.gemm
 // CHECK-NEXT: }
+// CHECK-NEXT: tile.pipe.consume_release %{{.*}}[%{{.*}}] : <{{[0-9]+}}>
 // CHECK-NEXT: }
 // CHECK-NEXT: tile.async_wait 0
 func.func @copies_in_two_stages(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) {
@@ -707,20 +782,26 @@ func.func @copies_in_two_stages(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: i
 // Only the copy of %bs is asynchronous, and the waits only count it.
 // CHECK-LABEL: func.func @read_in_copy_stage
 // CHECK: tile.kernel
+// CHECK-NEXT: tile.pipe.create : <{{[0-9]+}}>
 // CHECK-NEXT: %[[AS:.*]] = tile.alloc : memref<2x128x32xf16, #gpu.address_space<workgroup>>
 // CHECK-NEXT: %[[BS:.*]] = tile.alloc : memref<2x32x128xf16, #gpu.address_space<workgroup>>
 // CHECK: scf.for
-// CHECK-NEXT: tile.async_wait 0
+// CHECK-NEXT: arith.subi
+// CHECK-NEXT: arith.div{{[su]}}i
+// CHECK-NEXT: arith.constant
+// CHECK-NEXT: arith.subi
+// CHECK-NEXT: tile.pipe.consume_wait %{{.*}}[%{{.*}}] in_flight(0) : <{{[0-9]+}}>
 // CHECK: scf.if
 // CHECK: %[[AS0:.*]] = memref.subview %[[AS]]
 // CHECK: tile.copy %{{.*}}, %[[AS0]] : memref<?x?xf16> to memref<128x32xf16, strided<[32, 1], offset: ?>, #gpu.address_space<workgroup>>
 // CHECK-NEXT: tile.copy %[[AS0]], %{{.*}} : memref<128x32xf16, strided<[32, 1], offset: ?>, #gpu.address_space<workgroup>> to memref<128x32xf16, #tile.mem<fragment>>
 // CHECK-NEXT: tile.copy async %{{.*}}, %{{.*}} : memref<?x?xf16> to memref<32x128xf16, strided<[128, 1], offset: ?>, #gpu.address_space<workgroup>>
 // CHECK-NEXT: }
-// CHECK-NEXT: tile.async_commit
+// CHECK-NEXT: tile.pipe.produce_commit %{{.*}}[%{{.*}}] : <{{[0-9]+}}>
 // CHECK: scf.if
 // CHECK: tile.gemm
 // CHECK-NEXT: }
+// CHECK-NEXT: tile.pipe.consume_release %{{.*}}[%{{.*}}] : <{{[0-9]+}}>
 // CHECK-NEXT: }
 // CHECK-NEXT: tile.async_wait 0
 func.func @read_in_copy_stage(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) {
@@ -787,7 +868,12 @@ func.func @subview_of_versioned_tile(%A: memref<?x?xf16>, %kt: index) {
 // CHECK-NEXT: %[[EXTRA:.*]] = arith.muli %[[C1]], %[[SM1]] : i32
 // CHECK-NEXT: %[[UB:.*]] = arith.addi %[[KT]], %[[EXTRA]] : i32
 // CHECK-NEXT: scf.for %[[IT:.*]] = %[[C0]] to %[[UB]] step %[[C1]]  : i32 {
-// CHECK-NEXT: tile.async_wait 0
+// CHECK-NEXT: arith.subi
+// CHECK-NEXT: arith.div{{[su]}}i
+// CHECK-NEXT: arith.index_cast
+// CHECK-NEXT: arith.constant
+// CHECK-NEXT: arith.subi
+// CHECK-NEXT: tile.pipe.consume_wait %{{.*}}[%{{.*}}] in_flight(0) : <{{[0-9]+}}>
 // CHECK: %[[J0:.*]] = arith.subi %[[IT]], %{{.*}} : i32
 // CHECK-NEXT: %[[P0:.*]] = arith.cmpi slt, %[[J0]], %[[KT]] : i32
 // CHECK-NEXT: scf.if %[[P0]] {
@@ -798,7 +884,7 @@ func.func @subview_of_versioned_tile(%A: memref<?x?xf16>, %kt: index) {
 // CHECK-NEXT: %[[V0:.*]] = arith.index_cast %[[R0]] : i32 to index
 // CHECK-NEXT: memref.subview %{{.*}}[%[[V0]], 0, 0] [1, 128, 32] [1, 1, 1]
 // CHECK: tile.copy async
-// CHECK: tile.async_commit
+// CHECK: tile.pipe.produce_commit %{{.*}}[%{{.*}}] : <{{[0-9]+}}>
 // CHECK: arith.cmpi slt, %{{.*}}, %[[KT]] : i32
 // CHECK-NEXT: arith.cmpi sge, %{{.*}}, %[[C0]] : i32
 func.func @i32_loop(%A: memref<?x?xf16>, %kt: i32) {
@@ -826,7 +912,11 @@ func.func @i32_loop(%A: memref<?x?xf16>, %kt: i32) {
 // fails j < ub.
 // CHECK-LABEL: func.func @unsigned_loop(
 // CHECK: scf.for unsigned %[[IT:.*]] = %[[C0:.*]] to %{{.*}} step %[[C1:.*]] {
-// CHECK-NEXT: tile.async_wait 0
+// CHECK-NEXT: arith.subi
+// CHECK-NEXT: arith.div{{[su]}}i
+// CHECK-NEXT: arith.constant
+// CHECK-NEXT: arith.subi
+// CHECK-NEXT: tile.pipe.consume_wait %{{.*}}[%{{.*}}] in_flight(0) : <{{[0-9]+}}>
 // CHECK: arith.cmpi ult
 // CHECK-NEXT: scf.if
 // CHECK-NEXT: arith.subi
@@ -834,7 +924,7 @@ func.func @i32_loop(%A: memref<?x?xf16>, %kt: i32) {
 // CHECK-NEXT: arith.constant 2 : index
 // CHECK-NEXT: arith.remui
 // CHECK: tile.copy async
-// CHECK: tile.async_commit
+// CHECK: tile.pipe.produce_commit %{{.*}}[%{{.*}}] : <{{[0-9]+}}>
 // CHECK: %[[LT:.*]] = arith.cmpi ult
 // CHECK-NEXT: %[[GE:.*]] = arith.cmpi uge
 // CHECK-NEXT: arith.andi %[[GE]], %[[LT]] : i1

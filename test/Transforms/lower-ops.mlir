@@ -344,3 +344,49 @@ func.func @ldmatrix_copy() {
   }
   return
 }
+
+// -----
+
+// The stage hand-off on sm_80 (the cp.async engine): the consumers' wait is
+// cp.async.wait_group in_flight and a block barrier, the producers' commit
+// closes the group, and taking or releasing a slot needs no barrier of its
+// own: the wait's barrier already precedes the slot's copies.
+
+// CHECK-LABEL: func.func @pipe_sm80
+// CHECK: nvvm.cp.async.wait.group 1
+// CHECK-NEXT: gpu.barrier
+// CHECK-NOT: gpu.barrier
+// CHECK: nvgpu.device_async_copy
+// CHECK-NOT: gpu.barrier
+// CHECK: nvvm.cp.async.commit.group
+// CHECK-NOT: tile.pipe
+// CHECK: return
+module attributes {tile.target = #tile.target<"sm_80">} {
+func.func @pipe_sm80(%A: memref<?x?xf16>, %i: index) {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %p = tile.pipe.create : !tile.pipe<2>
+    %s = tile.alloc : memref<64x32xf16, #gpu.address_space<workgroup>>
+    tile.pipe.consume_wait %p[%i] in_flight(1) : !tile.pipe<2>
+    tile.pipe.produce_acquire %p[%i] : !tile.pipe<2>
+    tile.copy async in_bounds %A[%i, %i], %s : memref<?x?xf16> to memref<64x32xf16, #gpu.address_space<workgroup>>
+    tile.pipe.produce_commit %p[%i] : !tile.pipe<2>
+    tile.pipe.consume_release %p[%i] : !tile.pipe<2>
+  }
+  return
+}
+}
+
+// -----
+
+// A target without an asynchronous copy engine cannot hand stages off this
+// way.
+module attributes {tile.target = #tile.target<"gfx942">} {
+func.func @pipe_amd(%i: index) {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %p = tile.pipe.create : !tile.pipe<2>
+    // expected-error @below {{stage hand-offs need an asynchronous copy engine, which gfx942 does not have}}
+    tile.pipe.produce_commit %p[%i] : !tile.pipe<2>
+  }
+  return
+}
+}

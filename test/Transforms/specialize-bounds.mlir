@@ -70,17 +70,17 @@
 // PIPE: tile.alloc : memref<3x32x128xf16, #gpu.address_space<workgroup>>
 // PIPE: scf.if
 // PIPE: scf.for
-// PIPE: tile.async_wait 1
+// PIPE: tile.pipe.consume_wait %{{.*}}[%{{.*}}] in_flight(1)
 // PIPE: tile.copy async in_bounds
 // PIPE: tile.copy async in_bounds
-// PIPE: tile.async_commit
+// PIPE: tile.pipe.produce_commit
 // PIPE: tile.gemm
 // PIPE: } else {
 // PIPE: scf.for
-// PIPE: tile.async_wait 1
+// PIPE: tile.pipe.consume_wait %{{.*}}[%{{.*}}] in_flight(1)
 // PIPE: tile.copy async %
 // PIPE: tile.copy async %
-// PIPE: tile.async_commit
+// PIPE: tile.pipe.produce_commit
 // PIPE: tile.gemm
 func.func @gemm(%A: !gA, %B: !gB, %kt: index) {
   %c0 = arith.constant 0 : index

@@ -9,6 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Target/AMD/Layouts.h"
+#include "tile/Target/NVIDIA/Layouts.h"
 #include "tile/Dialect/LinearLayout.h"
 #include "tile/Dialect/TileAttrs.h"
 #include "tile/Dialect/TileDialect.h"
@@ -52,25 +54,25 @@ static SmallVector<std::pair<std::string, LinearLayout>> namedLayouts() {
                               {128, 128, 2, 2},
                               {128, 64, 4, 1},
                               {128, 256, 1, 4}})
-    all.push_back({"mma_acc", LinearLayout::mmaSyncAccumulator(m, n, wm, wn)});
+    all.push_back({"mma_acc", nvidia::mmaSyncAccumulator(m, n, wm, wn)});
   for (int bits : {32, 16, 8})
     for (auto [m, k, wm, wn] :
          {std::tuple{16, 256 / bits, 1, 1}, {128, 64, 2, 2}, {64, 32, 4, 1}})
       all.push_back({"mma_a" + std::to_string(bits),
-                     LinearLayout::mmaSyncOperandA(m, k, bits, wm, wn)});
+                     nvidia::mmaSyncOperandA(m, k, bits, wm, wn)});
   for (int bits : {32, 16, 8})
     for (auto [k, n, wm, wn] :
          {std::tuple{256 / bits, 8, 1, 1}, {64, 128, 2, 2}, {32, 64, 1, 4}})
       all.push_back({"mma_b" + std::to_string(bits),
-                     LinearLayout::mmaSyncOperandB(k, n, bits, wm, wn)});
+                     nvidia::mmaSyncOperandB(k, n, bits, wm, wn)});
   for (auto [m, n, g] :
        {std::tuple{64, 8, 1}, {64, 256, 1}, {128, 128, 2}, {256, 64, 2}})
-    all.push_back({"wgmma_acc", LinearLayout::wgmmaAccumulator(m, n, g)});
+    all.push_back({"wgmma_acc", nvidia::wgmmaAccumulator(m, n, g)});
   for (auto [m, n, i, wm, wn] : {std::tuple{32, 32, 32, 1, 1},
                                  {16, 16, 16, 1, 1},
                                  {128, 128, 32, 2, 2},
                                  {64, 64, 16, 2, 2}})
-    all.push_back({"mfma_acc", LinearLayout::mfmaAccumulator(m, n, i, wm, wn)});
+    all.push_back({"mfma_acc", amd::mfmaAccumulator(m, n, i, wm, wn)});
   for (auto [shape, threads, vec] : {std::tuple{Coord{128, 128}, 128, 4},
                                      {Coord{64}, 128, 1},
                                      {Coord{128, 32}, 128, 8},
@@ -98,7 +100,7 @@ static void testPtxMmaSync() {
   // PTX ISA, mma.m16n8k16 f32 accumulator: groupID = lane >> 2,
   // threadID_in_group = lane % 4; c_i: row = groupID + 8 * (i >= 2),
   // col = 2 * threadID_in_group + (i & 1).
-  LinearLayout acc = LinearLayout::mmaSyncAccumulator(16, 8, 1, 1);
+  LinearLayout acc = nvidia::mmaSyncAccumulator(16, 8, 1, 1);
   for (int lane = 0; lane < 32; ++lane)
     for (int i = 0; i < 4; ++i) {
       Coord expected{lane / 4 + 8 * (i >= 2), 2 * (lane % 4) + (i & 1)};
@@ -106,7 +108,7 @@ static void testPtxMmaSync() {
     }
   // A operand, .f16/.bf16 m16n8k16: a_i: row = groupID + 8 * ((i / 2) % 2),
   // col = 2 * threadID_in_group + (i & 1) + 8 * (i >= 4).
-  LinearLayout a16 = LinearLayout::mmaSyncOperandA(16, 16, 16, 1, 1);
+  LinearLayout a16 = nvidia::mmaSyncOperandA(16, 16, 16, 1, 1);
   for (int lane = 0; lane < 32; ++lane)
     for (int i = 0; i < 8; ++i) {
       Coord expected{lane / 4 + 8 * ((i / 2) % 2),
@@ -115,7 +117,7 @@ static void testPtxMmaSync() {
     }
   // B operand f16: b_i: row = 2 * threadID_in_group + (i & 1) + 8 * (i >= 2),
   // col = groupID.
-  LinearLayout b16 = LinearLayout::mmaSyncOperandB(16, 8, 16, 1, 1);
+  LinearLayout b16 = nvidia::mmaSyncOperandB(16, 8, 16, 1, 1);
   for (int lane = 0; lane < 32; ++lane)
     for (int i = 0; i < 4; ++i) {
       Coord expected{2 * (lane % 4) + (i & 1) + 8 * (i >= 2), lane / 4};
@@ -123,7 +125,7 @@ static void testPtxMmaSync() {
     }
   // A operand .tf32 m16n8k8: a_i: row = groupID + 8 * (i % 2),
   // col = threadID_in_group + 4 * (i >= 2).
-  LinearLayout a32 = LinearLayout::mmaSyncOperandA(16, 8, 32, 1, 1);
+  LinearLayout a32 = nvidia::mmaSyncOperandA(16, 8, 32, 1, 1);
   for (int lane = 0; lane < 32; ++lane)
     for (int i = 0; i < 4; ++i) {
       Coord expected{lane / 4 + 8 * (i % 2), lane % 4 + 4 * (i >= 2)};
@@ -131,7 +133,7 @@ static void testPtxMmaSync() {
     }
   // A operand .s8 m16n8k32: a_i: row = groupID + 8 * ((i / 4) % 2),
   // col = 4 * threadID_in_group + (i % 4) + 16 * (i >= 8).
-  LinearLayout a8 = LinearLayout::mmaSyncOperandA(16, 32, 8, 1, 1);
+  LinearLayout a8 = nvidia::mmaSyncOperandA(16, 32, 8, 1, 1);
   for (int lane = 0; lane < 32; ++lane)
     for (int i = 0; i < 16; ++i) {
       Coord expected{lane / 4 + 8 * ((i / 4) % 2),
@@ -140,7 +142,7 @@ static void testPtxMmaSync() {
     }
   // B operand .s8: b_i: row = 4 * threadID_in_group + (i % 4) + 16 * (i >= 4),
   // col = groupID.
-  LinearLayout b8 = LinearLayout::mmaSyncOperandB(32, 8, 8, 1, 1);
+  LinearLayout b8 = nvidia::mmaSyncOperandB(32, 8, 8, 1, 1);
   for (int lane = 0; lane < 32; ++lane)
     for (int i = 0; i < 8; ++i) {
       Coord expected{4 * (lane % 4) + (i % 4) + 16 * (i >= 4), lane / 4};
@@ -154,7 +156,7 @@ static void testPtxWgmma() {
   // rows 16w..16w+15; d_i: row = 16 * w + groupID + 8 * ((i / 2) % 2),
   // col = 8 * (i / 4) + 2 * threadID_in_group + (i & 1).
   for (int n : {8, 64, 256}) {
-    LinearLayout acc = LinearLayout::wgmmaAccumulator(64, n, 1);
+    LinearLayout acc = nvidia::wgmmaAccumulator(64, n, 1);
     for (int w = 0; w < 4; ++w)
       for (int lane = 0; lane < 32; ++lane)
         for (int i = 0; i < n / 2; ++i) {
@@ -169,14 +171,14 @@ static void testPtxWgmma() {
 static void testMfma() {
   // v_mfma_f32_32x32x8f16: reg i of lane l holds
   // row = (i % 4) + 4 * (l / 32) + 8 * (i / 4), col = l % 32.
-  LinearLayout l32 = LinearLayout::mfmaAccumulator(32, 32, 32, 1, 1);
+  LinearLayout l32 = amd::mfmaAccumulator(32, 32, 32, 1, 1);
   for (int lane = 0; lane < 64; ++lane)
     for (int i = 0; i < 16; ++i) {
       Coord expected{i % 4 + 4 * (lane / 32) + 8 * (i / 4), lane % 32};
       CHECK_TRUE(at(l32, i, lane, 0) == expected, "mfma32 " << i);
     }
   // v_mfma_f32_16x16x16f16: row = i + 4 * (l / 16), col = l % 16.
-  LinearLayout l16 = LinearLayout::mfmaAccumulator(16, 16, 16, 1, 1);
+  LinearLayout l16 = amd::mfmaAccumulator(16, 16, 16, 1, 1);
   for (int lane = 0; lane < 64; ++lane)
     for (int i = 0; i < 4; ++i) {
       Coord expected{i + 4 * (lane / 16), lane % 16};
@@ -285,29 +287,29 @@ static void testRoundTrips() {
 
 static void testReplicationAndContainment() {
   // Operand A over 2x2 warps is replicated over the 2 warps sharing rows.
-  LinearLayout a = LinearLayout::mmaSyncOperandA(64, 32, 16, 2, 2);
+  LinearLayout a = nvidia::mmaSyncOperandA(64, 32, 16, 2, 2);
   CHECK_TRUE(a.getReplication() == 2, "operand A replication");
-  LinearLayout acc = LinearLayout::mmaSyncAccumulator(64, 64, 2, 2);
+  LinearLayout acc = nvidia::mmaSyncAccumulator(64, 64, 2, 2);
   CHECK_TRUE(acc.getReplication() == 1, "accumulator not replicated");
   CHECK_TRUE(acc.getVectorWidth() == 2, "accumulator holds pairs");
   // FlashAttention: with warps only along M, the f32 accumulator of
   // S = Q K^T is exactly the f16 A operand layout of P V.
-  CHECK_TRUE(LinearLayout::mmaSyncAccumulator(128, 64, 4, 1) ==
-                 LinearLayout::mmaSyncOperandA(128, 64, 16, 4, 1),
+  CHECK_TRUE(nvidia::mmaSyncAccumulator(128, 64, 4, 1) ==
+                 nvidia::mmaSyncOperandA(128, 64, 16, 4, 1),
              "accumulator == A operand (full_row)");
-  CHECK_TRUE(LinearLayout::mmaSyncAccumulator(128, 64, 2, 2) !=
-                 LinearLayout::mmaSyncOperandA(128, 64, 16, 2, 2),
+  CHECK_TRUE(nvidia::mmaSyncAccumulator(128, 64, 2, 2) !=
+                 nvidia::mmaSyncOperandA(128, 64, 16, 2, 2),
              "accumulator != A operand (square)");
   // Reducing rows of the accumulator: each row is held by the 4 lanes of a
   // quad.
   LinearLayout rows =
-      LinearLayout::mmaSyncAccumulator(128, 64, 4, 1).projectOut(1);
+      nvidia::mmaSyncAccumulator(128, 64, 4, 1).projectOut(1);
   CHECK_TRUE(rows.getOutShape() == ArrayRef<int64_t>{128}, "row shape");
   CHECK_TRUE(rows.getReplication() == 4, "row vector replicated 4x");
   CHECK_TRUE(rows.getRegistersPerThread() == 4, "row vector registers");
   // Containment: the thread running (i, j) of the accumulator holds row i.
   // Lift the row layout back: every holder of S[i, j] holds m[i].
-  LinearLayout s = LinearLayout::mmaSyncAccumulator(128, 64, 4, 1);
+  LinearLayout s = nvidia::mmaSyncAccumulator(128, 64, 4, 1);
   bool holds = true;
   for (int w = 0; w < 4; ++w)
     for (int lane = 0; lane < 32; ++lane)
@@ -360,7 +362,7 @@ static void testInjectiveInverse() {
 
 static void testCompose(MLIRContext &ctx) {
   // Distributed -> coordinate -> swizzled offset, checked pointwise.
-  LinearLayout a = LinearLayout::mmaSyncOperandA(64, 64, 16, 2, 2);
+  LinearLayout a = nvidia::mmaSyncOperandA(64, 64, 16, 2, 2);
   auto attr = SharedLayoutAttr::get(&ctx, 128, 0);
   LinearLayout mem = *attr.getLinearLayout({64, 64}, 16);
   std::optional<LinearLayout> toOffset = a.compose(*mem.invert());

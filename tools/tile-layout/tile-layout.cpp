@@ -13,6 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Target/AMD/Layouts.h"
+#include "tile/Target/NVIDIA/Layouts.h"
 #include "tile/Dialect/ChipDescription.h"
 #include "tile/Dialect/LinearLayout.h"
 #include "tile/Dialect/TileAttrs.h"
@@ -709,7 +711,7 @@ static std::optional<LinearLayout> buildNamedLayout(StringRef source) {
         failed(checkMultiple(source, "M", m, 16 * wm, "16 x warps along M")) ||
         failed(checkMultiple(source, "N", n, 8 * wn, "8 x warps along N")))
       return std::nullopt;
-    return LinearLayout::mmaSyncAccumulator(m, n, wm, wn);
+    return nvidia::mmaSyncAccumulator(m, n, wm, wn);
   }
   if (source == "mma-a") {
     if (failed(parseMatrix(mmaA, source, m, n)) || failed(parseWarps(wm, wn)) ||
@@ -717,7 +719,7 @@ static std::optional<LinearLayout> buildNamedLayout(StringRef source) {
         failed(checkMultiple(source, "M", m, 16 * wm, "16 x warps along M")) ||
         failed(checkMultiple(source, "K", n, 256 / bits, "256 / bits")))
       return std::nullopt;
-    return LinearLayout::mmaSyncOperandA(m, n, bits, wm, wn);
+    return nvidia::mmaSyncOperandA(m, n, bits, wm, wn);
   }
   if (source == "mma-b") {
     if (failed(parseMatrix(mmaB, source, m, n)) || failed(parseWarps(wm, wn)) ||
@@ -725,7 +727,7 @@ static std::optional<LinearLayout> buildNamedLayout(StringRef source) {
         failed(checkMultiple(source, "K", m, 256 / bits, "256 / bits")) ||
         failed(checkMultiple(source, "N", n, 8 * wn, "8 x warps along N")))
       return std::nullopt;
-    return LinearLayout::mmaSyncOperandB(m, n, bits, wm, wn);
+    return nvidia::mmaSyncOperandB(m, n, bits, wm, wn);
   }
   if (source == "wgmma-acc") {
     if (failed(parseMatrix(wgmmaAcc, source, m, n)) ||
@@ -734,7 +736,7 @@ static std::optional<LinearLayout> buildNamedLayout(StringRef source) {
                              "64 x warpgroups")) ||
         failed(checkMultiple(source, "N", n, 8, "8")))
       return std::nullopt;
-    return LinearLayout::wgmmaAccumulator(m, n, warpgroups);
+    return nvidia::wgmmaAccumulator(m, n, warpgroups);
   }
   if (source == "mfma-acc") {
     if (instr != 16 && instr != 32) {
@@ -748,7 +750,7 @@ static std::optional<LinearLayout> buildNamedLayout(StringRef source) {
         failed(
             checkMultiple(source, "N", n, instr * wn, "instr x warps along N")))
       return std::nullopt;
-    return LinearLayout::mfmaAccumulator(m, n, instr, wm, wn);
+    return amd::mfmaAccumulator(m, n, instr, wm, wn);
   }
   assert(source == "blocked" && "unknown named layout");
   SmallVector<int64_t> shape;

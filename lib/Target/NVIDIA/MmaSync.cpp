@@ -11,6 +11,8 @@
 
 #include "NVIDIATargetInfo.h"
 
+#include "tile/Target/AMD/Layouts.h"
+#include "tile/Target/NVIDIA/Layouts.h"
 #include "tile/Target/IndexBuilder.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -170,9 +172,9 @@ MmaLayouts NVIDIATargetInfo::getMmaLayouts(GemmOp op, MmaAttr mma) const {
   int64_t wm = mma.getWarpsM(), wn = mma.getWarpsN();
   int64_t bits = getInputBits(op);
   return {
-      LinearLayout::mmaSyncOperandA(op.getM(), op.getK(), bits, wm, wn),
-      LinearLayout::mmaSyncOperandB(op.getK(), op.getN(), bits, wm, wn),
-      LinearLayout::mmaSyncAccumulator(op.getM(), op.getN(), wm, wn)};
+      nvidia::mmaSyncOperandA(op.getM(), op.getK(), bits, wm, wn),
+      nvidia::mmaSyncOperandB(op.getK(), op.getN(), bits, wm, wn),
+      nvidia::mmaSyncAccumulator(op.getM(), op.getN(), wm, wn)};
 }
 
 //===----------------------------------------------------------------------===//

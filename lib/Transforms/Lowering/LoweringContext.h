@@ -116,6 +116,9 @@ LogicalResult lowerWs(LoweringContext &ctx, WsOp op);
 LogicalResult lowerBarrier(LoweringContext &ctx, BarrierOp op);
 LogicalResult lowerAsyncCommit(LoweringContext &ctx, AsyncCommitOp op);
 LogicalResult lowerAsyncWait(LoweringContext &ctx, AsyncWaitOp op);
+/// tile.pipe.produce_acquire / produce_commit / consume_wait /
+/// consume_release.
+LogicalResult lowerPipeOp(LoweringContext &ctx, Operation *op);
 
 /// Solves `target` = XOR of a subset of `bases` over GF(2); returns the
 /// subset as a bit mask over `bases`, or none.

@@ -37,3 +37,23 @@ LogicalResult mlir::tile::lowering::lowerAsyncWait(LoweringContext &ctx,
   ctx.barrier(op);
   return success();
 }
+
+// The hand-off on targets that count asynchronous copies in groups (the
+// cp.async engine): a commit closes the slot's group, a wait waits for all
+// but the `in_flight` later groups and then synchronizes the consumers;
+// acquiring and releasing a slot need nothing beyond the barriers the
+// synchronization step placed before shared writes.
+LogicalResult mlir::tile::lowering::lowerPipeOp(LoweringContext &ctx,
+                                                Operation *op) {
+  if (!ctx.target.hasAsyncCopy())
+    return op->emitOpError("stage hand-offs need an asynchronous copy "
+                           "engine, which ")
+           << ctx.target.getChipName() << " does not have";
+  if (isa<PipeProduceCommitOp>(op))
+    ctx.target.emitAsyncCommit(ctx.b, ctx.loc());
+  if (auto wait = dyn_cast<PipeConsumeWaitOp>(op)) {
+    ctx.target.emitAsyncWait(ctx.b, ctx.loc(), wait.getInFlight());
+    ctx.barrier(op);
+  }
+  return success();
+}

@@ -15,6 +15,11 @@
 // * `tile.ws` regions whose ops synchronize get a hardware barrier id, so
 //   their barriers involve only the region's threads.
 //
+// Stage hand-offs (`tile.pipe.*`) need no barrier of their own on targets
+// that count asynchronous copies in groups: the barrier placed before a
+// slot's copies (the consumers' previous wait, or one inserted here) orders
+// the readers' release of that slot before it is overwritten.
+//
 //===----------------------------------------------------------------------===//
 
 #include "LoweringContext.h"
@@ -49,11 +54,14 @@ static bool isBarrier(Operation *op) {
 static bool precededByBarrier(Operation *op) {
   Operation *cursor = op;
   while (cursor) {
+    // Taking a slot or creating a pipe writes no shared memory: a barrier
+    // before them still orders what follows.
     Operation *prev = cursor->getPrevNode();
-    while (prev && isMemoryEffectFree(prev) && prev->getNumRegions() == 0)
+    while (prev && ((isMemoryEffectFree(prev) && prev->getNumRegions() == 0) ||
+                    isa<PipeProduceAcquireOp, PipeCreateOp>(prev)))
       prev = prev->getPrevNode();
     if (prev)
-      return isBarrier(prev) || isa<AsyncWaitOp>(prev);
+      return isBarrier(prev) || isa<AsyncWaitOp, PipeConsumeWaitOp>(prev);
     cursor = cursor->getParentOp();
     if (!isa_and_nonnull<scf::IfOp>(cursor))
       return false;
@@ -65,7 +73,9 @@ static void useAsyncCopyEngine(KernelOp kernel) {
   // Kernels that already count async groups (pipelined loops) are left
   // alone.
   bool counted = false;
-  kernel.walk([&](AsyncCommitOp) { counted = true; });
+  kernel.walk([&](Operation *op) {
+    counted |= isa<AsyncCommitOp, PipeProduceCommitOp>(op);
+  });
   if (counted)
     return;
   auto qualifies = [&](Operation *op) {
@@ -130,7 +140,7 @@ void mlir::tile::lowering::insertSynchronization(KernelOp kernel,
 
 /// Whether lowering `op` synchronizes the threads executing it.
 static bool needsBarrier(Operation *op) {
-  if (isa<BarrierOp, AsyncWaitOp>(op))
+  if (isa<BarrierOp, AsyncWaitOp, PipeConsumeWaitOp>(op))
     return true;
   if (auto copy = dyn_cast<CopyOp>(op)) {
     auto src = copy.getSource().getDefiningOp<AllocOp>();

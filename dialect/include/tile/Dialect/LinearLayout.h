@@ -20,6 +20,7 @@
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -74,33 +75,16 @@ public:
   static LinearLayout blocked(ArrayRef<int64_t> shape, int64_t numThreads,
                               int64_t vector, int64_t warpSize);
 
-  /// The accumulator fragment of `mma.sync` m16n8k* over an M x N tile, with
-  /// the warps arranged as `warpsM` x `warpsN` (warp id = m * warpsN + n),
-  /// each warp owning a contiguous (M / warpsM) x (N / warpsN) block.
-  static LinearLayout mmaSyncAccumulator(int64_t m, int64_t n, int64_t warpsM,
-                                         int64_t warpsN);
+  // Instruction layouts (mma.sync, wgmma, MFMA) live with their targets:
+  // tile/Target/NVIDIA/Layouts.h and tile/Target/AMD/Layouts.h.
 
-  /// The A operand fragment of `mma.sync` m16n8k(256/bits) over an M x K tile
-  /// (replicated over the `warpsN` warps that share rows).
-  static LinearLayout mmaSyncOperandA(int64_t m, int64_t k, int64_t elementBits,
-                                      int64_t warpsM, int64_t warpsN);
-
-  /// The B operand fragment of `mma.sync` over a K x N tile (replicated over
-  /// the `warpsM` warps that share columns).
-  static LinearLayout mmaSyncOperandB(int64_t k, int64_t n, int64_t elementBits,
-                                      int64_t warpsM, int64_t warpsN);
-
-  /// The accumulator of Hopper `wgmma` m64nNk* over an M x N tile computed by
-  /// `numWarpgroups` warpgroups stacked along M (each owns M / numWarpgroups
-  /// rows, a multiple of 64).
-  static LinearLayout wgmmaAccumulator(int64_t m, int64_t n,
-                                       int64_t numWarpgroups);
-
-  /// The accumulator of AMD MFMA `instrM` x `instrN` (32x32 or 16x16) with
-  /// 64-wide wavefronts over an M x N tile, waves arranged `wavesM` x
-  /// `wavesN`.
-  static LinearLayout mfmaAccumulator(int64_t m, int64_t n, int64_t instr,
-                                      int64_t wavesM, int64_t wavesN);
+  /// Helpers for building layouts of 2-D tiles: the flat index of (row, col)
+  /// in a tile with `n` columns, and one basis vector per bit of `count` (a
+  /// power of two) along a direction starting at `unit` (unit, 2*unit, ...).
+  static uint64_t flatIndex2D(int64_t row, int64_t col, int64_t n);
+  static void appendRepeats(SmallVector<uint64_t> &bases, int64_t count,
+                            llvm::function_ref<uint64_t(int64_t)> at,
+                            int64_t unit);
 
   //===--------------------------------------------------------------------===//
   // Structure

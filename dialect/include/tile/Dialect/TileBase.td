@@ -47,6 +47,7 @@ def Tile_Dialect : Dialect {
     "::mlir::scf::SCFDialect"
   ];
   let useDefaultAttributePrinterParser = 1;
+  let useDefaultTypePrinterParser = 1;
   let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
     /// Discardable attribute naming the number of software-pipeline stages of
@@ -71,12 +72,18 @@ def Tile_Dialect : Dialect {
 
   private:
     void registerAttributes();
+    void registerTypes();
   public:
   }];
 }
 
 class Tile_Op<string mnemonic, list<Trait> traits = []>
     : Op<Tile_Dialect, mnemonic, traits>;
+
+class Tile_Type<string name, string typeMnemonic, list<Trait> traits = []>
+    : TypeDef<Tile_Dialect, name, traits> {
+  let mnemonic = typeMnemonic;
+}
 
 class Tile_Attr<string name, string attrMnemonic, list<Trait> traits = []>
     : AttrDef<Tile_Dialect, name, traits> {

@@ -12,6 +12,9 @@
 #include "tile/Dialect/TileAttrs.h"
 #include "tile/Dialect/TileDialect.h"
 
+#define GET_TYPEDEF_CLASSES
+#include "tile/Dialect/TileTypes.h.inc"
+
 #define GET_OP_CLASSES
 #include "tile/Dialect/TileOps.h.inc"
 

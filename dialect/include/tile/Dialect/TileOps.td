@@ -277,6 +277,90 @@ def Tile_BarrierOp : Tile_Op<"barrier"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Stage hand-off: tile.pipe.*
+//===----------------------------------------------------------------------===//
+
+def Tile_PipeType : Tile_Type<"Pipe", "pipe"> {
+  let summary = "a multi-buffered producer/consumer hand-off";
+  let description = [{
+    A pipe of `slots` stages: producers fill stage slots (with asynchronous
+    copies), consumers read them, and each slot is handed back and forth.
+    Hand-offs are numbered 0, 1, 2, ... in order (the sequence number
+    operand of the pipe ops): hand-off `s` uses slot `s mod slots`, and the
+    phase of its barriers is `(s / slots) mod 2`, so the compiler, not the
+    program, keeps the phases.
+  }];
+  let parameters = (ins "int64_t":$slots);
+  let assemblyFormat = "`<` $slots `>`";
+  let genVerifyDecl = 1;
+}
+
+class Tile_PipeOp<string mnemonic> : Tile_Op<"pipe." # mnemonic> {
+  let arguments = (ins Tile_PipeType:$pipe, Index:$seq);
+  let assemblyFormat = "$pipe `[` $seq `]` attr-dict `:` type($pipe)";
+  let hasVerifier = 1;
+}
+
+def Tile_PipeCreateOp : Tile_Op<"pipe.create"> {
+  let summary = "create a stage hand-off between producers and consumers";
+  let description = [{
+    Creates a pipe of `slots` stages at the top level of a `tile.kernel`
+    (on targets with transaction barriers, its full and empty barriers).
+    `tile-inject-pipeline` creates one per pipelined loop.
+
+    ```mlir
+    %p = tile.pipe.create : !tile.pipe<3>
+    ```
+  }];
+  let results = (outs Tile_PipeType:$pipe);
+  let assemblyFormat = "attr-dict `:` type($pipe)";
+  let hasVerifier = 1;
+}
+
+def Tile_PipeProduceAcquireOp : Tile_PipeOp<"produce_acquire"> {
+  let summary = "wait until a stage slot may be overwritten";
+  let description = [{
+    The producers of hand-off `seq` wait until its slot is free: every
+    consumer has released hand-off `seq - slots`.
+  }];
+}
+
+def Tile_PipeProduceCommitOp : Tile_PipeOp<"produce_commit"> {
+  let summary = "hand a filled slot to the consumers";
+  let description = [{
+    The asynchronous copies the executing threads issued since the
+    matching `produce_acquire` fill the slot of hand-off `seq`; consumers
+    waiting for it proceed once they have completed.
+  }];
+}
+
+def Tile_PipeConsumeWaitOp : Tile_Op<"pipe.consume_wait"> {
+  let summary = "wait until a stage slot holds its data";
+  let description = [{
+    The consumers of hand-off `seq` wait until its copies have completed and
+    their data is visible to every executing thread. `in_flight` states how
+    many later hand-offs the producer may have committed when this wait
+    executes (a fact of the pipelined schedule): targets that count
+    completion in order (cp.async groups) wait for all but that many; those
+    with one barrier per slot use the slot and phase of `seq` instead.
+  }];
+  let arguments = (ins Tile_PipeType:$pipe, Index:$seq,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$in_flight);
+  let assemblyFormat =
+      "$pipe `[` $seq `]` `in_flight` `(` $in_flight `)` attr-dict `:` "
+      "type($pipe)";
+  let hasVerifier = 1;
+}
+
+def Tile_PipeConsumeReleaseOp : Tile_PipeOp<"consume_release"> {
+  let summary = "hand a read slot back to the producers";
+  let description = [{
+    The consumers are done reading the slot of hand-off `seq`: producers
+    may overwrite it.
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // tile.gemm
 //===----------------------------------------------------------------------===//
 

@@ -1,0 +1,33 @@
+//===- Layouts.h - NVIDIA MMA operand and accumulator layouts ---*- C++ -*-===//
+
+#ifndef TILE_TARGET_NVIDIA_LAYOUTS_H
+#define TILE_TARGET_NVIDIA_LAYOUTS_H
+
+#include "tile/Dialect/LinearLayout.h"
+
+namespace mlir::tile::nvidia {
+
+/// The accumulator fragment of `mma.sync` m16n8k* over an M x N tile, with
+/// the warps arranged as `warpsM` x `warpsN` (warp id = m * warpsN + n),
+/// each warp owning a contiguous (M / warpsM) x (N / warpsN) block.
+LinearLayout mmaSyncAccumulator(int64_t m, int64_t n, int64_t warpsM,
+                                int64_t warpsN);
+
+/// The A operand fragment of `mma.sync` m16n8k(256/bits) over an M x K tile
+/// (replicated over the `warpsN` warps that share rows).
+LinearLayout mmaSyncOperandA(int64_t m, int64_t k, int64_t elementBits,
+                             int64_t warpsM, int64_t warpsN);
+
+/// The B operand fragment of `mma.sync` over a K x N tile (replicated over
+/// the `warpsM` warps that share columns).
+LinearLayout mmaSyncOperandB(int64_t k, int64_t n, int64_t elementBits,
+                             int64_t warpsM, int64_t warpsN);
+
+/// The accumulator of Hopper `wgmma` m64nNk* over an M x N tile computed by
+/// `numWarpgroups` warpgroups stacked along M (each owns M / numWarpgroups
+/// rows, a multiple of 64).
+LinearLayout wgmmaAccumulator(int64_t m, int64_t n, int64_t numWarpgroups);
+
+} // namespace mlir::tile::nvidia
+
+#endif // TILE_TARGET_NVIDIA_LAYOUTS_H

@@ -1,0 +1,39 @@
+//===- Layouts.cpp - AMD MFMA accumulator layouts ---------------*- C++ -*-===//
+//
+// The register layouts of the MFMA accumulators over 64-lane wavefronts, as
+// linear layouts over GF(2), following AMD's CDNA ISA (checked element by
+// element in the layout algebra test).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Target/AMD/Layouts.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+LinearLayout mlir::tile::amd::mfmaAccumulator(int64_t m, int64_t n, int64_t instr,
+                                           int64_t wavesM, int64_t wavesN) {
+  int64_t tm = m / wavesM, tn = n / wavesN;
+  auto row = [&](int64_t r) { return LinearLayout::flatIndex2D(r, 0, n); };
+  auto col = [&](int64_t c) { return LinearLayout::flatIndex2D(0, c, n); };
+  LinearLayout::InDim reg{LinearLayout::kRegister.str(), {row(1), row(2)}};
+  LinearLayout::InDim lane{LinearLayout::kLane.str(), {}};
+  LinearLayout::appendRepeats(lane.bases, instr, col, 1);
+  if (instr == 32) {
+    // v_mfma_f32_32x32x8: row = (i & 3) + 4 * (lane >> 5) + 8 * (i >> 2).
+    lane.bases.push_back(row(4));
+    reg.bases.push_back(row(8));
+    reg.bases.push_back(row(16));
+  } else {
+    // v_mfma_f32_16x16x16: row = i + 4 * (lane >> 4).
+    lane.bases.push_back(row(4));
+    lane.bases.push_back(row(8));
+  }
+  LinearLayout::appendRepeats(reg.bases, tn / instr, col, instr);
+  LinearLayout::appendRepeats(reg.bases, tm / instr, row, instr);
+  LinearLayout::InDim warp{LinearLayout::kWarp.str(), {}};
+  LinearLayout::appendRepeats(warp.bases, wavesN, col, tn);
+  LinearLayout::appendRepeats(warp.bases, wavesM, row, tm);
+  return LinearLayout({reg, lane, warp}, {m, n});
+}
+
