@@ -1,15 +1,14 @@
 // tile-fuzz finding: crash
 // signature: crash: SIGSEGV @ anon::SimplifyDimOfAllocOp::matchAndRewrite
 // message: SIGSEGV
-// command: tile-opt %s --mlir-print-op-on-diagnostic=false --mlir-disable-threading "--tile-to-nvvm=chip=sm_80 format=isa" --tile-emit-binary=prefix=%t/ -o /dev/null
-// found: seed 5, input 221 (examples/gemm.mlir; mutations int, elemtype), 1 occurrence; minimized: yes (213 tests)
-// tile-fuzz-json: {"count": 1, "flags": ["--mlir-print-op-on-diagnostic=false", "--mlir-disable-threading"], "index": 221, "kind": "crash", "message": "SIGSEGV", "minimized": true, "mutations": ["int", "elemtype"], "pipeline": {"args": ["--tile-to-nvvm=chip=sm_80 format=isa", "--tile-emit-binary=prefix=@WORK@/"], "chip": "sm_80", "emits_binary": true, "format": "isa", "name": "tile-to-nvvm", "odd_options": false}, "seed": 5, "signature": "crash: SIGSEGV @ anon::SimplifyDimOfAllocOp::matchAndRewrite", "source": "examples/gemm.mlir"}
+// command: tile-opt %s --mlir-print-op-on-diagnostic=false --mlir-disable-threading --canonicalize -o /dev/null
+// found: seed 11, input 319 (test/Regression/memref-dim.mlir#0; mutations copy, shape, shape), 2 occurrences; minimized: yes (74 tests)
+// tile-fuzz-json: {"count": 2, "flags": ["--mlir-print-op-on-diagnostic=false", "--mlir-disable-threading"], "index": 319, "kind": "crash", "message": "SIGSEGV", "minimized": true, "mutations": ["copy", "shape", "shape"], "pipeline": {"args": ["--canonicalize"], "chip": null, "emits_binary": false, "format": null, "name": "bounds-lower", "odd_options": false}, "seed": 11, "signature": "crash: SIGSEGV @ anon::SimplifyDimOfAllocOp::matchAndRewrite", "source": "test/Regression/memref-dim.mlir#0"}
 
-!gA = memref<?x?xi1>
-func.func @gemm(%A: !gA) {
-  %c0 = arith.constant -2147483648 : index
-  %c128 = arith.constant 0 : index
-  %M = memref.dim %A, %c0 : !gA
-  %gy = arith.ceildivui %M, %c128 : index
+func.func @negative(%A: memref<?x48xf16>) {
+  %cm1 = arith.constant -1 : index
+  %n = memref.dim %A, %cm1 : memref<?x48xf16>
+  tile.kernel @k blocks(%bx) in [%n] threads(128) {
+  }
   return
 }

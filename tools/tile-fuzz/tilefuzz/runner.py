@@ -3,8 +3,9 @@
 Outcome kinds:
   ok                exit 0, nothing on stderr that says error
   error             exit != 0 with located diagnostics (`file:L:C: error:`),
-                    or any clean failure of a run whose options were fuzzed
-                    to unsupported values (an option error is fine there)
+                    or a clean failure of a run whose options were fuzzed
+                    to unsupported values (an option error may be reported
+                    without a location or on the module, never <unknown>)
   crash             a signal, an abort, `LLVM ERROR`, an assertion, a stack
                     dump, a sanitizer report (`ERROR: AddressSanitizer`,
                     `runtime error:`)
@@ -182,8 +183,10 @@ def _symbol(sym):
         elif c == "(" and depth <= 0 and i > 0:
             sym = sym[:i]
             break
-    sym = re.sub(r"<[^<>]*(?:<[^<>]*>[^<>]*)*>", "<>", sym)
-    return sym.strip(), src
+    sym = re.sub(r"<[^<>]*(?:<[^<>]*>[^<>]*)*>", "<>", sym).strip()
+    if " " in sym and not sym.startswith("operator"):
+        sym = sym.rsplit(" ", 1)[1]                         # a return type
+    return sym, src
 
 
 def _frames(stderr, project=False):
@@ -287,8 +290,17 @@ def classify(res, pipeline, tolerate_unlocated=False):
     if name == "roundtrip":
         return Outcome("roundtrip-error", "roundtrip-error: " + normalize(first),
                        first, err, res.elapsed, res.rc)
-    if (unlocated or not errors) and not (tolerate_unlocated or pipeline.odd_options):
-        msg = unlocated[0] if unlocated else first
+    # With fuzzed options, an option error may be reported without a source
+    # location (or on the module, `file:0:0:`), but never at `<unknown>`.
+    unknown = [l for l in unlocated if l.startswith("<unknown>")]
+    tolerated = tolerate_unlocated or pipeline.odd_options
+    if tolerated and re.search(r"^\S+: for the --[\w-]+ option:|<Pass-Options-Parser>",
+                               err, re.M):
+        # MLIR's pass option parser reports the bad value, then an empty
+        # `<unknown>:0: error:`: a command-line error, not an IR one.
+        unknown = []
+    if unknown or ((unlocated or not errors) and not tolerated):
+        msg = (unknown or unlocated or [first])[0]
         return Outcome("unlocated-error", "unlocated-error: " + normalize(msg),
                        msg, err, res.elapsed, res.rc)
     return Outcome("error", "error: " + normalize(first), first, err,
