@@ -82,6 +82,7 @@ typedef struct {
   int cpuRef; // 1: compare with a CPU reference in --check mode
   int flushL2;
   int device;
+  long long offset; // elements by which A, B and C start past an aligned base
 } Options;
 
 static const Shape kDefaultShapes[] = {{1024, 1024, 1024},
@@ -120,7 +121,9 @@ static void usage(FILE *out) {
       "                       L2; each launch timed alone, at most 200 per "
       "run)\n"
       "  --seed=N             input seed (default 1234)\n"
-      "  --device=N           CUDA device ordinal (default 0)\n");
+      "  --device=N           CUDA device ordinal (default 0)\n"
+      "  --offset=E           A, B and C start E elements past an aligned\n"
+      "                       allocation (views; default 0)\n");
 }
 
 static int parseShape(const char *text, Shape *shape) {
@@ -249,6 +252,13 @@ static int parseOptions(int argc, char **argv, Options *opts) {
       opts->warmup = atoi(value);
     } else if ((value = optionValue(arg, "--seed"))) {
       opts->seed = strtoull(value, NULL, 10);
+    } else if ((value = optionValue(arg, "--offset"))) {
+      char *end;
+      opts->offset = strtoll(value, &end, 10);
+      if (*end || opts->offset < 0 || opts->offset > 4096) {
+        fprintf(stderr, "error: --offset expects 0 to 4096 elements\n");
+        return 0;
+      }
     } else if ((value = optionValue(arg, "--device"))) {
       opts->device = atoi(value);
     } else if (arg[0] != '-' && !opts->cubin) {
@@ -386,7 +396,7 @@ typedef struct {
 typedef struct {
   Shape shape;
   uint16_t *hostA, *hostB;
-  TileRtDevicePtr a, b, cBase, c, cRef;
+  TileRtDevicePtr aBase, bBase, a, b, cBase, c, cRef;
   size_t guardBytes;
 } Problem;
 
@@ -425,8 +435,8 @@ static void fillRandom(uint16_t *data, size_t count, DType dtype,
   } while (0)
 
 static void problemFree(Bench *bench, Problem *p) {
-  tileRtFree(bench->ctx, p->a);
-  tileRtFree(bench->ctx, p->b);
+  tileRtFree(bench->ctx, p->aBase);
+  tileRtFree(bench->ctx, p->bBase);
   tileRtFree(bench->ctx, p->cBase);
   tileRtFree(bench->ctx, p->cRef);
   free(p->hostA);
@@ -450,10 +460,16 @@ static int problemInit(Bench *bench, Shape shape, Problem *p) {
   fillRandom(p->hostB, sizeB, dtype, bench->opts->seed * 2 + 2);
   TileRtContext *ctx = bench->ctx;
   p->guardBytes = kGuardBytes;
-  RT_CHECK(ctx, tileRtMalloc(ctx, sizeA * 2, &p->a));
-  RT_CHECK(ctx, tileRtMalloc(ctx, sizeB * 2, &p->b));
-  RT_CHECK(ctx, tileRtMalloc(ctx, sizeC * 2 + 2 * p->guardBytes, &p->cBase));
-  p->c = p->cBase + p->guardBytes;
+  // --offset: the operands are views starting `offset` elements into
+  // aligned allocations, as frameworks hand out.
+  size_t shift = (size_t)bench->opts->offset * 2;
+  RT_CHECK(ctx, tileRtMalloc(ctx, sizeA * 2 + shift, &p->aBase));
+  RT_CHECK(ctx, tileRtMalloc(ctx, sizeB * 2 + shift, &p->bBase));
+  RT_CHECK(ctx, tileRtMalloc(ctx, sizeC * 2 + 2 * p->guardBytes + shift,
+                             &p->cBase));
+  p->a = p->aBase + shift;
+  p->b = p->bBase + shift;
+  p->c = p->cBase + p->guardBytes + shift;
   if (bench->haveCublas)
     RT_CHECK(ctx, tileRtMalloc(ctx, sizeC * 2, &p->cRef));
   RT_CHECK(ctx, tileRtMemcpyHtoD(ctx, p->a, p->hostA, sizeA * 2));
@@ -822,11 +838,12 @@ static void shapeName(Shape s, char *buffer, size_t size) {
 static int runPoisoned(Bench *bench, const Problem *p, uint16_t *host) {
   TileRtContext *ctx = bench->ctx;
   size_t bytes = (size_t)p->shape.m * p->shape.n * 2 + 2 * p->guardBytes;
-  RT_CHECK(ctx, tileRtMemsetD8(ctx, p->cBase, kPoisonByte, bytes));
+  TileRtDevicePtr window = p->c - p->guardBytes;
+  RT_CHECK(ctx, tileRtMemsetD8(ctx, window, kPoisonByte, bytes));
   if (!launchTile(bench, p))
     return 0;
   RT_CHECK(ctx, tileRtSynchronize(ctx));
-  RT_CHECK(ctx, tileRtMemcpyDtoH(ctx, host, p->cBase, bytes));
+  RT_CHECK(ctx, tileRtMemcpyDtoH(ctx, host, window, bytes));
   return 1;
 }
 

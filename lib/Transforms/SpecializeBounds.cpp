@@ -244,6 +244,7 @@ struct SpecializeBoundsPass
 
     OffsetAnalysis analysis(loop);
     DenseMap<std::pair<Value, unsigned>, Value> dims;
+    DenseMap<Value, Value> bases;
     for (CopyOp copy : copies) {
       auto [global, region] = getGlobalRegion(copy);
       ArrayRef<int64_t> extent = copy.getExtent();
@@ -264,6 +265,17 @@ struct SpecializeBoundsPass
         if (d + 1 < rank || vec == 1)
           continue;
         conjoin(ib.isMultiple(dim, vec));
+        // The data pointer (a view may start at any element): vectors of
+        // the global element type must be aligned to their size.
+        Value &base = bases[global];
+        if (!base) {
+          base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, global);
+          int64_t bytes = vec *
+                          cast<MemRefType>(global.getType())
+                              .getElementTypeBitWidth() /
+                          8;
+          conjoin(ib.isMultiple(base, std::max<int64_t>(bytes, 1)));
+        }
         conjoin(ib.isMultiple(analysis.evaluateAt(ib, region[d], lb), vec));
         conjoin(ib.isMultiple(analysis.evaluateAt(ib, region[d], second), vec));
       }

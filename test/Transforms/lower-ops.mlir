@@ -19,6 +19,9 @@
 // CHECK: %[[AS:.*]] = memref.view %[[SMEM]][%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2048xf16, #gpu.address_space<workgroup>>
 // CHECK: %[[ACC:.*]] = memref.alloca() : memref<32xf32>
 // CHECK: gpu.barrier
+// The uniform test includes the data pointer's alignment (16 bytes).
+// CHECK: %[[BASE:.*]] = memref.extract_aligned_pointer_as_index
+// CHECK: arith.remui %[[BASE]], %c16
 // CHECK: scf.if
 // CHECK: nvgpu.device_async_copy %{{.*}}, %[[AS]][%{{.*}}], 8 {bypassL1} : memref<?x?xf16> to memref<2048xf16
 // CHECK: } else {

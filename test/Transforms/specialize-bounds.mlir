@@ -36,6 +36,9 @@
 // CHECK: %[[AEND:.*]] = arith.addi %[[LASTK]], %{{.*}}
 // CHECK: arith.cmpi ule, %[[AEND]], %[[K]]
 // CHECK: arith.remui %[[K]], %c8
+// The data pointer too (a view may start at any element): 8 f16 = 16 bytes.
+// CHECK: %[[ABASE:.*]] = memref.extract_aligned_pointer_as_index %[[A]]
+// CHECK: arith.remui %[[ABASE]], %c16
 // CHECK: memref.dim %[[B]]
 // CHECK: %[[BEND:.*]] = arith.addi %[[LASTK]], %{{.*}}
 // CHECK: arith.cmpi ule, %[[BEND]]

@@ -83,9 +83,13 @@ private:
   LogicalResult copyFragmentMemory();
   LogicalResult copyFragmentFragment();
   LogicalResult copySharedShared();
-  /// True when rows of the global memref (extents `dims`) and the last
-  /// offset are multiples of `vec` elements (null when vec is 1).
-  Value alignedRows(ArrayRef<Value> dims, ValueRange offsets, int64_t vec);
+  /// True when vectors of `vec` elements of `global` (extents `dims`) are
+  /// aligned at `offsets`: the data pointer is a multiple of the vector's
+  /// bytes, and the rows and the last offset are multiples of `vec` (null
+  /// when vec is 1). Tensors that are views into larger buffers may start
+  /// at any element.
+  Value alignedRows(Value global, ArrayRef<Value> dims, ValueRange offsets,
+                    int64_t vec);
   /// True when the region `shape` at `offsets` lies within `dims` (the shape
   /// covers the trailing dimensions).
   Value regionInBounds(ArrayRef<Value> dims, ValueRange offsets,
@@ -117,19 +121,23 @@ LogicalResult CopyLowering::run() {
          << " memory are not supported by the lowering yet";
 }
 
-Value CopyLowering::alignedRows(ArrayRef<Value> dims, ValueRange offsets,
-                                int64_t vec) {
+Value CopyLowering::alignedRows(Value global, ArrayRef<Value> dims,
+                                ValueRange offsets, int64_t vec) {
   if (vec <= 1)
     return nullptr;
-  auto isMultiple = [&](Value v) {
+  auto isMultiple = [&](Value v, int64_t n) {
     return arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq,
-                                 arith::RemUIOp::create(b, loc(), v, idx(vec)),
+                                 arith::RemUIOp::create(b, loc(), v, idx(n)),
                                  idx(0));
   };
-  Value aligned = isMultiple(dims.back());
+  Value aligned = isMultiple(dims.back(), vec);
   if (!offsets.empty())
-    aligned = ctx.andBool(aligned, isMultiple(offsets.back()));
-  return aligned;
+    aligned = ctx.andBool(aligned, isMultiple(offsets.back(), vec));
+  // Row-major memrefs have offset 0: the aligned pointer is the data's.
+  int64_t bytes =
+      vec * cast<MemRefType>(global.getType()).getElementTypeBitWidth() / 8;
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc(), global);
+  return ctx.andBool(aligned, isMultiple(base, std::max<int64_t>(bytes, 1)));
 }
 
 Value CopyLowering::regionInBounds(ArrayRef<Value> dims, ValueRange offsets,
@@ -179,7 +187,7 @@ LogicalResult CopyLowering::copyGlobalShared(bool toShared) {
   SmallVector<Value> dims;
   for (unsigned d = 0; d < grank; ++d)
     dims.push_back(memref::DimOp::create(b, loc(), global, d));
-  Value aligned = alignedRows(dims, offsets, vec);
+  Value aligned = alignedRows(global, dims, offsets, vec);
 
   int64_t iters = llvm::divideCeil(chunks, threads);
   // Small copies are unrolled (each thread moves a few chunks).
@@ -506,7 +514,7 @@ LogicalResult CopyLowering::copyFragmentMemory() {
     emitVectors();
     return success();
   }
-  Value interior = ctx.andBool(alignedRows(dims, offsets, vec),
+  Value interior = ctx.andBool(alignedRows(other, dims, offsets, vec),
                            regionInBounds(dims, offsets, shape));
   auto split = scf::IfOp::create(b, loc(), interior, /*withElseRegion=*/true);
   OpBuilder::InsertionGuard g(b);
