@@ -411,5 +411,8 @@ TargetAttr mlir::tile::getTargetAttr(Operation *op) {
   for (Operation *cursor = op; cursor; cursor = cursor->getParentOp())
     if (auto target = cursor->getAttrOfType<TargetAttr>("tile.target"))
       return target;
+  // The default target is a tile attribute even where nothing loaded the
+  // tile dialect yet (e.g. a module with no tile ops).
+  op->getContext()->getOrLoadDialect<TileDialect>();
   return TargetAttr::get(op->getContext(), kDefaultChip, "");
 }

@@ -3,6 +3,10 @@
 #ifndef TILE_CONVERSION_PASSES_H
 #define TILE_CONVERSION_PASSES_H
 
+#include "tile/Dialect/TileDialect.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassOptions.h"

@@ -35,6 +35,9 @@ def AttachGPUTarget : Pass<"tile-attach-gpu-target", "ModuleOp"> {
     chip every other pass assumed. Chips without a code generator here are
     an error.
   }];
+  let dependentDialects = ["::mlir::tile::TileDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::NVVM::NVVMDialect"];
   let options = [
     Option<"optLevel", "opt-level", "int", /*default=*/"3",
            "LLVM optimization level of the device code">,
