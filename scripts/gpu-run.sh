@@ -15,8 +15,10 @@
 #      (interior tiles with 1 and 3 K steps, fewer than the pipeline's
 #      stages); and the example host
 #      (tile-gemm-host-cubin) at 1000^3;
+#      and the same checks on views 1, 2 and 8 elements into aligned
+#      allocations (tile-gemm-bench --offset);
 #   4. compute-sanitizer memcheck, racecheck and synccheck on the tile-mlir
-#      kernel at 256x256x256 and 129x65x33;
+#      kernel at 256x256x256 and 129x65x33 (memcheck also at offset 1);
 #   5. the benchmark table, bf16, tile-mlir vs cuBLAS at 1024^3, 4096^3,
 #      8192^3 and 4096x4096x512 (BENCH_SHAPES overrides; BENCH_F16=1 adds
 #      f16, as does a bundle without the bf16 kernel).
@@ -41,6 +43,7 @@ export PATH="$PATH:/usr/local/cuda/bin"
 STEP_TIMEOUT="${STEP_TIMEOUT:-240}"
 CHECK_SHAPES="1024x1024x1024,4096x4096x4096,4096x4096x512,1000x1000x1000,4095x4097x1023,1x4096x4096,128x128x32,256x256x96"
 SANITIZER_SHAPES="256x256x256,129x65x33"
+OFFSET_SHAPES="1024x1024x1024,4096x4096x512,1000x1000x1000,4095x4097x1023,129x65x33"
 BENCH_SHAPES="${BENCH_SHAPES:-1024x1024x1024,4096x4096x4096,8192x8192x8192,4096x4096x512}"
 
 SUMMARY=()
@@ -113,6 +116,15 @@ for dtype in f16 bf16; do
   step "tile-mlir check $dtype" ./tile-gemm-bench --check \
     --cubin="gemm_$dtype.cubin" --launch-info="gemm_$dtype.info" \
     --dtype="$dtype" --shapes="$CHECK_SHAPES"
+  # Views that start 1, 2 and 8 elements into aligned allocations (A, B and
+  # C): the interior fast path must notice the misaligned data pointer. The
+  # reference is the CPU's fp64 one: cuBLAS itself takes another (less
+  # accurate, bf16) path for misaligned bf16 operands.
+  for off in 1 2 8; do
+    step "tile-mlir check $dtype offset $off" ./tile-gemm-bench --check --no-cublas \
+      --cubin="gemm_$dtype.cubin" --launch-info="gemm_$dtype.info" \
+      --dtype="$dtype" --offset="$off" --shapes="$OFFSET_SHAPES"
+  done
   step "example host $dtype 1000^3" ./tile-gemm-host-cubin \
     --cubin="gemm_$dtype.cubin" --launch-info="gemm_$dtype.info" \
     --dtype="$dtype" --shape=1000x1000x1000
@@ -137,6 +149,10 @@ else
       --cubin="gemm_$dtype.cubin" --launch-info="gemm_$dtype.info" \
       --dtype="$dtype" --shapes="$SANITIZER_SHAPES"
   done
+  step "sanitizer memcheck $dtype offset 1" "$SANITIZER" --tool memcheck \
+    --error-exitcode 3 ./tile-gemm-bench --check --no-cublas --offset=1 \
+    --cubin="gemm_$dtype.cubin" --launch-info="gemm_$dtype.info" \
+    --dtype="$dtype" --shapes="$SANITIZER_SHAPES"
 fi
 
 # --- 5. Benchmark ------------------------------------------------------------
