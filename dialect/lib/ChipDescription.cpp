@@ -25,10 +25,10 @@ static const ChipDescription kChips[] = {
      true, true, false, false, true},
     {"sm_90a", Vendor::NVIDIA, 90, 32, 128, 1024, 232448, 255, 65536, 80, 80,
      true, true, true, true, true},
-    {"gfx90a", Vendor::AMD, 0x90a, 64, 0, 1024, 65536, 512, 131072, 0, 0,
-     false, false, false, false, false},
-    {"gfx942", Vendor::AMD, 0x942, 64, 0, 1024, 65536, 512, 131072, 0, 0,
-     false, false, false, false, false},
+    {"gfx90a", Vendor::AMD, 0x90a, 64, 0, 1024, 65536, 512, 131072, 0, 0, false,
+     false, false, false, false},
+    {"gfx942", Vendor::AMD, 0x942, 64, 0, 1024, 65536, 512, 131072, 0, 0, false,
+     false, false, false, false},
 };
 
 const ChipDescription *mlir::tile::lookupChip(StringRef name) {

@@ -1,4 +1,5 @@
-//===- AttachGPUTarget.cpp - gpu.module targets from #tile.target -*- C++ -*-===//
+//===- AttachGPUTarget.cpp - gpu.module targets from #tile.target -*- C++
+//-*-===//
 //
 // Translates the module's `#tile.target` into the upstream serialization
 // target of each `gpu.module`, by running upstream's attach pass with the

@@ -34,7 +34,8 @@ LogicalResult TargetInfo::verifyKernel(KernelOp kernel) const {
            << getChipName() << ", got " << threads;
   WalkResult result = kernel.walk([&](WsOp ws) {
     if (!getWarpgroupSize()) {
-      ws.emitOpError("needs warpgroups, which ") << getChipName()
+      ws.emitOpError("needs warpgroups, which ")
+          << getChipName()
           << " does not have: warp specialization is not supported there";
       return WalkResult::interrupt();
     }
@@ -99,8 +100,8 @@ void TargetInfo::emitAsyncWait(OpBuilder &, Location, int64_t) const {
   llvm_unreachable("callers check hasAsyncCopy()");
 }
 
-LogicalResult TargetInfo::emitRegisterBudget(OpBuilder &, Location,
-                                             int64_t, Operation *op) const {
+LogicalResult TargetInfo::emitRegisterBudget(OpBuilder &, Location, int64_t,
+                                             Operation *op) const {
   return op->emitOpError("register budgets are not supported on ")
          << getChipName();
 }

@@ -13,7 +13,8 @@ using namespace mlir;
 using namespace mlir::tile;
 
 namespace {
-struct AttachTargetPass : public tile::impl::AttachTargetBase<AttachTargetPass> {
+struct AttachTargetPass
+    : public tile::impl::AttachTargetBase<AttachTargetPass> {
   using Base::Base;
 
   void runOnOperation() override {

@@ -324,8 +324,9 @@ void LayoutInference::resolveLoop(ParallelOp loop, bool freeChoice) {
           bits = std::max<int64_t>(bits, type.getElementTypeBitWidth());
     });
     candidates.push_back(
-        evaluate(loop, getPartitionLayout(loop.getExtents(), threads, bits,
-                                           target->getWarpSize()),
+        evaluate(loop,
+                 getPartitionLayout(loop.getExtents(), threads, bits,
+                                    target->getWarpSize()),
                  "partition"));
   }
   // Fewest conversions, then least replication, then widest vectors; ties
@@ -431,10 +432,9 @@ void LayoutInference::assignDefaults() {
       threads = getNumThreads(user, kernel);
       break;
     }
-    layouts[alloc.getResult()] =
-        getPartitionLayout(alloc.getType().getShape(), threads,
-                           alloc.getType().getElementTypeBitWidth(),
-                           target->getWarpSize());
+    layouts[alloc.getResult()] = getPartitionLayout(
+        alloc.getType().getShape(), threads,
+        alloc.getType().getElementTypeBitWidth(), target->getWarpSize());
     origins[alloc.getResult()] = alloc;
   }
 }

@@ -65,9 +65,9 @@ static LogicalResult checkLayouts(KernelOp kernel) {
   return failure(result.wasInterrupted());
 }
 
-
 /// Whether a reduce needs to combine partial results across warps.
-bool mlir::tile::lowering::reducesAcrossWarps(ReduceOp op, const LinearLayout &src) {
+bool mlir::tile::lowering::reducesAcrossWarps(ReduceOp op,
+                                              const LinearLayout &src) {
   unsigned dim = op.getDim();
   for (uint64_t basis : src.getBases(LinearLayout::kWarp)) {
     SmallVector<int64_t> coord = src.unpackCoord(basis);
@@ -217,6 +217,26 @@ static LogicalResult lowerOp(LoweringContext &ctx, Operation *op) {
   return success();
 }
 
+/// Erases the ops of type OpTy in `kernel` that `select` picks (innermost
+/// last), which the lowering left without uses; `message` reports one that
+/// still has some.
+template <typename OpTy>
+static LogicalResult eraseUnused(
+    KernelOp kernel, StringRef message,
+    function_ref<bool(OpTy)> select = [](OpTy) { return true; }) {
+  SmallVector<OpTy> ops;
+  kernel.walk([&](OpTy op) {
+    if (select(op))
+      ops.push_back(op);
+  });
+  for (OpTy op : llvm::reverse(ops)) {
+    if (!op->use_empty())
+      return op.emitOpError(message);
+    op->erase();
+  }
+  return success();
+}
+
 static LogicalResult lowerKernel(KernelOp kernel) {
   std::unique_ptr<TargetInfo> target = getTargetInfo(kernel);
   if (failed(target->verifyKernel(kernel)) || failed(checkLayouts(kernel)))
@@ -236,32 +256,17 @@ static LogicalResult lowerKernel(KernelOp kernel) {
   for (Operation *op : ops)
     if (failed(lowerOp(ctx, op)))
       return failure();
-  // Views of tiles (e.g. versions of multi-buffered tiles) are now unused.
-  SmallVector<memref::SubViewOp> views;
-  kernel.walk([&](memref::SubViewOp view) {
-    if (getRootAlloc(view.getResult()))
-      views.push_back(view);
-  });
-  for (memref::SubViewOp view : llvm::reverse(views)) {
-    if (!view->use_empty())
-      return view.emitOpError("view of a tile is still used after lowering");
-    view->erase();
-  }
-  // Pipes and allocations are now unused.
-  SmallVector<PipeCreateOp> pipes;
-  kernel.walk([&](PipeCreateOp pipe) { pipes.push_back(pipe); });
-  for (PipeCreateOp pipe : pipes) {
-    if (!pipe->use_empty())
-      return pipe.emitOpError("is still used after lowering");
-    pipe->erase();
-  }
-  SmallVector<AllocOp> allocs;
-  kernel.walk([&](AllocOp alloc) { allocs.push_back(alloc); });
-  for (AllocOp alloc : allocs) {
-    if (!alloc->use_empty())
-      return alloc.emitOpError("is still used after lowering");
-    alloc->erase();
-  }
+  // Views of tiles (e.g. versions of multi-buffered tiles), pipes and
+  // allocations are now unused.
+  if (failed(eraseUnused<memref::SubViewOp>(
+          kernel, "view of a tile is still used after lowering",
+          [](memref::SubViewOp view) {
+            return getRootAlloc(view.getResult()) != nullptr;
+          })) ||
+      failed(
+          eraseUnused<PipeCreateOp>(kernel, "is still used after lowering")) ||
+      failed(eraseUnused<AllocOp>(kernel, "is still used after lowering")))
+    return failure();
   return success();
 }
 

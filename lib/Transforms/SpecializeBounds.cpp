@@ -270,10 +270,9 @@ struct SpecializeBoundsPass
         Value &base = bases[global];
         if (!base) {
           base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, global);
-          int64_t bytes = vec *
-                          cast<MemRefType>(global.getType())
-                              .getElementTypeBitWidth() /
-                          8;
+          int64_t bytes =
+              vec *
+              cast<MemRefType>(global.getType()).getElementTypeBitWidth() / 8;
           conjoin(ib.isMultiple(base, std::max<int64_t>(bytes, 1)));
         }
         conjoin(ib.isMultiple(analysis.evaluateAt(ib, region[d], lb), vec));

@@ -129,8 +129,7 @@ public:
   /// Closes a group of the executing thread's asynchronous copies.
   virtual void emitAsyncCommit(OpBuilder &b, Location loc) const;
   /// Waits until at most `pending` groups are in flight.
-  virtual void emitAsyncWait(OpBuilder &b, Location loc,
-                             int64_t pending) const;
+  virtual void emitAsyncWait(OpBuilder &b, Location loc, int64_t pending) const;
 
   /// Sets the executing warpgroup's register budget; diagnoses targets
   /// without one on `op`.

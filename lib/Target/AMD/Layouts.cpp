@@ -11,8 +11,9 @@
 using namespace mlir;
 using namespace mlir::tile;
 
-LinearLayout mlir::tile::amd::mfmaAccumulator(int64_t m, int64_t n, int64_t instr,
-                                           int64_t wavesM, int64_t wavesN) {
+LinearLayout mlir::tile::amd::mfmaAccumulator(int64_t m, int64_t n,
+                                              int64_t instr, int64_t wavesM,
+                                              int64_t wavesN) {
   int64_t tm = m / wavesM, tn = n / wavesN;
   auto row = [&](int64_t r) { return LinearLayout::flatIndex2D(r, 0, n); };
   auto col = [&](int64_t c) { return LinearLayout::flatIndex2D(0, c, n); };
@@ -36,4 +37,3 @@ LinearLayout mlir::tile::amd::mfmaAccumulator(int64_t m, int64_t n, int64_t inst
   LinearLayout::appendRepeats(warp.bases, wavesM, row, tm);
   return LinearLayout({reg, lane, warp}, {m, n});
 }
-

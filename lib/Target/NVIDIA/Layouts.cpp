@@ -13,15 +13,19 @@ using namespace mlir;
 using namespace mlir::tile;
 
 LinearLayout mlir::tile::nvidia::mmaSyncAccumulator(int64_t m, int64_t n,
-                                              int64_t warpsM, int64_t warpsN) {
+                                                    int64_t warpsM,
+                                                    int64_t warpsN) {
   int64_t tm = m / warpsM, tn = n / warpsN;
-  auto at = [&](int64_t r, int64_t c) { return LinearLayout::flatIndex2D(r, c, n); };
+  auto at = [&](int64_t r, int64_t c) {
+    return LinearLayout::flatIndex2D(r, c, n);
+  };
   auto row = [&](int64_t r) { return at(r, 0); };
   auto col = [&](int64_t c) { return at(0, c); };
   LinearLayout::InDim reg{LinearLayout::kRegister.str(), {col(1), row(8)}};
   LinearLayout::appendRepeats(reg.bases, tn / 8, col, 8);
   LinearLayout::appendRepeats(reg.bases, tm / 16, row, 16);
-  LinearLayout::InDim lane{LinearLayout::kLane.str(), {col(2), col(4), row(1), row(2), row(4)}};
+  LinearLayout::InDim lane{LinearLayout::kLane.str(),
+                           {col(2), col(4), row(1), row(2), row(4)}};
   LinearLayout::InDim warp{LinearLayout::kWarp.str(), {}};
   LinearLayout::appendRepeats(warp.bases, warpsN, col, tn);
   LinearLayout::appendRepeats(warp.bases, warpsM, row, tm);
@@ -29,8 +33,9 @@ LinearLayout mlir::tile::nvidia::mmaSyncAccumulator(int64_t m, int64_t n,
 }
 
 LinearLayout mlir::tile::nvidia::mmaSyncOperandA(int64_t m, int64_t k,
-                                           int64_t elementBits, int64_t warpsM,
-                                           int64_t warpsN) {
+                                                 int64_t elementBits,
+                                                 int64_t warpsM,
+                                                 int64_t warpsN) {
   int64_t epr = std::max<int64_t>(32 / elementBits, 1);
   int64_t tm = m / warpsM;
   auto row = [&](int64_t r) { return LinearLayout::flatIndex2D(r, 0, k); };
@@ -41,7 +46,8 @@ LinearLayout mlir::tile::nvidia::mmaSyncOperandA(int64_t m, int64_t k,
   reg.bases.push_back(col(4 * epr));
   LinearLayout::appendRepeats(reg.bases, k / (8 * epr), col, 8 * epr);
   LinearLayout::appendRepeats(reg.bases, tm / 16, row, 16);
-  LinearLayout::InDim lane{LinearLayout::kLane.str(), {col(epr), col(2 * epr), row(1), row(2), row(4)}};
+  LinearLayout::InDim lane{LinearLayout::kLane.str(),
+                           {col(epr), col(2 * epr), row(1), row(2), row(4)}};
   LinearLayout::InDim warp{LinearLayout::kWarp.str(), {}};
   LinearLayout::appendRepeats(
       warp.bases, warpsN, [](int64_t) { return uint64_t(0); }, 1);
@@ -50,8 +56,9 @@ LinearLayout mlir::tile::nvidia::mmaSyncOperandA(int64_t m, int64_t k,
 }
 
 LinearLayout mlir::tile::nvidia::mmaSyncOperandB(int64_t k, int64_t n,
-                                           int64_t elementBits, int64_t warpsM,
-                                           int64_t warpsN) {
+                                                 int64_t elementBits,
+                                                 int64_t warpsM,
+                                                 int64_t warpsN) {
   int64_t epr = std::max<int64_t>(32 / elementBits, 1);
   int64_t tn = n / warpsN;
   auto row = [&](int64_t r) { return LinearLayout::flatIndex2D(r, 0, n); };
@@ -61,7 +68,8 @@ LinearLayout mlir::tile::nvidia::mmaSyncOperandB(int64_t k, int64_t n,
   reg.bases.push_back(row(4 * epr));
   LinearLayout::appendRepeats(reg.bases, k / (8 * epr), row, 8 * epr);
   LinearLayout::appendRepeats(reg.bases, tn / 8, col, 8);
-  LinearLayout::InDim lane{LinearLayout::kLane.str(), {row(epr), row(2 * epr), col(1), col(2), col(4)}};
+  LinearLayout::InDim lane{LinearLayout::kLane.str(),
+                           {row(epr), row(2 * epr), col(1), col(2), col(4)}};
   LinearLayout::InDim warp{LinearLayout::kWarp.str(), {}};
   LinearLayout::appendRepeats(warp.bases, warpsN, col, tn);
   LinearLayout::appendRepeats(
@@ -70,16 +78,16 @@ LinearLayout mlir::tile::nvidia::mmaSyncOperandB(int64_t k, int64_t n,
 }
 
 LinearLayout mlir::tile::nvidia::wgmmaAccumulator(int64_t m, int64_t n,
-                                            int64_t numWarpgroups) {
+                                                  int64_t numWarpgroups) {
   int64_t tm = m / numWarpgroups;
   auto row = [&](int64_t r) { return LinearLayout::flatIndex2D(r, 0, n); };
   auto col = [&](int64_t c) { return LinearLayout::flatIndex2D(0, c, n); };
   LinearLayout::InDim reg{LinearLayout::kRegister.str(), {col(1), row(8)}};
   LinearLayout::appendRepeats(reg.bases, n / 8, col, 8);
   LinearLayout::appendRepeats(reg.bases, tm / 64, row, 64);
-  LinearLayout::InDim lane{LinearLayout::kLane.str(), {col(2), col(4), row(1), row(2), row(4)}};
+  LinearLayout::InDim lane{LinearLayout::kLane.str(),
+                           {col(2), col(4), row(1), row(2), row(4)}};
   LinearLayout::InDim warp{LinearLayout::kWarp.str(), {row(16), row(32)}};
   LinearLayout::appendRepeats(warp.bases, numWarpgroups, row, tm);
   return LinearLayout({reg, lane, warp}, {m, n});
 }
-

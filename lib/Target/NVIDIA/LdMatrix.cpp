@@ -1,4 +1,5 @@
-//===- LdMatrix.cpp - NVIDIA shared -> register loads (ldmatrix) -*- C++ -*-===//
+//===- LdMatrix.cpp - NVIDIA shared -> register loads (ldmatrix) -*- C++
+//-*-===//
 //
 // `ldmatrix` gives lane l the elements (l / 4, 2 * (l % 4) + {0, 1}) of an
 // 8x8 matrix of 16-bit elements whose rows lanes 8m..8m+7 address. A fragment
@@ -88,14 +89,13 @@ LogicalResult NVIDIATargetInfo::emitSharedToRegisters(
     Value col = ib.xorV(colOrigin, warpCoords[1]);
     Value index = src.index(b, loc, {row, col});
     auto type = VectorType::get({perLoad, 2}, elt);
-    Value loaded = nvgpu::LdMatrixOp::create(b, loc, type, src.view,
-                                             ValueRange{index},
-                                             /*transpose=*/false,
-                                             static_cast<int32_t>(perLoad));
+    Value loaded = nvgpu::LdMatrixOp::create(
+        b, loc, type, src.view, ValueRange{index},
+        /*transpose=*/false, static_cast<int32_t>(perLoad));
     for (int64_t m = 0; m < perLoad; ++m)
       for (int64_t e = 0; e < 2; ++e) {
-        Value v = vector::ExtractOp::create(b, loc, loaded,
-                                            ArrayRef<int64_t>{m, e});
+        Value v =
+            vector::ExtractOp::create(b, loc, loaded, ArrayRef<int64_t>{m, e});
         memref::StoreOp::create(b, loc, v, dst.regs,
                                 ib.idx(2 * (first + m) + e));
       }

@@ -12,8 +12,8 @@
 #include "NVIDIATargetInfo.h"
 
 #include "tile/Target/AMD/Layouts.h"
-#include "tile/Target/NVIDIA/Layouts.h"
 #include "tile/Target/IndexBuilder.h"
+#include "tile/Target/NVIDIA/Layouts.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -153,8 +153,7 @@ LogicalResult NVIDIATargetInfo::verifyMma(GemmOp op, MmaAttr mma,
   if (failed(checkMmaSyncTypes(op, getChipName())))
     return failure();
   int64_t kAtom = 256 / getInputBits(op);
-  if (mma.getInstrM() != 16 || mma.getInstrN() != 8 ||
-      mma.getInstrK() != kAtom)
+  if (mma.getInstrM() != 16 || mma.getInstrN() != 8 || mma.getInstrK() != kAtom)
     return op.emitOpError("mma.sync on ")
            << getChipName() << " has the shape m16n8k" << kAtom << " for "
            << cast<MemRefType>(op.getA().getType()).getElementType()
@@ -171,10 +170,9 @@ LogicalResult NVIDIATargetInfo::verifyMma(GemmOp op, MmaAttr mma,
 MmaLayouts NVIDIATargetInfo::getMmaLayouts(GemmOp op, MmaAttr mma) const {
   int64_t wm = mma.getWarpsM(), wn = mma.getWarpsN();
   int64_t bits = getInputBits(op);
-  return {
-      nvidia::mmaSyncOperandA(op.getM(), op.getK(), bits, wm, wn),
-      nvidia::mmaSyncOperandB(op.getK(), op.getN(), bits, wm, wn),
-      nvidia::mmaSyncAccumulator(op.getM(), op.getN(), wm, wn)};
+  return {nvidia::mmaSyncOperandA(op.getM(), op.getK(), bits, wm, wn),
+          nvidia::mmaSyncOperandB(op.getK(), op.getN(), bits, wm, wn),
+          nvidia::mmaSyncAccumulator(op.getM(), op.getN(), wm, wn)};
 }
 
 //===----------------------------------------------------------------------===//
@@ -200,10 +198,10 @@ struct MmaSyncEmitter {
   /// Loads the per-(tile, k step) atoms of a register operand; operand
   /// layouts hold an atom's registers contiguously, k steps next, then the
   /// m (A) or n (B) tiles.
-  LogicalResult loadRegisterOperand(const RegisterOperand &tile,
-                                    const LinearLayout &expected,
-                                    StringRef name, VectorType atomType,
-                                    SmallVectorImpl<SmallVector<Value>> &frags) {
+  LogicalResult
+  loadRegisterOperand(const RegisterOperand &tile, const LinearLayout &expected,
+                      StringRef name, VectorType atomType,
+                      SmallVectorImpl<SmallVector<Value>> &frags) {
     GemmOp op = g.op;
     if (tile.layout != expected)
       return op.emitOpError("the ")
@@ -216,8 +214,7 @@ struct MmaSyncEmitter {
     for (auto [tileIndex, row] : llvm::enumerate(frags))
       for (int64_t ks = 0; ks < kSteps; ++ks)
         row[ks] = loadRegisters(
-            tile,
-            (ks << atomBits) | (int64_t(tileIndex) << (atomBits + kBits)),
+            tile, (ks << atomBits) | (int64_t(tileIndex) << (atomBits + kBits)),
             atomType);
     return success();
   }
@@ -228,7 +225,8 @@ struct MmaSyncEmitter {
     auto pack = [&](Value vec, int64_t rows) {
       SmallVector<Value> regs;
       for (int64_t r = 0; r < rows; ++r) {
-        Value row = vector::ExtractOp::create(b, loc, vec, ArrayRef<int64_t>{r});
+        Value row =
+            vector::ExtractOp::create(b, loc, vec, ArrayRef<int64_t>{r});
         Value word =
             vector::BitCastOp::create(b, loc, VectorType::get({1}, i32), row);
         regs.push_back(
@@ -253,8 +251,8 @@ struct MmaSyncEmitter {
     for (int64_t i = 0; i < 4; ++i)
       out.push_back(
           LLVM::ExtractValueOp::create(b, loc, mma, ArrayRef<int64_t>{i}));
-    return vector::FromElementsOp::create(
-        b, loc, VectorType::get({2, 2}, f32), out);
+    return vector::FromElementsOp::create(b, loc, VectorType::get({2, 2}, f32),
+                                          out);
   }
 
   LogicalResult emit(const NVIDIATargetInfo &target);
@@ -305,8 +303,8 @@ LogicalResult MmaSyncEmitter::emit(const NVIDIATargetInfo &target) {
   // Operand A fragments, per (m tile, k step): vector<4x2>.
   SmallVector<SmallVector<Value>> aFrags(mTiles, SmallVector<Value>(kSteps));
   if (!g.a.isShared()) {
-    if (failed(loadRegisterOperand(*g.a.regs, layouts.a, "A", aVecType,
-                                   aFrags)))
+    if (failed(
+            loadRegisterOperand(*g.a.regs, layouts.a, "A", aVecType, aFrags)))
       return failure();
   } else {
     FailureOr<SharedOperand> a = g.a.resolveShared();
@@ -317,10 +315,10 @@ LogicalResult MmaSyncEmitter::emit(const NVIDIATargetInfo &target) {
         // Matrix j of the x4 load: rows +8 for j odd, columns +8 for j >= 2.
         Value mm = ib.add(mBase, ib.idx(mi * 16));
         Value kk = ib.idx(ks * 16);
-        Value index = a->index(
-            b, loc,
-            op.getTransposeA() ? x4Coords(kk, mm, /*rowsAlongLow=*/false)
-                               : x4Coords(mm, kk, /*rowsAlongLow=*/true));
+        Value index = a->index(b, loc,
+                               op.getTransposeA()
+                                   ? x4Coords(kk, mm, /*rowsAlongLow=*/false)
+                                   : x4Coords(mm, kk, /*rowsAlongLow=*/true));
         aFrags[mi][ks] = nvgpu::LdMatrixOp::create(
             b, loc, aVecType, a->view, ValueRange{index}, op.getTransposeA(),
             /*numTiles=*/4);
@@ -330,8 +328,8 @@ LogicalResult MmaSyncEmitter::emit(const NVIDIATargetInfo &target) {
   // Operand B fragments, per (n tile, k step): vector<2x2>.
   SmallVector<SmallVector<Value>> bFrags(nTiles, SmallVector<Value>(kSteps));
   if (!g.b.isShared()) {
-    if (failed(loadRegisterOperand(*g.b.regs, layouts.b, "B", bVecType,
-                                   bFrags)))
+    if (failed(
+            loadRegisterOperand(*g.b.regs, layouts.b, "B", bVecType, bFrags)))
       return failure();
   } else {
     FailureOr<SharedOperand> bs = g.b.resolveShared();
@@ -344,14 +342,14 @@ LogicalResult MmaSyncEmitter::emit(const NVIDIATargetInfo &target) {
         // Matrix j: k half = j & 1, n tile = j >> 1.
         Value nn = ib.add(nBase, ib.idx(ni * 8));
         Value kk = ib.idx(ks * 16);
-        Value index = bs->index(
-            b, loc,
-            op.getTransposeB() ? x4Coords(nn, kk, /*rowsAlongLow=*/false)
-                               : x4Coords(kk, nn, /*rowsAlongLow=*/true));
+        Value index = bs->index(b, loc,
+                                op.getTransposeB()
+                                    ? x4Coords(nn, kk, /*rowsAlongLow=*/false)
+                                    : x4Coords(kk, nn, /*rowsAlongLow=*/true));
         auto type = VectorType::get({tiles, 2}, inElt);
-        Value loaded = nvgpu::LdMatrixOp::create(b, loc, type, bs->view,
-                                                 ValueRange{index},
-                                                 !op.getTransposeB(), tiles);
+        Value loaded =
+            nvgpu::LdMatrixOp::create(b, loc, type, bs->view, ValueRange{index},
+                                      !op.getTransposeB(), tiles);
         auto at = [&](Value v, int64_t i) {
           return vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{i});
         };
@@ -378,8 +376,8 @@ LogicalResult MmaSyncEmitter::emit(const NVIDIATargetInfo &target) {
   for (int64_t mi = 0; mi < mTiles; ++mi)
     for (int64_t ni = 0; ni < nTiles; ++ni)
       accs[mi][ni] = op.getClearAccum()
-                         ? arith::ConstantOp::create(
-                               b, loc, cVecType, b.getZeroAttr(cVecType))
+                         ? arith::ConstantOp::create(b, loc, cVecType,
+                                                     b.getZeroAttr(cVecType))
                                .getResult()
                          : loadRegisters(c, baseOf(mi, ni), cVecType);
   for (int64_t ks = 0; ks < kSteps; ++ks)

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "NVIDIATargetInfo.h"
 #include "../TargetFactories.h"
+#include "NVIDIATargetInfo.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

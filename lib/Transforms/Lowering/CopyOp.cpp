@@ -148,9 +148,8 @@ Value CopyLowering::regionInBounds(ArrayRef<Value> dims, ValueRange offsets,
     Value start = offsets.empty() ? idx(0) : offsets[d];
     int64_t extent = d < lead ? 1 : shape[d - lead];
     inBounds = ctx.andBool(
-        inBounds,
-        arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ule,
-                              ctx.addConst(start, extent), dims[d]));
+        inBounds, arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ule,
+                                        ctx.addConst(start, extent), dims[d]));
   }
   return inBounds;
 }
@@ -268,7 +267,8 @@ LogicalResult CopyLowering::copyGlobalShared(bool toShared) {
           OpBuilder::InsertionGuard g(b);
           b.setInsertionPointToStart(branch.thenBlock());
           Value v = memref::LoadOp::create(b, loc(), ref->tile->view, sIdx);
-          memref::StoreOp::create(b, loc(), ctx.convert(v, globalElt), global, gc);
+          memref::StoreOp::create(b, loc(), ctx.convert(v, globalElt), global,
+                                  gc);
         }
       }
     };
@@ -401,7 +401,8 @@ LogicalResult CopyLowering::copyFragmentMemory() {
   SmallVector<uint64_t> masks;
   SmallVector<Value> tcoords = ctx.threadCoords(tile->layout, tid, masks);
   // Replicas write once; every holder reads.
-  Value writer = fromFragment ? ctx.canonicalHolder(tile->layout, tid) : Value();
+  Value writer =
+      fromFragment ? ctx.canonicalHolder(tile->layout, tid) : Value();
 
   std::optional<SharedRef> ref;
   SmallVector<Value> dims;
@@ -441,9 +442,9 @@ LogicalResult CopyLowering::copyFragmentMemory() {
       if (fromFragment) {
         SmallVector<Value> elems;
         for (int64_t e = 0; e < vec; ++e)
-          elems.push_back(
-              ctx.convert(memref::LoadOp::create(b, loc(), tile->regs, idx(r + e)),
-                      otherElt));
+          elems.push_back(ctx.convert(
+              memref::LoadOp::create(b, loc(), tile->regs, idx(r + e)),
+              otherElt));
         Value v = vector::FromElementsOp::create(b, loc(), vecType, elems);
         OpBuilder::InsertionGuard g(b);
         if (writer) {
@@ -499,9 +500,9 @@ LogicalResult CopyLowering::copyFragmentMemory() {
         b.setInsertionPointToStart(branch.thenBlock());
         emitStore();
       } else {
-        memref::StoreOp::create(b, loc(),
-                                ctx.loadOrZero(valid, memref, memCoords, fragElt),
-                                tile->regs, idx(r));
+        memref::StoreOp::create(
+            b, loc(), ctx.loadOrZero(valid, memref, memCoords, fragElt),
+            tile->regs, idx(r));
       }
     }
   };
@@ -515,7 +516,7 @@ LogicalResult CopyLowering::copyFragmentMemory() {
     return success();
   }
   Value interior = ctx.andBool(alignedRows(other, dims, offsets, vec),
-                           regionInBounds(dims, offsets, shape));
+                               regionInBounds(dims, offsets, shape));
   auto split = scf::IfOp::create(b, loc(), interior, /*withElseRegion=*/true);
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(split.thenBlock());
@@ -534,7 +535,8 @@ LogicalResult CopyLowering::copyFragmentFragment() {
   if (src->layout == dst->layout) {
     for (int64_t r = 0; r < src->layout.getRegistersPerThread(); ++r) {
       Value v = memref::LoadOp::create(b, loc(), src->regs, idx(r));
-      memref::StoreOp::create(b, loc(), ctx.convert(v, dstElt), dst->regs, idx(r));
+      memref::StoreOp::create(b, loc(), ctx.convert(v, dstElt), dst->regs,
+                              idx(r));
     }
     return success();
   }
@@ -579,7 +581,6 @@ LogicalResult CopyLowering::copyFragmentFragment() {
   ctx.barrier(op);
   return success();
 }
-
 
 LogicalResult mlir::tile::lowering::lowerCopy(LoweringContext &ctx, CopyOp op) {
   if (op.getAsync() && !ctx.target.hasAsyncCopy())

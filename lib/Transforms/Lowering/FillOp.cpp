@@ -20,7 +20,8 @@ LogicalResult mlir::tile::lowering::lowerFill(LoweringContext &ctx, FillOp op) {
   if (ctx.frags.count(target)) {
     RegisterOperand &tile = ctx.frags[target];
     for (int64_t r = 0; r < tile.layout.getRegistersPerThread(); ++r)
-      memref::StoreOp::create(ctx.b, ctx.loc(), op.getValue(), tile.regs, ctx.idx(r));
+      memref::StoreOp::create(ctx.b, ctx.loc(), op.getValue(), tile.regs,
+                              ctx.idx(r));
     return success();
   }
   FailureOr<SharedRef> ref = ctx.resolveShared(target, op);
@@ -33,7 +34,8 @@ LogicalResult mlir::tile::lowering::lowerFill(LoweringContext &ctx, FillOp op) {
   for (int64_t s : shape)
     numel *= s;
   Value tid = ctx.threadId(op);
-  auto loop = scf::ForOp::create(ctx.b, ctx.loc(), tid, ctx.idx(numel), ctx.idx(threads));
+  auto loop = scf::ForOp::create(ctx.b, ctx.loc(), tid, ctx.idx(numel),
+                                 ctx.idx(threads));
   OpBuilder::InsertionGuard guard(ctx.b);
   ctx.b.setInsertionPointToStart(loop.getBody());
   Value e = loop.getInductionVar();

@@ -13,8 +13,7 @@ using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::lowering;
 
-LogicalResult mlir::tile::lowering::lowerGemm(LoweringContext &ctx,
-                                              GemmOp op) {
+LogicalResult mlir::tile::lowering::lowerGemm(LoweringContext &ctx, GemmOp op) {
   MmaAttr mma = op.getMmaAttr();
   if (!mma)
     return op.emitOpError("has no matrix-multiply instruction chosen: run "

@@ -125,8 +125,8 @@ Value LoweringContext::zeroOf(Type type) {
   return arith::ConstantOp::create(b, loc(), type, b.getZeroAttr(type));
 }
 
-Value LoweringContext::loadOrZero(Value valid, Value memref,
-                                  ValueRange indices, Type to) {
+Value LoweringContext::loadOrZero(Value valid, Value memref, ValueRange indices,
+                                  Type to) {
   if (!valid)
     return convert(memref::LoadOp::create(b, loc(), memref, indices), to);
   auto branch = scf::IfOp::create(b, loc(), TypeRange{to}, valid, true);

@@ -79,7 +79,9 @@ public:
   int64_t numThreads(Operation *op);
   /// The barrier over the threads executing `op`.
   BarrierScope barrierScope(Operation *op);
-  void barrier(Operation *op) { target.emitBarrier(b, loc(), barrierScope(op)); }
+  void barrier(Operation *op) {
+    target.emitBarrier(b, loc(), barrierScope(op));
+  }
 
   /// Per-dimension coordinates contributed by the thread bits of `layout`,
   /// and the mask of bits they can set in each dimension.

@@ -22,7 +22,8 @@ using namespace mlir::tile::lowering;
 
 /// Solves `target` = XOR of a subset of `bases`; returns the subset as a bit
 /// mask over `bases`, or none.
-std::optional<uint64_t> mlir::tile::lowering::solveGF2(ArrayRef<uint64_t> bases, uint64_t target) {
+std::optional<uint64_t> mlir::tile::lowering::solveGF2(ArrayRef<uint64_t> bases,
+                                                       uint64_t target) {
   // Gaussian elimination keeping track of combinations.
   SmallVector<std::pair<uint64_t, uint64_t>> rows; // (vector, combination)
   for (auto [i, basis] : llvm::enumerate(bases)) {

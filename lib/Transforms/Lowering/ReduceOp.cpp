@@ -9,9 +9,9 @@
 #include "LoweringContext.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -129,7 +129,8 @@ LogicalResult mlir::tile::lowering::lowerReduce(LoweringContext &ctx,
         Value otherWarp = arith::XOrIOp::create(b, loc(), warp, ctx.idx(delta));
         Value otherTid = ctx.add(ctx.mul(otherWarp, ctx.idx(laneCount)), lane);
         Value v = memref::LoadOp::create(
-            b, loc(), sc.view, ctx.addConst(ctx.mul(otherTid, ctx.idx(numDst)), r));
+            b, loc(), sc.view,
+            ctx.addConst(ctx.mul(otherTid, ctx.idx(numDst)), r));
         acc = combine(b, loc(), kind, acc, v);
       }
       partial[r] = acc;

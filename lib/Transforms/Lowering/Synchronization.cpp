@@ -145,8 +145,7 @@ static bool needsBarrier(Operation *op) {
   if (auto copy = dyn_cast<CopyOp>(op)) {
     auto src = copy.getSource().getDefiningOp<AllocOp>();
     auto dst = copy.getTarget().getDefiningOp<AllocOp>();
-    return src && dst &&
-           getMemoryKind(src.getType()) == MemoryKind::Fragment &&
+    return src && dst && getMemoryKind(src.getType()) == MemoryKind::Fragment &&
            getMemoryKind(dst.getType()) == MemoryKind::Fragment &&
            src.getLayoutAttr() != dst.getLayoutAttr();
   }

@@ -27,8 +27,8 @@ LogicalResult mlir::tile::lowering::lowerWs(LoweringContext &ctx, WsOp op) {
   int64_t groupSize = ctx.target.getWarpgroupSize();
   Value lo = ctx.idx(groupSize * groups.front());
   Value hi = ctx.idx(groupSize * (groups.back() + 1));
-  Value aboveLow =
-      arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::uge, ctx.tidValue, lo);
+  Value aboveLow = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::uge,
+                                         ctx.tidValue, lo);
   Value belowHigh = ctx.ult(ctx.tidValue, hi);
   Value inGroup = ctx.andBool(aboveLow, belowHigh);
   auto branch = scf::IfOp::create(b, loc(), inGroup, false);

@@ -42,10 +42,10 @@ struct ChipDescription {
   /// Minimum PTX ISA version (NVIDIA; 0 on AMD) and the default.
   int64_t minPtx, defaultPtx;
   /// Capabilities.
-  bool asyncCopy;   // cp.async (sm_80+)
-  bool tma;         // bulk tensor copies and mbarrier tx counts (sm_90+)
-  bool wgmma;       // warpgroup MMA (sm_90a)
-  bool setMaxNReg;  // per-warpgroup register budgets (sm_90a)
+  bool asyncCopy;  // cp.async (sm_80+)
+  bool tma;        // bulk tensor copies and mbarrier tx counts (sm_90+)
+  bool wgmma;      // warpgroup MMA (sm_90a)
+  bool setMaxNReg; // per-warpgroup register budgets (sm_90a)
   bool namedBarriers;
 
   bool isNVIDIA() const { return vendor == Vendor::NVIDIA; }
