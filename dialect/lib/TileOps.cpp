@@ -27,6 +27,69 @@ static InFlightDiagnostic emitMemoryKindError(Operation *op, StringRef what,
                            << " memory";
 }
 
+static bool isFp8(Type type) {
+  return isa<Float8E4M3FNType, Float8E5M2Type>(type);
+}
+
+/// Whether tiles (and the global operands they are copied from and to) may
+/// hold elements of `type`: the types the lowering can size, store and
+/// convert. Signless i8 to i64, f16, bf16, f32, f64 and the two 8-bit floats
+/// of `tile.gemm`; i1 (stored as one byte) only in register tiles when
+/// `allowI1`. No `index` (no fixed bit width), no sub-byte, wider or
+/// non-power-of-two types, no signed/unsigned integers (arith needs
+/// signless ones), no tf32/f80/f128 (no NVPTX lowering).
+static bool isSupportedElementType(Type type, bool allowI1) {
+  if (auto integer = dyn_cast<IntegerType>(type)) {
+    if (!integer.isSignless())
+      return false;
+    unsigned width = integer.getWidth();
+    return width == 8 || width == 16 || width == 32 || width == 64 ||
+           (allowI1 && width == 1);
+  }
+  return type.isF16() || type.isBF16() || type.isF32() || type.isF64() ||
+         isFp8(type);
+}
+
+/// Emits an error unless `type`, the element type of `what`, is supported
+/// (see isSupportedElementType).
+static LogicalResult verifyElementType(Operation *op, StringRef what,
+                                       Type type, bool allowI1) {
+  if (isSupportedElementType(type, allowI1))
+    return success();
+  if (!type.isIntOrFloat()) {
+    InFlightDiagnostic diag =
+        op->emitOpError("expects integer or floating-point elements, got ")
+        << type;
+    if (type.isIndex())
+      diag << " (" << what
+           << "): index has no fixed bit width; use i32 or i64";
+    else
+      diag << " (" << what << ")";
+    return diag;
+  }
+  InFlightDiagnostic diag = op->emitOpError()
+                            << what << " has element type " << type
+                            << ", which tiles do not support: use i8, i16, "
+                               "i32 or i64 (signless), f16, bf16, f32, f64, "
+                               "f8E4M3FN or f8E5M2";
+  if (type.isSignlessInteger(1))
+    diag << " (i1 only in fragment and local tiles)";
+  return diag;
+}
+
+/// Tiles and parallel iteration spaces are at most 2^32 elements once each
+/// dimension is padded to a power of two (the size layouts work with).
+static constexpr unsigned kMaxPaddedElementBits = 32;
+
+/// log2 of the element count of `shape` with every dimension padded to a
+/// power of two (never overflows).
+static unsigned getPaddedElementBits(ArrayRef<int64_t> shape) {
+  unsigned bits = 0;
+  for (int64_t size : shape)
+    bits += llvm::Log2_64_Ceil(static_cast<uint64_t>(std::max<int64_t>(size, 1)));
+  return bits;
+}
+
 /// Verifies that `layout` (if any) fits a tile of `type`.
 static LogicalResult verifyLayoutFor(Operation *op, LayoutAttrInterface layout,
                                      ArrayRef<int64_t> shape, Type elementType,
@@ -242,12 +305,18 @@ LogicalResult AllocOp::verify() {
            << type.getLayout();
   if (type.getRank() == 0)
     return emitOpError("expects a tile of rank at least 1");
-  // Resource accounting needs a bit width: no index, vector or complex tiles.
-  if (!type.getElementType().isIntOrFloat())
-    return emitOpError("expects integer or floating-point elements, got ")
-           << type.getElementType();
-  if (type.getNumElements() == 0)
+  // Resource accounting and the lowering need a fixed, supported element
+  // size: no index, vector or complex tiles, no i4 or tf32.
+  if (failed(verifyElementType(*this, "the tile", type.getElementType(),
+                               /*allowI1=*/kind != MemoryKind::Shared)))
+    return failure();
+  if (llvm::is_contained(type.getShape(), 0))
     return emitOpError("expects a non-empty tile, got ") << type;
+  if (getPaddedElementBits(type.getShape()) > kMaxPaddedElementBits)
+    return emitOpError("expects a tile of at most 2^")
+           << kMaxPaddedElementBits
+           << " elements (each dimension padded to a power of two), got "
+           << type;
   if (!(*this)->getParentOfType<KernelOp>())
     return emitOpError("must be nested in a tile.kernel");
   if (std::optional<int64_t> alignment = getAlignment()) {
@@ -291,9 +360,27 @@ LogicalResult CopyOp::verify() {
                        "local memory");
   if (!isOnChip(srcKind) && !isOnChip(dstKind))
     return emitOpError("cannot copy from global memory to global memory");
-  if (!isNumeric(srcType.getElementType()) ||
-      !isNumeric(dstType.getElementType()))
+  Type srcElt = srcType.getElementType(), dstElt = dstType.getElementType();
+  if (!isNumeric(srcElt) || !isNumeric(dstElt))
     return emitOpError("expects integer or floating-point element types");
+  if (failed(verifyElementType(*this, "the source", srcElt,
+                               /*allowI1=*/false)) ||
+      failed(verifyElementType(*this, "the target", dstElt,
+                               /*allowI1=*/false)))
+    return failure();
+  if (srcElt != dstElt) {
+    // The lowering converts with one arith cast: bf16 <-> f16 has none, and
+    // 8-bit floats have no conversions on the way to LLVM.
+    if (isFp8(srcElt) || isFp8(dstElt))
+      return emitOpError("cannot convert ")
+             << srcElt << " to " << dstElt
+             << ": copies of 8-bit float tiles must keep their element type";
+    if ((srcElt.isBF16() && dstElt.isF16()) ||
+        (srcElt.isF16() && dstElt.isBF16()))
+      return emitOpError("cannot convert ")
+             << srcElt << " to " << dstElt
+             << " directly: copy through an f32 tile";
+  }
 
   if (getAsync() &&
       (srcKind != MemoryKind::Global || dstKind != MemoryKind::Shared))
@@ -350,10 +437,6 @@ LogicalResult CopyOp::verify() {
 //===----------------------------------------------------------------------===//
 // GemmOp
 //===----------------------------------------------------------------------===//
-
-static bool isFp8(Type type) {
-  return isa<Float8E4M3FNType, Float8E5M2Type>(type);
-}
 
 LogicalResult GemmOp::verify() {
   auto aType = cast<MemRefType>(getA().getType());
@@ -426,7 +509,9 @@ LogicalResult FillOp::verify() {
   if (!isOnChip(getMemoryKind(type)))
     return emitMemoryKindError(*this, "filled tile", type,
                                "shared, fragment or local");
-  return success();
+  return verifyElementType(*this, "the filled tile", type.getElementType(),
+                           /*allowI1=*/getMemoryKind(type) !=
+                               MemoryKind::Shared);
 }
 
 //===----------------------------------------------------------------------===//
@@ -500,6 +585,11 @@ LogicalResult ParallelOp::verify() {
   for (int64_t extent : getExtents())
     if (extent <= 0)
       return emitOpError("expects positive extents, got ") << extent;
+  if (getPaddedElementBits(getExtents()) > kMaxPaddedElementBits)
+    return emitOpError("expects at most 2^")
+           << kMaxPaddedElementBits
+           << " iterations (each extent padded to a power of two), got ["
+           << getExtents() << "]";
   return verifyLayoutFor(*this, getLayoutAttr(), getExtents(),
                          /*elementType=*/Type(), /*distributed=*/true);
 }
@@ -547,6 +637,8 @@ LogicalResult ReduceOp::verify() {
   if (!isa<FloatType>(elt) && !elt.isSignlessInteger())
     return emitOpError("expects float or signless integer elements, got ")
            << elt;
+  if (failed(verifyElementType(*this, "the source", elt, /*allowI1=*/false)))
+    return failure();
   int64_t dim = getDim();
   if (dim < 0 || dim >= srcType.getRank())
     return emitOpError("reduction dimension ")
