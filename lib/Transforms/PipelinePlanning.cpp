@@ -26,6 +26,11 @@ using namespace mlir::tile;
 
 namespace {
 
+/// Most stages a pipelined loop may have. Every stage multiplies the shared
+/// tiles it keeps in flight, and no chip holds more than a few: a larger
+/// count is a mistake, not a request to search.
+constexpr int64_t kMaxNumStages = 64;
+
 /// Drops the pipelining attributes of `loop` after telling why.
 void keepSequential(scf::ForOp loop, const Twine &why) {
   loop.emitRemark() << "loop not pipelined: " << why;
@@ -141,6 +146,11 @@ LogicalResult PipelinePlanningPass::plan(scf::ForOp loop) {
     loop->removeAttr(TileDialect::kOrderAttrName);
     return success();
   }
+  if (numStages > kMaxNumStages)
+    return loop.emitError()
+           << "'" << TileDialect::kNumStagesAttrName << "' = " << numStages
+           << " is more than the supported maximum of " << kMaxNumStages
+           << " stages";
   auto kernel = loop->getParentOfType<KernelOp>();
   if (!kernel) {
     keepSequential(loop, "it is not inside a tile.kernel");
@@ -393,23 +403,41 @@ LogicalResult PipelinePlanningPass::checkSharedMemory(
       int64_t &count = versions[alloc];
       count = std::max(count, info.getNumVersions());
     }
+    // Saturating: no count of versions or tile size can wrap the sum.
     int64_t extra = 0;
     for (auto &[alloc, count] : versions)
-      extra += (count - 1) * getSharedTileSizeInBytes(cast<AllocOp>(alloc));
-    return computeSharedMemoryBytes(kernel) + extra;
+      extra = addSizes(extra,
+                       mulSizes(std::max<int64_t>(count - 1, 0),
+                                getSharedTileSizeInBytes(cast<AllocOp>(alloc))));
+    return addSizes(computeSharedMemoryBytes(kernel), extra);
   };
+  // The option when given (and positive), else the target's limit.
+  int64_t limit =
+      getResourceLimits(kernel,
+                        maxSharedMemory.hasValue() ? maxSharedMemory.getValue()
+                                                   : 0,
+                        /*registersOption=*/0)
+          .sharedMemoryPerBlock;
   int64_t needed = bytesWith(numStages);
-  if (needed <= maxSharedMemory)
+  if (needed <= limit)
     return success();
+  // The shared memory needed grows with the stage count: binary search for
+  // the largest count in [1, numStages - 1] that fits (0 if none does).
   int64_t fits = 0;
-  for (int64_t s = numStages - 1; s >= 1 && !fits; --s)
-    if (bytesWith(s) <= maxSharedMemory)
-      fits = s;
+  for (int64_t lo = 1, hi = numStages - 1; lo <= hi;) {
+    int64_t mid = lo + (hi - lo) / 2;
+    if (bytesWith(mid) <= limit) {
+      fits = mid;
+      lo = mid + 1;
+    } else {
+      hi = mid - 1;
+    }
+  }
   InFlightDiagnostic diag = loop.emitError()
                             << "pipelining with num_stages = " << numStages
-                            << " needs " << needed
-                            << " bytes of shared memory but at most "
-                            << maxSharedMemory.getValue() << " are available";
+                            << " needs " << describeSize(needed)
+                            << " bytes of shared memory but at most " << limit
+                            << " are available";
   if (fits > 1)
     diag << "; num_stages = " << fits << " would fit";
   else if (fits == 1)

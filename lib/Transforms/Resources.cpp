@@ -2,22 +2,74 @@
 
 #include "tile/Transforms/Resources.h"
 
+#include "tile/Dialect/ChipDescription.h"
+
+#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::tile;
 
+int64_t mlir::tile::addSizes(int64_t a, int64_t b) {
+  if (a == kSaturatedSize || b == kSaturatedSize)
+    return kSaturatedSize;
+  std::optional<int64_t> sum = llvm::checkedAdd(a, b);
+  return sum ? *sum : kSaturatedSize;
+}
+
+int64_t mlir::tile::mulSizes(int64_t a, int64_t b) {
+  if (a == 0 || b == 0)
+    return 0;
+  if (a == kSaturatedSize || b == kSaturatedSize)
+    return kSaturatedSize;
+  std::optional<int64_t> product = llvm::checkedMul(a, b);
+  return product ? *product : kSaturatedSize;
+}
+
+std::string mlir::tile::describeSize(int64_t size) {
+  if (size == kSaturatedSize)
+    return "more than " + std::to_string(kSaturatedSize - 1);
+  return std::to_string(size);
+}
+
+/// alignTo that saturates instead of wrapping.
+static int64_t alignSize(int64_t size, int64_t alignment) {
+  if (alignment <= 1 || size == kSaturatedSize)
+    return size;
+  int64_t rem = size % alignment;
+  return rem ? addSizes(size, alignment - rem) : size;
+}
+
+int64_t mlir::tile::getElementStorageBytes(Type type) {
+  if (!type.isIntOrFloat())
+    return 0;
+  uint64_t bits = type.getIntOrFloatBitWidth();
+  return static_cast<int64_t>(llvm::PowerOf2Ceil(llvm::divideCeil(bits, 8)));
+}
+
+int64_t mlir::tile::getNumElements(ArrayRef<int64_t> shape) {
+  int64_t count = 1;
+  for (int64_t size : shape)
+    count = mulSizes(count, std::max<int64_t>(size, 0));
+  return count;
+}
+
 int64_t mlir::tile::getTileSizeInBytes(MemRefType type) {
-  int64_t bits = type.getElementTypeBitWidth();
-  return llvm::divideCeil(type.getNumElements() * bits, 8);
+  return mulSizes(getNumElements(type.getShape()),
+                  getElementStorageBytes(type.getElementType()));
 }
 
 int64_t mlir::tile::getSharedTileSizeInBytes(AllocOp alloc) {
   MemRefType type = alloc.getType();
+  int64_t plain = getTileSizeInBytes(type);
+  // Layouts compute sizes in plain int64_t: only ask them about tiles whose
+  // size is far from overflowing (the padding at most doubles a row).
+  if (plain > (int64_t(1) << 48))
+    return kSaturatedSize;
   if (auto layout = dyn_cast_or_null<SharedLayoutAttr>(alloc.getLayoutAttr()))
-    return layout.getSizeInBytes(type.getShape(),
-                                 type.getElementTypeBitWidth());
-  return getTileSizeInBytes(type);
+    return layout.getSizeInBytes(
+        type.getShape(), 8 * getElementStorageBytes(type.getElementType()));
+  return plain;
 }
 
 int64_t mlir::tile::getSharedAlignment(AllocOp alloc) {
@@ -29,27 +81,72 @@ int64_t mlir::tile::computeSharedMemoryBytes(KernelOp kernel) {
   kernel.walk([&](AllocOp alloc) {
     if (getMemoryKind(alloc.getType()) != MemoryKind::Shared)
       return;
-    offset = llvm::alignTo(offset, getSharedAlignment(alloc));
-    offset += getSharedTileSizeInBytes(alloc);
+    offset = alignSize(offset, getSharedAlignment(alloc));
+    offset = addSizes(offset, getSharedTileSizeInBytes(alloc));
   });
   return offset;
 }
 
+int64_t mlir::tile::getCooperatingThreads(Operation *op) {
+  if (auto ws = dyn_cast<WsOp>(op))
+    return ws.getNumThreads();
+  if (auto ws = op->getParentOfType<WsOp>())
+    return ws.getNumThreads();
+  if (auto kernel = dyn_cast<KernelOp>(op))
+    return kernel.getThreads();
+  if (auto kernel = op->getParentOfType<KernelOp>())
+    return kernel.getThreads();
+  return 1;
+}
+
 int64_t mlir::tile::estimateTileRegisters(KernelOp kernel) {
   int64_t bytes = 0;
-  int64_t threads = kernel.getThreads();
   kernel.walk([&](AllocOp alloc) {
     MemRefType type = alloc.getType();
     switch (getMemoryKind(type)) {
-    case MemoryKind::Fragment:
-      bytes += llvm::divideCeil(getTileSizeInBytes(type), threads);
+    case MemoryKind::Fragment: {
+      int64_t threads = std::max<int64_t>(getCooperatingThreads(alloc), 1);
+      int64_t size = getTileSizeInBytes(type);
+      bytes = addSizes(bytes, size == kSaturatedSize
+                                  ? kSaturatedSize
+                                  : llvm::divideCeil(size, threads));
       break;
+    }
     case MemoryKind::Local:
-      bytes += getTileSizeInBytes(type);
+      bytes = addSizes(bytes, getTileSizeInBytes(type));
       break;
     default:
       break;
     }
   });
-  return llvm::divideCeil(bytes, 4);
+  return bytes == kSaturatedSize ? kSaturatedSize : llvm::divideCeil(bytes, 4);
+}
+
+int64_t mlir::tile::getParallelIterationsPerThread(ParallelOp op) {
+  int64_t points = 1;
+  for (int64_t extent : op.getExtents()) {
+    unsigned bits =
+        llvm::Log2_64_Ceil(static_cast<uint64_t>(std::max<int64_t>(extent, 1)));
+    points = bits >= 62 ? kSaturatedSize
+                        : mulSizes(points, int64_t(1) << bits);
+  }
+  if (points == kSaturatedSize)
+    return kSaturatedSize;
+  int64_t threads = std::max<int64_t>(getCooperatingThreads(op), 1);
+  return llvm::divideCeil(points, threads);
+}
+
+ResourceLimits mlir::tile::getResourceLimits(Operation *op,
+                                             int64_t sharedMemoryOption,
+                                             int64_t registersOption) {
+  const ChipDescription *chip = getTargetAttr(op).getDescription();
+  if (!chip)
+    chip = lookupChip(kDefaultChip);
+  ResourceLimits limits{chip->maxSharedMemoryPerBlock,
+                        chip->maxRegistersPerThread, chip->registersPerBlock};
+  if (sharedMemoryOption > 0)
+    limits.sharedMemoryPerBlock = sharedMemoryOption;
+  if (registersOption > 0)
+    limits.registersPerThread = registersOption;
+  return limits;
 }

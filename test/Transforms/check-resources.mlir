@@ -29,11 +29,12 @@ func.func @gemm() {
 //   [128, 384) 64 x f32, alignment 128 (122 bytes of padding)
 //   [384, 394) 10 x i8, alignment 1 (no padding)
 //   [400, 416) 4 x f32, default alignment (6 bytes of padding)
-//   [416, 418) 16 x i1 (2 bytes), alignment 2
-// Fragments and local tiles take no shared memory (their 128 + 256 bytes
-// per thread are 96 registers).
+//   [416, 418) 1 x i16, alignment 2
+//   [418, 426) 8 x i1 local: a byte per element (not shared memory)
+// Fragments and local tiles take no shared memory (their 128 + 256 + 8
+// bytes per thread are 98 registers).
 // CHECK-LABEL: func.func @alignment_padding
-// CHECK: attributes {tile.fragment_registers = 96 : i64, tile.shared_memory_bytes = 418 : i64}
+// CHECK: attributes {tile.fragment_registers = 98 : i64, tile.shared_memory_bytes = 418 : i64}
 func.func @alignment_padding() {
   tile.kernel @alignment_padding blocks(%bx) in [1] threads(128) {
     %t0 = tile.alloc : memref<3xf16, #gpu.address_space<workgroup>>
@@ -42,7 +43,8 @@ func.func @alignment_padding() {
     %t2 = tile.alloc {alignment = 1 : i64} : memref<10xi8, #gpu.address_space<workgroup>>
     %l = tile.alloc : memref<64xf32, #tile.mem<local>>
     %t3 = tile.alloc : memref<4xf32, #gpu.address_space<workgroup>>
-    %t4 = tile.alloc {alignment = 2 : i64} : memref<16xi1, #gpu.address_space<workgroup>>
+    %t4 = tile.alloc {alignment = 2 : i64} : memref<1xi16, #gpu.address_space<workgroup>>
+    %m = tile.alloc : memref<8xi1, #tile.mem<local>>
   }
   return
 }

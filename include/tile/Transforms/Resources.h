@@ -5,6 +5,11 @@
 // check multi-buffered shared memory) and by the lowering (to decide between
 // static and dynamic shared memory).
 //
+// All sizes saturate: a size that does not fit in int64_t is returned as
+// kSaturatedSize, which compares greater than every limit, so that no input
+// can wrap a size around to a small or negative number. Report such sizes
+// with describeSize() ("more than 9223372036854775806").
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TILE_TRANSFORMS_RESOURCES_H
@@ -12,28 +17,77 @@
 
 #include "tile/Dialect/TileOps.h"
 
+#include <cstdint>
+#include <limits>
+#include <string>
+
 namespace mlir::tile {
 
 /// Default alignment of a shared tile, in bytes: the width of a vectorized
 /// (16-byte) access.
 constexpr int64_t kDefaultSharedAlignment = 16;
 
-/// Size in bytes of a statically shaped tile.
+/// The value of every size that does not fit in int64_t.
+constexpr int64_t kSaturatedSize = std::numeric_limits<int64_t>::max();
+
+/// Most iterations of a `tile.parallel` that one thread may execute: the
+/// lowering unrolls the body once per iteration a thread owns. A register
+/// tile at the register limit holds at most 255 x 4 = 1020 8-bit elements
+/// per thread, so every loop over register tiles that fit stays below it.
+constexpr int64_t kMaxParallelIterationsPerThread = 2048;
+
+/// Saturating a + b and a * b of non-negative sizes.
+int64_t addSizes(int64_t a, int64_t b);
+int64_t mulSizes(int64_t a, int64_t b);
+
+/// "N" or, for kSaturatedSize, "more than N - 1".
+std::string describeSize(int64_t size);
+
+/// Bytes one element of `type` occupies in memory (LLVM's allocation size:
+/// i1 takes a byte, f16 two); 0 for types without a fixed bit width.
+int64_t getElementStorageBytes(Type type);
+
+/// Elements of a statically shaped tile (saturating).
+int64_t getNumElements(ArrayRef<int64_t> shape);
+
+/// Size in bytes of a statically shaped tile (saturating).
 int64_t getTileSizeInBytes(MemRefType type);
 
-/// Size in bytes of a shared tile, including the padding of its layout.
+/// Size in bytes of a shared tile, including the padding of its layout
+/// (saturating).
 int64_t getSharedTileSizeInBytes(AllocOp alloc);
 
 /// Byte alignment of a shared tile allocation.
 int64_t getSharedAlignment(AllocOp alloc);
 
 /// Bytes of shared memory that `kernel` allocates statically, with every
-/// shared tile placed at its alignment in program order.
+/// shared tile placed at its alignment in program order (saturating).
 int64_t computeSharedMemoryBytes(KernelOp kernel);
 
+/// Threads that execute `op` together: those of the enclosing `tile.ws`, else
+/// the kernel's.
+int64_t getCooperatingThreads(Operation *op);
+
 /// Estimated 32-bit registers per thread taken by the fragment and local
-/// tiles of `kernel` (fragments spread evenly over the kernel's threads).
+/// tiles of `kernel` (fragments spread evenly over the threads that
+/// cooperate on them; saturating).
 int64_t estimateTileRegisters(KernelOp kernel);
+
+/// Iterations of `op` that one thread executes: its iteration space, padded
+/// to powers of two as layouts are, spread over the cooperating threads
+/// (saturating).
+int64_t getParallelIterationsPerThread(ParallelOp op);
+
+/// The limits resources are checked against: an explicit positive pass
+/// option wins, otherwise the target's (`#tile.target` of `op`, else the
+/// default chip).
+struct ResourceLimits {
+  int64_t sharedMemoryPerBlock;
+  int64_t registersPerThread;
+  int64_t registersPerBlock;
+};
+ResourceLimits getResourceLimits(Operation *op, int64_t sharedMemoryOption,
+                                 int64_t registersOption);
 
 } // namespace mlir::tile
 
