@@ -74,6 +74,13 @@ MlirLogicalResult tileModuleGetGPUBinary(MlirModule cModule,
     return wrap(failure());
   }
   StringRef bytes = object.getObject().getValue();
+  // A serializer that failed without failing its pass leaves nothing to load.
+  if (bytes.empty()) {
+    emitError(binary.getLoc())
+        << "gpu.binary '" << binary.getSymName()
+        << "' holds an empty object: compiling the kernel failed";
+    return wrap(failure());
+  }
   *data = bytes.data();
   *size = bytes.size();
   return wrap(success());

@@ -3,6 +3,11 @@
 // mlir-opt for the tile dialect: registers the tile dialect and passes, and
 // the upstream dialects, passes and conversions the tile pipeline lowers to.
 //
+// Unlike the stock driver, tile-opt fails (exit code 1, no output file)
+// whenever an error was reported, even by a pass that did not signal
+// failure, except under -verify-diagnostics, where expected errors are the
+// point.
+//
 //===----------------------------------------------------------------------===//
 
 #include "tile/Conversion/Passes.h"
@@ -44,8 +49,19 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+#include <atomic>
+#include <cstdio>
+#include <memory>
 
 // Registers only the upstream conversions the tile pipelines need (registering
 // all of them would link every conversion library).
@@ -88,6 +104,21 @@ static void registerUpstreamConversionPasses() {
   mlir::registerSCFToControlFlowPass();
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+/// Sanitizer builds (TILE_ENABLE_SANITIZERS): LLVM's headers poison the
+/// memory of bump allocators when compiled with AddressSanitizer, which the
+/// uninstrumented LLVM and MLIR libraries then touch without unpoisoning
+/// (false use-after-poison reports): ignore manual poisoning. LLVM and MLIR
+/// also keep process-lifetime allocations that LeakSanitizer would report.
+/// ASAN_OPTIONS, when set, takes precedence.
+extern "C" const char *__asan_default_options() {
+  return "detect_leaks=0:allow_user_poisoning=0";
+}
+#endif
+
+/// Set when any error diagnostic is reported while passes run.
+static std::atomic<bool> sawError{false};
+
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   registry.insert<mlir::tile::TileDialect, mlir::affine::AffineDialect,
@@ -112,6 +143,49 @@ int main(int argc, char **argv) {
   mlir::gpu::registerGPUToNVVMPipeline();
   registerUpstreamConversionPasses();
 
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "tile-mlir optimizer driver\n", registry));
+  // What MlirOptMain(argc, argv, ...) does, with a diagnostic handler that
+  // records errors installed on each context before its passes run.
+  auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
+      argc, argv, "tile-mlir optimizer driver\n", registry);
+  llvm::InitLLVM y(argc, argv);
+  mlir::MlirOptMainConfig config =
+      mlir::MlirOptMainConfig::createFromCLOptions();
+  if (!config.shouldVerifyDiagnostics()) {
+    auto base = std::make_shared<mlir::MlirOptMainConfig>(config);
+    config.setPassPipelineSetupFn([base](mlir::PassManager &pm) {
+      // Called first, before the handler that prints: returning failure
+      // passes the diagnostic on.
+      pm.getContext()->getDiagEngine().registerHandler(
+          [](mlir::Diagnostic &diag) {
+            if (diag.getSeverity() == mlir::DiagnosticSeverity::Error)
+              sawError = true;
+            return mlir::failure();
+          });
+      return base->setupPassPipeline(pm);
+    });
+  }
+
+  if (inputFilename == "-" &&
+      llvm::sys::Process::FileDescriptorIsDisplayed(fileno(stdin)))
+    llvm::errs() << "(processing input from stdin now, hit ctrl-c/ctrl-d to "
+                    "interrupt)\n";
+  std::string errorMessage;
+  auto file = mlir::openInputFile(inputFilename, &errorMessage);
+  if (!file) {
+    llvm::errs() << errorMessage << "\n";
+    return 1;
+  }
+  auto output = mlir::openOutputFile(outputFilename, &errorMessage);
+  if (!output) {
+    llvm::errs() << errorMessage << "\n";
+    return 1;
+  }
+  if (mlir::failed(
+          mlir::MlirOptMain(output->os(), std::move(file), registry, config)))
+    return 1;
+  // A pass reported an error without failing: fail too, and keep no output.
+  if (sawError)
+    return 1;
+  output->keep();
+  return 0;
 }
