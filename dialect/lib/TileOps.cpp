@@ -2,6 +2,7 @@
 
 #include "tile/Dialect/TileOps.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -80,6 +81,12 @@ static LogicalResult verifyElementType(Operation *op, StringRef what,
 /// Tiles and parallel iteration spaces are at most 2^32 elements once each
 /// dimension is padded to a power of two (the size layouts work with).
 static constexpr unsigned kMaxPaddedElementBits = 32;
+
+/// Most iterations of a `tile.parallel` that one thread may execute: the
+/// lowering unrolls the body once per iteration a thread owns. A register
+/// tile at the register limit holds at most 255 x 4 = 1020 8-bit elements
+/// per thread, so every loop over register tiles that fit stays below it.
+static constexpr int64_t kMaxParallelIterationsPerThread = 2048;
 
 /// log2 of the element count of `shape` with every dimension padded to a
 /// power of two (never overflows).
@@ -585,11 +592,31 @@ LogicalResult ParallelOp::verify() {
   for (int64_t extent : getExtents())
     if (extent <= 0)
       return emitOpError("expects positive extents, got ") << extent;
-  if (getPaddedElementBits(getExtents()) > kMaxPaddedElementBits)
+  unsigned bits = getPaddedElementBits(getExtents());
+  if (bits > kMaxPaddedElementBits)
     return emitOpError("expects at most 2^")
            << kMaxPaddedElementBits
            << " iterations (each extent padded to a power of two), got ["
            << getExtents() << "]";
+  // The lowering unrolls the body once per iteration a thread owns: bound
+  // that count (the layout covers the padded space; the cooperating threads
+  // are those of the enclosing tile.ws, else the kernel's).
+  int64_t threads = 0;
+  if (auto ws = (*this)->getParentOfType<WsOp>())
+    threads = ws.getNumThreads();
+  else if (auto kernel = (*this)->getParentOfType<KernelOp>())
+    threads = kernel.getThreads();
+  if (threads > 0) {
+    int64_t perThread = llvm::divideCeil(int64_t(1) << bits, threads);
+    if (perThread > kMaxParallelIterationsPerThread)
+      return emitOpError("unrolls ")
+             << perThread
+             << " iterations per thread (its iteration space padded to "
+                "powers of two, over "
+             << threads << " threads), more than the limit of "
+             << kMaxParallelIterationsPerThread
+             << "; split the loop or use smaller tiles";
+  }
   return verifyLayoutFor(*this, getLayoutAttr(), getExtents(),
                          /*elementType=*/Type(), /*distributed=*/true);
 }
@@ -609,6 +636,14 @@ LogicalResult ParallelOp::verifyRegions() {
       op->emitOpError("cannot be nested in a tile.parallel: its body is "
                       "executed per element");
       return WalkResult::interrupt();
+    }
+    // Layouts and the lowering size the elements the body accesses.
+    if (isa<memref::LoadOp, memref::StoreOp>(op)) {
+      auto type = cast<MemRefType>(
+          op->getOperand(isa<memref::LoadOp>(op) ? 0 : 1).getType());
+      if (failed(verifyElementType(op, "the accessed memref",
+                                   type.getElementType(), /*allowI1=*/true)))
+        return WalkResult::interrupt();
     }
     return WalkResult::advance();
   });

@@ -2,10 +2,10 @@
 //
 // Records the shared memory and tile registers of every kernel and reports,
 // at the kernel, what does not fit the target: shared memory per block,
-// registers per thread and per block. Also bounds the per-thread unrolling of
-// `tile.parallel`. `tile-to-nvvm` runs it before any lowering, so that
-// kernels over the limits fail with these diagnostics instead of reaching a
-// lowering that would unroll them without bound.
+// registers per thread and per block. `tile-to-nvvm` runs it before any
+// lowering, so that kernels over the limits fail with these diagnostics
+// instead of reaching a lowering that would unroll them without bound (the
+// per-thread iterations of `tile.parallel` are bounded by its verifier).
 //
 //===----------------------------------------------------------------------===//
 
@@ -66,19 +66,6 @@ struct CheckResourcesPass
             << " registers; use fewer threads or smaller tiles";
         failed = true;
       }
-      kernel.walk([&](ParallelOp loop) {
-        int64_t perThread = getParallelIterationsPerThread(loop);
-        if (perThread <= kMaxParallelIterationsPerThread)
-          return;
-        loop.emitOpError()
-            << "unrolls " << describeSize(perThread)
-            << " iterations per thread (its iteration space padded to "
-               "powers of two, over "
-            << getCooperatingThreads(loop) << " threads), more than the limit "
-            << "of " << kMaxParallelIterationsPerThread
-            << "; split the loop or use smaller tiles";
-        failed = true;
-      });
     });
     if (failed)
       signalPassFailure();

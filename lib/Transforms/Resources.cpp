@@ -122,20 +122,6 @@ int64_t mlir::tile::estimateTileRegisters(KernelOp kernel) {
   return bytes == kSaturatedSize ? kSaturatedSize : llvm::divideCeil(bytes, 4);
 }
 
-int64_t mlir::tile::getParallelIterationsPerThread(ParallelOp op) {
-  int64_t points = 1;
-  for (int64_t extent : op.getExtents()) {
-    unsigned bits =
-        llvm::Log2_64_Ceil(static_cast<uint64_t>(std::max<int64_t>(extent, 1)));
-    points = bits >= 62 ? kSaturatedSize
-                        : mulSizes(points, int64_t(1) << bits);
-  }
-  if (points == kSaturatedSize)
-    return kSaturatedSize;
-  int64_t threads = std::max<int64_t>(getCooperatingThreads(op), 1);
-  return llvm::divideCeil(points, threads);
-}
-
 ResourceLimits mlir::tile::getResourceLimits(Operation *op,
                                              int64_t sharedMemoryOption,
                                              int64_t registersOption) {

@@ -169,3 +169,17 @@ func.func @index_reduce(%s: memref<32x32xindex, #tile.mem<fragment>>, %t: memref
   }
   return
 }
+
+// -----
+
+// Loads and stores in tile.parallel are sized by layout inference (it
+// crashed on index) and the lowering.
+func.func @index_in_parallel(%A: memref<?x?xindex>) {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    tile.parallel (%i, %j) in [32, 32] {
+      // expected-error @+1 {{'memref.load' op expects integer or floating-point elements, got 'index' (the accessed memref): index has no fixed bit width; use i32 or i64}}
+      %x = memref.load %A[%i, %j] : memref<?x?xindex>
+    }
+  }
+  return
+}

@@ -4,8 +4,8 @@
 // register tile far beyond the register file or on a tile.parallel over
 // 2^31 points (unrolled without limit). tile-to-nvvm now runs
 // tile-check-resources before any lowering, which checks against the
-// module's target when no limit is given and bounds the iterations a thread
-// unrolls.
+// module's target when no limit is given; the tile.parallel verifier bounds
+// the iterations a thread unrolls, whatever passes run.
 //
 // RUN: tile-opt %s -split-input-file -tile-check-resources -verify-diagnostics
 // RUN: not timeout 300 tile-opt %s -split-input-file --tile-to-nvvm="format=isa" -o /dev/null 2>&1 | FileCheck %s

@@ -30,12 +30,6 @@ constexpr int64_t kDefaultSharedAlignment = 16;
 /// The value of every size that does not fit in int64_t.
 constexpr int64_t kSaturatedSize = std::numeric_limits<int64_t>::max();
 
-/// Most iterations of a `tile.parallel` that one thread may execute: the
-/// lowering unrolls the body once per iteration a thread owns. A register
-/// tile at the register limit holds at most 255 x 4 = 1020 8-bit elements
-/// per thread, so every loop over register tiles that fit stays below it.
-constexpr int64_t kMaxParallelIterationsPerThread = 2048;
-
 /// Saturating a + b and a * b of non-negative sizes.
 int64_t addSizes(int64_t a, int64_t b);
 int64_t mulSizes(int64_t a, int64_t b);
@@ -72,11 +66,6 @@ int64_t getCooperatingThreads(Operation *op);
 /// tiles of `kernel` (fragments spread evenly over the threads that
 /// cooperate on them; saturating).
 int64_t estimateTileRegisters(KernelOp kernel);
-
-/// Iterations of `op` that one thread executes: its iteration space, padded
-/// to powers of two as layouts are, spread over the cooperating threads
-/// (saturating).
-int64_t getParallelIterationsPerThread(ParallelOp op);
 
 /// The limits resources are checked against: an explicit positive pass
 /// option wins, otherwise the target's (`#tile.target` of `op`, else the
