@@ -26,6 +26,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FileSystem.h"
@@ -165,6 +166,38 @@ struct TileToNVVMPreflightPass
 
   LogicalResult checkInput(ModuleOp module) {
     bool failed = false;
+    // Outside kernels, memrefs live in global memory: the host lowering has
+    // no address space for tiles (it failed without a location).
+    auto isHostMemRef = [](Type type) {
+      auto memref = dyn_cast<MemRefType>(type);
+      return !memref || !memref.getMemorySpace() ||
+             isa<IntegerAttr>(memref.getMemorySpace());
+    };
+    module.walk([&](Operation *op) {
+      if (isa<KernelOp>(op) || op->getParentOfType<KernelOp>())
+        return;
+      auto report = [&](Type type, const Twine &what) {
+        op->emitOpError() << what << " has type " << type
+                          << ", a tile outside any tile.kernel, which "
+                             "tile-to-nvvm cannot compile: host code only "
+                             "handles global memrefs";
+        failed = true;
+      };
+      if (auto func = dyn_cast<FunctionOpInterface>(op)) {
+        for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
+          if (!isHostMemRef(type))
+            return report(type, "argument #" + Twine(i));
+        for (auto [i, type] : llvm::enumerate(func.getResultTypes()))
+          if (!isHostMemRef(type))
+            return report(type, "result #" + Twine(i));
+        return;
+      }
+      for (auto [i, type] : llvm::enumerate(op->getResultTypes()))
+        if (!isHostMemRef(type))
+          return report(type, "result #" + Twine(i));
+    });
+    if (failed)
+      return failure();
     module.walk([&](Operation *op) {
       // A constant memref.dim index outside the memref's rank: upstream
       // canonicalization (run by this pipeline) crashes on it.

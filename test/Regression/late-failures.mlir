@@ -7,7 +7,9 @@
 //    tile-layout-inference"; a shared tile read inside tile.parallel:
 //    "'tile.alloc' op is still used after lowering";
 //  * a user tile.stage on an outer loop: reported against the op count of
-//    the body after tile-specialize-bounds had added its test.
+//    the body after tile-specialize-bounds had added its test;
+//  * a tile (fragment, shared) memref outside any kernel: "<unknown>:0:
+//    conversion of memref memory space ... failed", with exit code 0.
 // The last three are now reported at the user's op when the pipeline
 // starts.
 //
@@ -110,5 +112,12 @@ func.func @outer_schedule(%A: !g, %C: !g, %n: index) {
     } {tile.num_stages = 2 : i64, tile.stage = array<i64: 0, 0, 1>, tile.order = array<i64: 0, 1, 2>}
     tile.copy %acc, %C[%c0, %c0] : !f to !g
   }
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op argument #0 has type 'memref<32x32xf32, #tile.mem<fragment>>', a tile outside any tile.kernel, which tile-to-nvvm cannot compile: host code only handles global memrefs}}
+func.func @host_fragment(%f: memref<32x32xf32, #tile.mem<fragment>>) {
   return
 }

@@ -119,6 +119,37 @@ extern "C" const char *__asan_default_options() {
 /// Set when any error diagnostic is reported while passes run.
 static std::atomic<bool> sawError{false};
 
+namespace {
+/// Runs before any other pass: rejects memref.dim ops whose constant index
+/// is outside the memref's rank. Such IR verifies (the access is undefined
+/// only when executed), but upstream canonicalization crashes on it (the
+/// GPU dialect's SimplifyDimOfAllocOp pattern indexes the shape with it).
+struct CheckDimIndicesPass
+    : public mlir::PassWrapper<CheckDimIndicesPass, mlir::OperationPass<>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CheckDimIndicesPass)
+  llvm::StringRef getArgument() const override {
+    return "tile-opt-check-dim-indices";
+  }
+  llvm::StringRef getDescription() const override {
+    return "Reject memref.dim ops with a constant index out of range";
+  }
+  void runOnOperation() override {
+    bool failed = false;
+    getOperation()->walk([&](mlir::memref::DimOp dim) {
+      std::optional<int64_t> index = dim.getConstantIndex();
+      auto type = llvm::dyn_cast<mlir::MemRefType>(dim.getSource().getType());
+      if (index && type && (*index < 0 || *index >= type.getRank())) {
+        dim.emitOpError("index ") << *index << " is out of range for a rank-"
+                                  << type.getRank() << " memref";
+        failed = true;
+      }
+    });
+    if (failed)
+      signalPassFailure();
+  }
+};
+} // namespace
+
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   registry.insert<mlir::tile::TileDialect, mlir::affine::AffineDialect,
@@ -150,20 +181,27 @@ int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
   mlir::MlirOptMainConfig config =
       mlir::MlirOptMainConfig::createFromCLOptions();
-  if (!config.shouldVerifyDiagnostics()) {
-    auto base = std::make_shared<mlir::MlirOptMainConfig>(config);
-    config.setPassPipelineSetupFn([base](mlir::PassManager &pm) {
-      // Called first, before the handler that prints: returning failure
-      // passes the diagnostic on.
+  auto base = std::make_shared<mlir::MlirOptMainConfig>(config);
+  bool recordErrors = !config.shouldVerifyDiagnostics();
+  config.setPassPipelineSetupFn([base, recordErrors](mlir::PassManager &pm) {
+    // Called first, before the handler that prints: returning failure
+    // passes the diagnostic on.
+    if (recordErrors)
       pm.getContext()->getDiagEngine().registerHandler(
           [](mlir::Diagnostic &diag) {
             if (diag.getSeverity() == mlir::DiagnosticSeverity::Error)
               sawError = true;
             return mlir::failure();
           });
-      return base->setupPassPipeline(pm);
-    });
-  }
+    // When passes run, reject first what upstream patterns crash on.
+    mlir::PassManager probe(pm.getContext(), pm.getOpAnchorName(),
+                            mlir::OpPassManager::Nesting::Implicit);
+    if (mlir::failed(base->setupPassPipeline(probe)))
+      return mlir::failure();
+    if (probe.size() != 0)
+      pm.addPass(std::make_unique<CheckDimIndicesPass>());
+    return base->setupPassPipeline(pm);
+  });
 
   if (inputFilename == "-" &&
       llvm::sys::Process::FileDescriptorIsDisplayed(fileno(stdin)))
