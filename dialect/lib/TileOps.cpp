@@ -82,11 +82,28 @@ static LogicalResult verifyElementType(Operation *op, StringRef what,
 /// dimension is padded to a power of two (the size layouts work with).
 static constexpr unsigned kMaxPaddedElementBits = 32;
 
-/// Most iterations of a `tile.parallel` that one thread may execute: the
-/// lowering unrolls the body once per iteration a thread owns. A register
-/// tile at the register limit holds at most 255 x 4 = 1020 8-bit elements
-/// per thread, so every loop over register tiles that fit stays below it.
+/// Most iterations of a `tile.parallel` that one thread may execute, and
+/// most elements of a fragment one thread may hold: the lowering unrolls
+/// the body (the accesses) once per element a thread owns. A register tile
+/// at the register limit holds at most 255 x 4 = 1020 8-bit elements per
+/// thread, so every tile that fits a register file stays below it.
 static constexpr int64_t kMaxParallelIterationsPerThread = 2048;
+static constexpr int64_t kMaxElementsPerThread = 2048;
+
+/// Largest shared tile: 1 MiB, over four times the shared memory of any
+/// supported chip (the copies into it are unrolled per thread too).
+static constexpr int64_t kMaxSharedTileBytes = int64_t(1) << 20;
+
+/// Threads that cooperate on `op`: those of the enclosing tile.ws, else the
+/// kernel's (at least 1).
+static int64_t getCooperatingThreadCount(Operation *op) {
+  int64_t threads = 0;
+  if (auto ws = op->getParentOfType<WsOp>())
+    threads = ws.getNumThreads();
+  else if (auto kernel = op->getParentOfType<KernelOp>())
+    threads = kernel.getThreads();
+  return std::max<int64_t>(threads, 1);
+}
 
 /// log2 of the element count of `shape` with every dimension padded to a
 /// power of two (never overflows).
@@ -319,13 +336,37 @@ LogicalResult AllocOp::verify() {
     return failure();
   if (llvm::is_contained(type.getShape(), 0))
     return emitOpError("expects a non-empty tile, got ") << type;
-  if (getPaddedElementBits(type.getShape()) > kMaxPaddedElementBits)
+  unsigned bits = getPaddedElementBits(type.getShape());
+  if (bits > kMaxPaddedElementBits)
     return emitOpError("expects a tile of at most 2^")
            << kMaxPaddedElementBits
            << " elements (each dimension padded to a power of two), got "
            << type;
   if (!(*this)->getParentOfType<KernelOp>())
     return emitOpError("must be nested in a tile.kernel");
+  // Far beyond any chip: the lowering would unroll the accesses of such a
+  // tile without bound (tile-check-resources reports the target's limits).
+  if (kind == MemoryKind::Fragment) {
+    int64_t threads = getCooperatingThreadCount(*this);
+    int64_t perThread = llvm::divideCeil(int64_t(1) << bits, threads);
+    if (perThread > kMaxElementsPerThread)
+      return emitOpError("a fragment of ")
+             << (int64_t(1) << bits)
+             << " elements (padded to powers of two) over " << threads
+             << " threads holds " << perThread
+             << " per thread, more than the limit of " << kMaxElementsPerThread
+             << ", far beyond any register file";
+  }
+  if (kind == MemoryKind::Shared) {
+    int64_t elementBytes =
+        llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+    int64_t bytes = type.getNumElements() * elementBytes;
+    if (bytes > kMaxSharedTileBytes)
+      return emitOpError("a shared tile of ")
+             << bytes << " bytes is larger than the limit of "
+             << kMaxSharedTileBytes
+             << " bytes (1 MiB, beyond any chip's shared memory)";
+  }
   if (std::optional<int64_t> alignment = getAlignment()) {
     if (*alignment <= 0 || !llvm::isPowerOf2_64(*alignment))
       return emitOpError("expects a power-of-two alignment, got ")
@@ -601,12 +642,8 @@ LogicalResult ParallelOp::verify() {
   // The lowering unrolls the body once per iteration a thread owns: bound
   // that count (the layout covers the padded space; the cooperating threads
   // are those of the enclosing tile.ws, else the kernel's).
-  int64_t threads = 0;
-  if (auto ws = (*this)->getParentOfType<WsOp>())
-    threads = ws.getNumThreads();
-  else if (auto kernel = (*this)->getParentOfType<KernelOp>())
-    threads = kernel.getThreads();
-  if (threads > 0) {
+  if ((*this)->getParentOfType<KernelOp>()) {
+    int64_t threads = getCooperatingThreadCount(*this);
     int64_t perThread = llvm::divideCeil(int64_t(1) << bits, threads);
     if (perThread > kMaxParallelIterationsPerThread)
       return emitOpError("unrolls ")

@@ -12,7 +12,7 @@
 // CHECK: resource-limits.mlir:{{[0-9]+}}:3: error: kernel 'smem' needs 307200 bytes of shared memory but at most 232448 are available
 // CHECK: resource-limits.mlir:{{[0-9]+}}:5: error: kernel 'sm80' needs 196608 bytes of shared memory but at most 166912 are available
 // CHECK: resource-limits.mlir:{{[0-9]+}}:3: error: kernel 'regs' needs about 2048 registers per thread for its register tiles but at most 255 are available
-// CHECK: resource-limits.mlir:{{[0-9]+}}:3: error: kernel 'huge' needs about 67108864 registers per thread
+// CHECK: resource-limits.mlir:{{[0-9]+}}:10: error: 'tile.alloc' op a fragment of 4294967296 elements (padded to powers of two) over 64 threads holds 67108864 per thread
 // CHECK: resource-limits.mlir:{{[0-9]+}}:3: error: kernel 'block' needs about 128 registers per thread for its register tiles, 131072 for its 1024 threads, but a block has at most 65536 registers
 // CHECK: resource-limits.mlir:{{[0-9]+}}:5: error: 'tile.parallel' op unrolls 16777216 iterations per thread (its iteration space padded to powers of two, over 128 threads), more than the limit of 2048
 // CHECK: resource-limits.mlir:{{[0-9]+}}:7: error: 'tile.parallel' op unrolls 4096 iterations per thread (its iteration space padded to powers of two, over 128 threads), more than the limit of 2048
@@ -61,11 +61,13 @@ func.func @regs(%A: memref<?x?xf32>) {
 
 // -----
 
-// Far beyond the register file: 2^32 f32 elements over 64 threads.
+// Far beyond any register file: 2^32 f32 elements over 64 threads, which
+// no pass may lower (the tile.alloc verifier bounds the elements per
+// thread).
 func.func @huge(%A: memref<?x?xf32>) {
   %c0 = arith.constant 0 : index
-  // expected-error @+1 {{kernel 'huge' needs about 67108864 registers per thread}}
   tile.kernel @huge blocks(%bx) in [1] threads(64) {
+    // expected-error @+1 {{'tile.alloc' op a fragment of 4294967296 elements (padded to powers of two) over 64 threads holds 67108864 per thread, more than the limit of 2048, far beyond any register file}}
     %f = tile.alloc : memref<65536x65536xf32, #tile.mem<fragment>>
     tile.copy %A[%c0, %c0], %f : memref<?x?xf32> to memref<65536x65536xf32, #tile.mem<fragment>>
   }
