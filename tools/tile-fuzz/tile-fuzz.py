@@ -308,6 +308,8 @@ def main(argv):
     log = (lambda s: None) if a.quiet else (lambda s: print("tile-fuzz: " + s, file=sys.stderr, flush=True))
     if os.sep not in a.tile_opt and shutil.which(a.tile_opt):
         a.tile_opt = shutil.which(a.tile_opt)
+    # Runs happen in scratch directories: a relative path would not resolve.
+    a.tile_opt = os.path.abspath(a.tile_opt)
     if not os.access(a.tile_opt, os.X_OK):
         print("tile-fuzz: error: no tile-opt at %s (--tile-opt)" % a.tile_opt, file=sys.stderr)
         return 2

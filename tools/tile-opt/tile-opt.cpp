@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "InputChecks.h"
 #include "tile/Conversion/Passes.h"
 #include "tile/Conversion/Registration.h"
 #include "tile/Dialect/TileDialect.h"
@@ -119,36 +120,6 @@ extern "C" const char *__asan_default_options() {
 /// Set when any error diagnostic is reported while passes run.
 static std::atomic<bool> sawError{false};
 
-namespace {
-/// Runs before any other pass: rejects memref.dim ops whose constant index
-/// is outside the memref's rank. Such IR verifies (the access is undefined
-/// only when executed), but upstream canonicalization crashes on it (the
-/// GPU dialect's SimplifyDimOfAllocOp pattern indexes the shape with it).
-struct CheckDimIndicesPass
-    : public mlir::PassWrapper<CheckDimIndicesPass, mlir::OperationPass<>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CheckDimIndicesPass)
-  llvm::StringRef getArgument() const override {
-    return "tile-opt-check-dim-indices";
-  }
-  llvm::StringRef getDescription() const override {
-    return "Reject memref.dim ops with a constant index out of range";
-  }
-  void runOnOperation() override {
-    bool failed = false;
-    getOperation()->walk([&](mlir::memref::DimOp dim) {
-      std::optional<int64_t> index = dim.getConstantIndex();
-      auto type = llvm::dyn_cast<mlir::MemRefType>(dim.getSource().getType());
-      if (index && type && (*index < 0 || *index >= type.getRank())) {
-        dim.emitOpError("index ") << *index << " is out of range for a rank-"
-                                  << type.getRank() << " memref";
-        failed = true;
-      }
-    });
-    if (failed)
-      signalPassFailure();
-  }
-};
-} // namespace
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
@@ -199,7 +170,7 @@ int main(int argc, char **argv) {
     if (mlir::failed(base->setupPassPipeline(probe)))
       return mlir::failure();
     if (probe.size() != 0)
-      pm.addPass(std::make_unique<CheckDimIndicesPass>());
+      pm.addPass(tile_opt::createCheckDimIndicesPass());
     return base->setupPassPipeline(pm);
   });
 
@@ -213,6 +184,9 @@ int main(int argc, char **argv) {
     llvm::errs() << errorMessage << "\n";
     return 1;
   }
+  // Reject first what the MLIR parser crashes on.
+  if (tile_opt::reportUnparsableDenseArrays(*file, llvm::errs()))
+    return 1;
   auto output = mlir::openOutputFile(outputFilename, &errorMessage);
   if (!output) {
     llvm::errs() << errorMessage << "\n";

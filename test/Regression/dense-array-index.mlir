@@ -1,0 +1,31 @@
+// A dense array attribute of index elements (`array<index: ...>`, directly or
+// through a type alias) crashes the MLIR 22 parser, which asks the index type
+// for its bit width (found by tile-fuzz: crash-7302d17d10). tile-opt rejects
+// it with a located error before parsing; other element types, comments and
+// strings that mention such an array are left to the parser.
+
+// RUN: not tile-opt %s --split-input-file 2>&1 | FileCheck %s
+
+// CHECK: dense-array-index.mlir:[[# @LINE + 2]]:22: error: expected integer or float type, got: 'index'
+func.func @direct() attributes {
+  tile.stage = array<index: 0, 1>} {
+  return
+}
+
+// -----
+
+!idx = index
+!alias = !idx
+// CHECK: dense-array-index.mlir:[[# @LINE + 1]]:42: error: expected integer or float type, got: '!alias'
+func.func @alias() attributes {a = array<!alias: 3>} {
+  return
+}
+
+// -----
+
+// CHECK-NOT: error
+// array<index: 1> in a comment is fine.
+func.func @fine() attributes {a = array<i64: 1>, b = "array<index: 1>",
+                              c = array<f32: 1.0>} {
+  return
+}
