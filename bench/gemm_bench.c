@@ -40,10 +40,9 @@
 
 #define _POSIX_C_SOURCE 200809L
 
-#include "tile_runtime.h"
+#include "bench_common.h"
 
 #include <dlfcn.h>
-#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -158,25 +157,6 @@ static int parseShapes(const char *text, Options *opts) {
   return ok && opts->numShapes > 0;
 }
 
-static int parseBlock(const char *text, unsigned block[3]) {
-  unsigned x = 0, y = 1, z = 1;
-  int n = sscanf(text, "%u,%u,%u", &x, &y, &z);
-  if (n < 1 || x == 0 || y == 0 || z == 0)
-    return 0;
-  block[0] = x;
-  block[1] = y;
-  block[2] = z;
-  return 1;
-}
-
-/// Matches "--name=value"; returns the value or NULL.
-static const char *optionValue(const char *arg, const char *name) {
-  size_t length = strlen(name);
-  if (strncmp(arg, name, length) == 0 && arg[length] == '=')
-    return arg + length + 1;
-  return NULL;
-}
-
 static int parseOptions(int argc, char **argv, Options *opts) {
   memset(opts, 0, sizeof(*opts));
   opts->kernel = "gemm_kernel";
@@ -200,27 +180,27 @@ static int parseOptions(int argc, char **argv, Options *opts) {
     if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
       usage(stdout);
       exit(0);
-    } else if ((value = optionValue(arg, "--cubin"))) {
+    } else if ((value = benchOptionValue(arg, "--cubin"))) {
       opts->cubin = value;
-    } else if ((value = optionValue(arg, "--kernel"))) {
+    } else if ((value = benchOptionValue(arg, "--kernel"))) {
       opts->kernel = value;
-    } else if ((value = optionValue(arg, "--launch-info"))) {
+    } else if ((value = benchOptionValue(arg, "--launch-info"))) {
       opts->launchInfo = value;
-    } else if ((value = optionValue(arg, "--smem"))) {
+    } else if ((value = benchOptionValue(arg, "--smem"))) {
       opts->smem = atoll(value);
-    } else if ((value = optionValue(arg, "--block"))) {
-      if (!parseBlock(value, opts->block)) {
+    } else if ((value = benchOptionValue(arg, "--block"))) {
+      if (!benchParseBlock(value, opts->block)) {
         fprintf(stderr, "error: bad block size '%s'\n", value);
         return 0;
       }
       opts->blockSet = 1;
-    } else if ((value = optionValue(arg, "--tile"))) {
+    } else if ((value = benchOptionValue(arg, "--tile"))) {
       if (sscanf(value, "%dx%d", &opts->tileM, &opts->tileN) != 2 ||
           opts->tileM < 1 || opts->tileN < 1) {
         fprintf(stderr, "error: bad tile '%s'\n", value);
         return 0;
       }
-    } else if ((value = optionValue(arg, "--dtype"))) {
+    } else if ((value = benchOptionValue(arg, "--dtype"))) {
       if (!strcmp(value, "bf16"))
         opts->dtype = DTYPE_BF16;
       else if (!strcmp(value, "f16"))
@@ -229,7 +209,7 @@ static int parseOptions(int argc, char **argv, Options *opts) {
         fprintf(stderr, "error: unknown dtype '%s' (bf16 or f16)\n", value);
         return 0;
       }
-    } else if ((value = optionValue(arg, "--shapes"))) {
+    } else if ((value = benchOptionValue(arg, "--shapes"))) {
       if (!parseShapes(value, opts))
         return 0;
     } else if (!strcmp(arg, "--check")) {
@@ -240,26 +220,26 @@ static int parseOptions(int argc, char **argv, Options *opts) {
       opts->flushL2 = 1;
     } else if (!strcmp(arg, "--no-cpu-ref")) {
       opts->cpuRef = 0;
-    } else if ((value = optionValue(arg, "--cpu-full-limit"))) {
+    } else if ((value = benchOptionValue(arg, "--cpu-full-limit"))) {
       opts->cpuFullLimit = atof(value);
-    } else if ((value = optionValue(arg, "--runs"))) {
+    } else if ((value = benchOptionValue(arg, "--runs"))) {
       opts->runs = atoi(value);
-    } else if ((value = optionValue(arg, "--iters"))) {
+    } else if ((value = benchOptionValue(arg, "--iters"))) {
       opts->iters = atoi(value);
-    } else if ((value = optionValue(arg, "--target-ms"))) {
+    } else if ((value = benchOptionValue(arg, "--target-ms"))) {
       opts->targetMs = atof(value);
-    } else if ((value = optionValue(arg, "--warmup"))) {
+    } else if ((value = benchOptionValue(arg, "--warmup"))) {
       opts->warmup = atoi(value);
-    } else if ((value = optionValue(arg, "--seed"))) {
+    } else if ((value = benchOptionValue(arg, "--seed"))) {
       opts->seed = strtoull(value, NULL, 10);
-    } else if ((value = optionValue(arg, "--offset"))) {
+    } else if ((value = benchOptionValue(arg, "--offset"))) {
       char *end;
       opts->offset = strtoll(value, &end, 10);
       if (*end || opts->offset < 0 || opts->offset > 4096) {
         fprintf(stderr, "error: --offset expects 0 to 4096 elements\n");
         return 0;
       }
-    } else if ((value = optionValue(arg, "--device"))) {
+    } else if ((value = benchOptionValue(arg, "--device"))) {
       opts->device = atoi(value);
     } else if (arg[0] != '-' && !opts->cubin) {
       opts->cubin = arg;
@@ -287,27 +267,13 @@ static int parseOptions(int argc, char **argv, Options *opts) {
 static int readLaunchInfo(Options *opts) {
   if (!opts->launchInfo)
     return 1;
-  FILE *file = fopen(opts->launchInfo, "r");
-  if (!file) {
-    fprintf(stderr, "error: cannot open launch info '%s': %s\n",
-            opts->launchInfo, strerror(errno));
+  BenchLaunchInfo info;
+  if (!benchReadLaunchInfo(opts->launchInfo, &info))
     return 0;
-  }
-  char line[256];
-  while (fgets(line, sizeof(line), file)) {
-    const char *value;
-    line[strcspn(line, "\r\n")] = 0;
-    if ((value = optionValue(line, "shared_bytes")) && opts->smem < 0) {
-      opts->smem = atoll(value);
-    } else if ((value = optionValue(line, "block")) && !opts->blockSet) {
-      if (!parseBlock(value, opts->block)) {
-        fprintf(stderr, "error: %s: bad block '%s'\n", opts->launchInfo, value);
-        fclose(file);
-        return 0;
-      }
-    }
-  }
-  fclose(file);
+  if (opts->smem < 0)
+    opts->smem = info.sharedBytes;
+  if (info.haveBlock && !opts->blockSet)
+    memcpy(opts->block, info.block, sizeof(opts->block));
   return 1;
 }
 
@@ -403,13 +369,6 @@ typedef struct {
 enum { kGuardBytes = 64 * 1024, kPoisonByte = 0xff };
 static const uint16_t kPoison = 0xffff;
 
-static uint64_t splitmix64(uint64_t *state) {
-  uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
 static uint16_t toBits(DType dtype, float value) {
   return dtype == DTYPE_BF16 ? tileRtFloatToBF16(value)
                              : tileRtFloatToHalf(value);
@@ -420,19 +379,10 @@ static void fillRandom(uint16_t *data, size_t count, DType dtype,
                        uint64_t seed) {
   uint64_t state = seed;
   for (size_t i = 0; i < count; ++i) {
-    double u = (double)(splitmix64(&state) >> 11) * 0x1.0p-53;
+    double u = (double)(benchSplitmix64(&state) >> 11) * 0x1.0p-53;
     data[i] = toBits(dtype, (float)(2.0 * u - 1.0));
   }
 }
-
-#define RT_CHECK(ctx, call)                                                    \
-  do {                                                                         \
-    int rtStatus = (call);                                                     \
-    if (rtStatus != TILE_RT_SUCCESS) {                                         \
-      fprintf(stderr, "error: %s\n", tileRtLastError(ctx));                    \
-      return 0;                                                                \
-    }                                                                          \
-  } while (0)
 
 static void problemFree(Bench *bench, Problem *p) {
   tileRtFree(bench->ctx, p->aBase);
@@ -520,95 +470,48 @@ static int launchCublas(Bench *bench, const Problem *p) {
 
 typedef int (*LaunchFn)(Bench *, const Problem *);
 
-/// Times `iters` back-to-back launches; returns ms per launch, < 0 on error.
-/// With --flush-l2, the flush buffer is overwritten before each launch and
-/// each launch is timed alone (at most kMaxFlushIters).
-enum { kMaxFlushIters = 200 };
-static double timeLaunches(Bench *bench, const Problem *p, LaunchFn launch,
-                           int iters) {
-  TileRtContext *ctx = bench->ctx;
-  int flush = bench->flush != 0;
-  if (flush && iters > kMaxFlushIters)
-    iters = kMaxFlushIters;
-  int numEvents = flush ? 2 * iters : 2;
-  TileRtEvent **events = calloc((size_t)numEvents, sizeof(TileRtEvent *));
-  double result = -1, total = 0;
-  if (!events)
-    return -1;
-  for (int i = 0; i < numEvents; ++i)
-    if (tileRtEventCreate(ctx, &events[i]))
-      goto done;
-  if (!flush && tileRtEventRecord(ctx, events[0]))
-    goto done;
-  for (int i = 0; i < iters; ++i) {
-    if (flush &&
-        (tileRtMemsetD8(ctx, bench->flush, (uint8_t)i, bench->flushBytes) ||
-         tileRtEventRecord(ctx, events[2 * i])))
-      goto done;
-    if (!launch(bench, p))
-      goto done;
-    if (flush && tileRtEventRecord(ctx, events[2 * i + 1]))
-      goto done;
-  }
-  if (!flush && tileRtEventRecord(ctx, events[1]))
-    goto done;
-  if (tileRtEventSynchronize(ctx, events[numEvents - 1]))
-    goto done;
-  for (int i = 0; i < numEvents; i += 2) {
-    float ms = 0;
-    if (tileRtEventElapsedMs(ctx, events[i], events[i + 1], &ms))
-      goto done;
-    total += ms;
-  }
-  result = total / iters;
-done:
-  if (result < 0 && tileRtLastError(ctx)[0])
-    fprintf(stderr, "error: %s\n", tileRtLastError(ctx));
-  for (int i = 0; i < numEvents; ++i)
-    tileRtEventDestroy(ctx, events[i]);
-  free(events);
-  return result;
+typedef struct {
+  Bench *bench;
+  const Problem *problem;
+  LaunchFn launch;
+} LaunchCall;
+
+static int callLaunch(void *arg) {
+  LaunchCall *call = arg;
+  return call->launch(call->bench, call->problem);
 }
 
-static int compareDoubles(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
+static BenchTimer timerOf(const Bench *bench) {
+  BenchTimer timer = {bench->ctx, bench->flush, bench->flushBytes};
+  return timer;
+}
+
+/// Times `iters` back-to-back launches; returns ms per launch, < 0 on error.
+/// With --flush-l2, the flush buffer is overwritten before each launch and
+/// each launch is timed alone (at most 200).
+static double timeLaunches(Bench *bench, const Problem *p, LaunchFn launch,
+                           int iters) {
+  LaunchCall call = {bench, p, launch};
+  BenchTimer timer = timerOf(bench);
+  return benchTimeLaunches(&timer, callLaunch, &call, iters);
 }
 
 /// Warms up and returns the number of launches per timed run (--iters, or
 /// about --target-ms worth); < 0 on error.
 static double calibrate(Bench *bench, const Problem *p, LaunchFn launch) {
   const Options *opts = bench->opts;
-  for (int i = 0; i < opts->warmup; ++i)
-    if (!launch(bench, p))
-      return -1;
-  if (tileRtSynchronize(bench->ctx)) {
-    fprintf(stderr, "error: %s\n", tileRtLastError(bench->ctx));
-    return -1;
-  }
-  if (opts->iters > 0)
-    return opts->iters;
-  double ms = timeLaunches(bench, p, launch, 3);
-  if (ms < 0)
-    return -1;
-  double iters = ceil(opts->targetMs / (ms > 1e-4 ? ms : 1e-4));
-  if (iters < 1)
-    iters = 1;
-  if (iters > 100000)
-    iters = 100000;
-  return iters;
+  LaunchCall call = {bench, p, launch};
+  BenchTimer timer = timerOf(bench);
+  return benchCalibrate(&timer, callLaunch, &call, opts->warmup, opts->iters,
+                        opts->targetMs);
 }
 
 //===----------------------------------------------------------------------===//
 // Comparisons
 //===----------------------------------------------------------------------===//
 
-typedef struct {
-  int64_t count, bad, nonFinite;
-  double maxAbs, maxRel, sumSqDiff, sumSqRef;
-  int64_t worstRow, worstCol;
-  double worstOut, worstRef;
-} Stats;
+typedef BenchStats Stats;
+typedef BenchTolerance Tolerance;
 
 /// Element tolerance: |out - ref| <= atol + rtol |ref|. rtol is 2 ulps of
 /// the 16-bit output type at the bottom of a binade (where an ulp is 2^-7 of
@@ -625,60 +528,18 @@ static double normTolerance(DType dtype) {
   return dtype == DTYPE_BF16 ? 8e-3 : 1e-3;
 }
 
-typedef struct {
-  double atol, rtol, floor; // floor: of |ref| in the relative error
-} Tolerance;
-
-static void statsAdd(Stats *stats, const Tolerance *tol, double out, double ref,
-                     int64_t row, int64_t col) {
-  ++stats->count;
-  if (!isfinite(out)) {
-    ++stats->nonFinite;
-    ++stats->bad;
-    if (stats->nonFinite == 1) {
-      stats->worstRow = row;
-      stats->worstCol = col;
-      stats->worstOut = out;
-      stats->worstRef = ref;
-    }
-    return;
-  }
-  double diff = fabs(out - ref);
-  stats->sumSqDiff += diff * diff;
-  stats->sumSqRef += ref * ref;
-  double rel = diff / fmax(fabs(ref), tol->floor);
-  if (rel > stats->maxRel)
-    stats->maxRel = rel;
-  if (diff > stats->maxAbs) {
-    stats->maxAbs = diff;
-    if (!stats->nonFinite) {
-      stats->worstRow = row;
-      stats->worstCol = col;
-      stats->worstOut = out;
-      stats->worstRef = ref;
-    }
-  }
-  if (diff > tol->atol + tol->rtol * fabs(ref))
-    ++stats->bad;
-}
-
-static double normRel(const Stats *stats) {
-  return stats->sumSqRef > 0 ? sqrt(stats->sumSqDiff / stats->sumSqRef)
-                             : sqrt(stats->sumSqDiff);
-}
-
 static int statsPass(const Stats *stats, DType dtype) {
   return stats->count > 0 && stats->bad == 0 &&
-         normRel(stats) <= normTolerance(dtype);
+         benchNormRel(stats) <= normTolerance(dtype);
 }
 
 static void statsPrint(const char *what, const Stats *stats, DType dtype) {
   printf("    vs %-22s %10" PRId64 " elements: max_abs_err %.3e, "
          "max_rel_err %.3e, norm_rel_err %.3e (tol %.0e), out of tolerance "
          "%" PRId64 ", non-finite %" PRId64 ": %s\n",
-         what, stats->count, stats->maxAbs, stats->maxRel, normRel(stats),
-         normTolerance(dtype), stats->bad, stats->nonFinite,
-         statsPass(stats, dtype) ? "ok" : "FAIL");
+         what, stats->count, stats->maxAbs, stats->maxRel,
+         benchNormRel(stats), normTolerance(dtype), stats->bad,
+         stats->nonFinite, statsPass(stats, dtype) ? "ok" : "FAIL");
   if (!statsPass(stats, dtype) && stats->count > 0)
     printf("      worst element C[%" PRId64 "][%" PRId64 "] = %.6g, expected "
            "%.6g\n",
@@ -701,8 +562,8 @@ static Stats compareFull(const Bench *bench, const uint16_t *out,
   tolerances(bench->opts->dtype, s.k, &tol.atol, &tol.rtol);
   tol.floor = fmax(sqrt(sumSq / (double)count), 1e-30);
   for (size_t i = 0; i < count; ++i)
-    statsAdd(&stats, &tol, bench->lut[out[i]], bench->lut[ref[i]],
-             (int64_t)(i / s.n), (int64_t)(i % s.n));
+    benchStatsAdd(&stats, &tol, bench->lut[out[i]], bench->lut[ref[i]],
+                  (int64_t)(i / s.n), (int64_t)(i % s.n));
   return stats;
 }
 
@@ -735,8 +596,8 @@ static Sample *cpuReference(const Bench *bench, const Problem *p, int full,
         cols[numCols++] = fixedCols[i];
     }
     for (int i = 0; i < 8; ++i) {
-      rows[numRows++] = (int64_t)(splitmix64(&state) % (uint64_t)s.m);
-      cols[numCols++] = (int64_t)(splitmix64(&state) % (uint64_t)s.n);
+      rows[numRows++] = (int64_t)(benchSplitmix64(&state) % (uint64_t)s.m);
+      cols[numCols++] = (int64_t)(benchSplitmix64(&state) % (uint64_t)s.n);
     }
   }
   size_t total =
@@ -815,8 +676,9 @@ static Stats compareSamples(const Bench *bench, const uint16_t *out, Shape s,
   tol.floor = fmax(sqrt(sumSq / (double)(count ? count : 1)), 1e-30);
   for (size_t i = 0; i < count; ++i) {
     const Sample *sample = &samples[i];
-    statsAdd(&stats, &tol, bench->lut[out[sample->row * s.n + sample->col]],
-             sample->value, sample->row, sample->col);
+    benchStatsAdd(&stats, &tol,
+                  bench->lut[out[sample->row * s.n + sample->col]],
+                  sample->value, sample->row, sample->col);
   }
   return stats;
 }
@@ -974,12 +836,12 @@ static int benchShape(Bench *bench, Shape s, Row *row) {
     }
   }
   double flop = 2.0 * (double)s.m * s.n * s.k;
-  qsort(tileRuns, runs, sizeof(double), compareDoubles);
+  qsort(tileRuns, runs, sizeof(double), benchCompareDoubles);
   row->tileMs = tileRuns[runs / 2];
   row->tileTflops = flop / (row->tileMs * 1e-3) / 1e12;
   snprintf(row->check, sizeof(row->check), "-");
   if (bench->haveCublas) {
-    qsort(cublasRuns, runs, sizeof(double), compareDoubles);
+    qsort(cublasRuns, runs, sizeof(double), benchCompareDoubles);
     row->cublasMs = cublasRuns[runs / 2];
     row->cublasTflops = flop / (row->cublasMs * 1e-3) / 1e12;
     // Both outputs hold the result of their last launch.
@@ -992,7 +854,7 @@ static int benchShape(Bench *bench, Shape s, Row *row) {
       Stats stats = compareFull(bench, out, ref, s);
       row->wrong = !statsPass(&stats, opts->dtype);
       snprintf(row->check, sizeof(row->check), "%s (%.1e)",
-               row->wrong ? "WRONG" : "ok", normRel(&stats));
+               row->wrong ? "WRONG" : "ok", benchNormRel(&stats));
     } else {
       snprintf(row->check, sizeof(row->check), "n/a");
     }

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Prepares build-gpu/, everything the GPU machine needs to check and benchmark
-# the tile-mlir GEMM, on this machine (no GPU needed here):
+# the tile-mlir GEMM and FlashAttention kernels, on this machine (no GPU
+# needed here):
 #
-#   1. builds tile-gemm-bench, tile-gemm-host, tile-gemm-host-cubin and the
-#      runtime tests (incrementally, in BUILD_DIR);
+#   1. builds tile-gemm-bench, tile-fa-bench, tile-gemm-host,
+#      tile-gemm-host-cubin and the runtime tests (incrementally, in
+#      BUILD_DIR);
 #   2. compiles examples/gemm.mlir for f16 and bf16 through the C API
 #      (tile-gemm-host --compile-only --emit-cubin --emit-launch-info: the
 #      bf16 variant is the example with f16 replaced by bf16), giving
@@ -11,7 +13,10 @@
 #      block size); if the C API cannot run the pipeline, tile-opt runs it
 #      and tile-gemm-host only extracts the result; the PTX is kept too, as
 #      gemm_{f16,bf16}.ptx (PTX_PIPELINE: a pipeline whose gpu.binary holds
-#      PTX; "none" skips it);
+#      PTX; "none" skips it); and examples/flash_attention.mlir the same way
+#      (same pipelines, tile-gemm-host --mlir=... --no-substitution
+#      --kernel=flash_attention_fwd_kernel), giving fa.cubin, fa.info and
+#      fa.ptx for tile-fa-bench;
 #   3. with nvcc, builds bench/reference_gemm.cu, a stand-in kernel with the
 #      same ABI, as ref_gemm_{f16,bf16}.cubin: it validates the harness on
 #      the GPU independently of the compiler;
@@ -26,9 +31,11 @@
 #
 # Usage: scripts/gpu-bundle.sh [--reference-only] [--allow-missing-tile]
 #                               [--no-build]
-#   --reference-only      do not compile the tile-mlir kernels
+#   --reference-only      do not compile the tile-mlir kernels (GEMM and
+#                         FlashAttention)
 #   --allow-missing-tile  keep going when they do not compile (the bundle then
-#                         checks the harness with the reference kernels only)
+#                         checks the harness with the reference kernels only,
+#                         and runs whichever tile-mlir kernels compiled)
 #   --no-build            use the programs already in BUILD_DIR/bin
 # Environment: BUILD_DIR (default <repo>/build), BUNDLE_DIR (default
 #   <repo>/build-gpu), CHIP (default sm_90a), PIPELINE (default
@@ -59,7 +66,7 @@ for arg in "$@"; do
     --reference-only) reference_only=1 ;;
     --allow-missing-tile) allow_missing_tile=1 ;;
     --no-build) no_build=1 ;;
-    -h|--help) sed -n '2,37p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,44p' "$0"; exit 0 ;;
     *) echo "gpu-bundle: unknown argument '$arg'" >&2; exit 2 ;;
   esac
 done
@@ -68,8 +75,8 @@ log() { echo "gpu-bundle: $*"; }
 die() { echo "gpu-bundle: error: $*" >&2; exit 1; }
 
 # --- 1. Build ----------------------------------------------------------------
-TARGETS=(tile-opt tile-gemm-bench tile-gemm-host tile-gemm-host-cubin
-         tile-runtime-gpu-test tile-runtime-errors-test)
+TARGETS=(tile-opt tile-gemm-bench tile-fa-bench tile-gemm-host
+         tile-gemm-host-cubin tile-runtime-gpu-test tile-runtime-errors-test)
 if ((no_build)); then
   log "--no-build: using the programs in $BUILD_DIR/bin"
 elif [[ ! -f "$BUILD_DIR/build.ninja" ]]; then
@@ -145,6 +152,48 @@ else
         log "warning: no PTX for $dtype (see compile_$dtype.log)"
     fi
   done
+
+  # FlashAttention: the same pipelines; the example is f16 (no substitution)
+  # and its kernel is flash_attention_fwd_kernel. The launch information
+  # keeps kernel=, shared_bytes= and block= (tile-gemm-host's tile= line is
+  # the GEMM's C tile: dropped).
+  FA_SOURCE="$ROOT/examples/flash_attention.mlir"
+  FA_KERNEL=flash_attention_fwd_kernel
+  fa_host() {
+    "$BIN/tile-gemm-host" --no-substitution --kernel="$FA_KERNEL" \
+      --compile-only "$@"
+  }
+  log "compiling examples/flash_attention.mlir with $PIPELINE"
+  clog="$BUNDLE/compile_fa.log"
+  if fa_host --mlir="$FA_SOURCE" --pipeline="$PIPELINE" \
+       --emit-cubin="$BUNDLE/fa.cubin" --emit-launch-info="$BUNDLE/fa.info" \
+       >"$clog" 2>&1; then
+    compiled_with+=("fa: C API")
+  elif log "the C API failed (compile_fa.log); trying tile-opt" &&
+       "$BIN/tile-opt" "$FA_SOURCE" --pass-pipeline="$PIPELINE" \
+         -o "$BUNDLE/fa.compiled.mlir" >>"$clog" 2>&1 &&
+       fa_host --mlir="$BUNDLE/fa.compiled.mlir" --pipeline='builtin.module()' \
+         --emit-cubin="$BUNDLE/fa.cubin" --emit-launch-info="$BUNDLE/fa.info" \
+         >>"$clog" 2>&1; then
+    compiled_with+=("fa: tile-opt")
+  else
+    tail -n 20 "$clog" >&2
+    log "error: examples/flash_attention.mlir did not compile (see $clog)"
+    rm -f "$BUNDLE/fa.cubin" "$BUNDLE/fa.info"
+    compiled_with+=("fa: FAILED")
+    tile_ok=0
+  fi
+  rm -f "$BUNDLE/fa.compiled.mlir"
+  if [[ -f $BUNDLE/fa.info ]]; then
+    grep '^compiled' "$clog" || true
+    sed -i '/^tile=/d' "$BUNDLE/fa.info"
+    if [[ -n "$PTX_PIPELINE" ]]; then
+      fa_host --mlir="$FA_SOURCE" --pipeline="$PTX_PIPELINE" \
+        --emit-cubin="$BUNDLE/fa.ptx" >>"$clog" 2>&1 ||
+        log "warning: no PTX for flash_attention (see compile_fa.log)"
+    fi
+  fi
+
   if ((!tile_ok)); then
     if ((allow_missing_tile)); then
       log "warning: not every tile-mlir kernel compiled; the bundle runs" \
@@ -176,8 +225,8 @@ if ! compgen -G "$BUNDLE/*gemm_*.cubin" >/dev/null; then
 fi
 
 # --- 4. Programs, run script, checks -----------------------------------------
-PROGRAMS=(tile-gemm-bench tile-gemm-host-cubin tile-runtime-gpu-test
-          tile-runtime-errors-test)
+PROGRAMS=(tile-gemm-bench tile-fa-bench tile-gemm-host-cubin
+          tile-runtime-gpu-test tile-runtime-errors-test)
 for program in "${PROGRAMS[@]}"; do
   cp "$BIN/$program" "$BUNDLE/"
   # The GPU machine has no MLIR or LLVM: nothing may need them.
