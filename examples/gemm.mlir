@@ -16,7 +16,13 @@
 !sB = memref<32x128xf16, #gpu.address_space<workgroup>>
 !fC = memref<128x128xf32, #tile.mem<fragment>>
 
-func.func @gemm(%A: !gA, %B: !gB, %C: !gC) {
+// The host function: C = A * B with A [M, K], B [K, N], C [M, N]. The
+// `tile.shape` annotations name the dimensions: a call whose operands
+// disagree (A's K is not B's K, ...) is reported to the caller through the
+// tile runtime, before anything is launched.
+func.func @gemm(%A: !gA {tile.shape = ["M", "K"]},
+                %B: !gB {tile.shape = ["K", "N"]},
+                %C: !gC {tile.shape = ["M", "N"]}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c32 = arith.constant 32 : index

@@ -399,6 +399,10 @@ void mlir::tile::buildTileToNVVMPipeline(
   pm.addPass(createConvertTileToGPU());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  PrepareHostOptions host;
+  host.runtime = options.hostRuntime;
+  host.cInterface = options.cInterface;
+  pm.addPass(createPrepareHost(host));
 
   // NVGPU/NVVM and host lowering, as upstream's gpu-lower-to-nvvm-pipeline,
   // with the toolkit (for libdevice and ptxas) made explicit.
@@ -437,6 +441,8 @@ void mlir::tile::buildTileToNVVMPipeline(
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  if (options.cInterface)
+    pm.addPass(createExportCInterface());
   pm.addPass(std::make_unique<TileToNVVMErrorCheckPass>(watch));
 }
 

@@ -26,10 +26,14 @@
 void mlir::tile::registerTileLoweringInterfaces(DialectRegistry &registry) {
   // Dialects the lowering produces on the way to LLVM.
   registry.insert<cf::ControlFlowDialect, index::IndexDialect>();
-  // Targets and translations used by gpu-module-to-binary.
+  // Targets and translations used by gpu-module-to-binary and by the
+  // translation of the host code.
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   registerGPUDialectTranslation(registry);
+  // #gpu.select_object, the offloading handler of gpu.binary: embeds the
+  // object in the host module and launches through the mgpu runtime ABI.
+  gpu::registerOffloadingLLVMTranslationInterfaceExternalModels(registry);
   registerNVVMDialectTranslation(registry);
   registerROCDLDialectTranslation(registry);
   NVVM::registerNVVMTargetInterfaceExternalModels(registry);

@@ -102,7 +102,7 @@ int main(int argc, char **argv) {
 
 // clang-format off
 // CHECK: module {
-// CHECK: func.func @gemm(%[[A:.*]]: memref<?x?xf16>, %[[B:.*]]: memref<?x?xf16>, %[[C:.*]]: memref<?x?xf16>) {
+// CHECK: func.func @gemm(%[[A:.*]]: memref<?x?xf16> {tile.shape = ["M", "K"]}, %[[B:.*]]: memref<?x?xf16> {tile.shape = ["K", "N"]}, %[[C:.*]]: memref<?x?xf16> {tile.shape = ["M", "N"]}) {
 // CHECK: tile.kernel @gemm_kernel blocks(%{{.*}}, %{{.*}}) in [%{{.*}}, %{{.*}}] threads(128) {
 // CHECK: %[[AS:.*]] = tile.alloc : memref<128x32xf16, #gpu.address_space<workgroup>>
 // CHECK: %[[BS:.*]] = tile.alloc : memref<32x128xf16, #gpu.address_space<workgroup>>

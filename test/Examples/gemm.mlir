@@ -18,7 +18,7 @@
 // RUN:   | FileCheck %s --check-prefix=RES
 
 // CHECK-LABEL: func.func @gemm(
-// CHECK-SAME:    %[[A:.*]]: memref<?x?xf16>, %[[B:.*]]: memref<?x?xf16>, %[[C:.*]]: memref<?x?xf16>)
+// CHECK-SAME:    %[[A:.*]]: memref<?x?xf16> {tile.shape = ["M", "K"]}, %[[B:.*]]: memref<?x?xf16> {tile.shape = ["K", "N"]}, %[[C:.*]]: memref<?x?xf16> {tile.shape = ["M", "N"]})
 // CHECK:         tile.kernel @gemm_kernel blocks(%[[BX:.*]], %[[BY:.*]]) in [%{{.*}}, %{{.*}}] threads(128) {
 // CHECK-DAG:       %[[AS:.*]] = tile.alloc : memref<128x32xf16, #gpu.address_space<workgroup>>
 // CHECK-DAG:       %[[BS:.*]] = tile.alloc : memref<32x128xf16, #gpu.address_space<workgroup>>

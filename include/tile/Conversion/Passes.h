@@ -49,6 +49,19 @@ struct TileToNVVMPipelineOptions
       llvm::cl::desc("Version loops so that interior tiles are copied "
                      "without bounds checks (tile-specialize-bounds)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> hostRuntime{
+      *this, "host-runtime",
+      llvm::cl::desc("Host functions call the tile runtime (argument checks, "
+                     "errors, launches on its current stream; "
+                     "tile-prepare-host runtime=true); false keeps "
+                     "synchronous launches any mgpu runtime runs"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> cInterface{
+      *this, "c-interface",
+      llvm::cl::desc("Public host functions take pointers to memref "
+                     "descriptors under their own names "
+                     "(tile-export-c-interface)"),
+      llvm::cl::init(true)};
   PassOptions::Option<int> optLevel{*this, "opt-level",
                                     llvm::cl::desc("LLVM optimization level"),
                                     llvm::cl::init(3)};

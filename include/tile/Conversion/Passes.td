@@ -59,4 +59,66 @@ def EmitBinary : Pass<"tile-emit-binary", "ModuleOp"> {
   ];
 }
 
+def PrepareHost : Pass<"tile-prepare-host", "ModuleOp"> {
+  let summary = "Make the host functions that launch kernels callable from C";
+  let description = [{
+    Runs on the host side of a module after `convert-tile-to-gpu`, before
+    the host is lowered to LLVM. For every function with a body that
+    launches kernels (`gpu.launch_func`):
+
+    - launches whose grid (or cluster) has an empty dimension are skipped
+      (the driver rejects a zero-sized grid);
+    - with `runtime` (the default), the function calls the tile runtime's
+      host entry points (`runtime/include/tile_runtime.h`): it starts with
+      `tileRtHostBegin(name)`, checks its memref arguments (a non-empty
+      memref with a null data pointer, a non-positive stride of a dimension
+      of more than one element, and dimensions that `tile.shape` argument
+      attributes name alike but that differ), reports each failed check with
+      `tileRtHostArgError(name, message)` and then returns without launching
+      anything; it launches its kernels on `tileRtHostStream()`, the
+      calling thread's current stream, without synchronizing, and ends with
+      `tileRtHostEnd(stream)`, which synchronizes only when the runtime is
+      in synchronous mode. Without `runtime`, launches stay synchronous
+      `gpu.launch_func`s that any upstream `mgpu` runtime runs.
+
+    `tile.shape` on an argument is an array of one string per dimension:
+    a symbol (`"K"`): every dimension named by the same symbol, in any
+    argument, must have the same size; a decimal number: the dimension must
+    have that size; `"?"`: no constraint.
+
+    With `c-interface` (the default), public functions with a body get
+    `llvm.emit_c_interface`, and `tile-export-c-interface` later gives their
+    C interface the function's own name.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::ub::UBDialect"];
+  let options = [
+    Option<"runtime", "runtime", "bool", /*default=*/"true",
+           "Call the tile runtime's host entry points: argument checks, "
+           "errors, launches on its current stream">,
+    Option<"cInterface", "c-interface", "bool", /*default=*/"true",
+           "Give public functions a C interface (llvm.emit_c_interface)">
+  ];
+}
+
+def ExportCInterface : Pass<"tile-export-c-interface", "ModuleOp"> {
+  let summary = "Export the C interface of host functions under their own "
+                "names";
+  let description = [{
+    Runs after `convert-func-to-llvm`. For every public `llvm.func @f` with
+    a C interface wrapper `@_mlir_ciface_f` (from `llvm.emit_c_interface`),
+    the wrapper takes the name `f` and the original function, whose memref
+    arguments are expanded into their descriptor fields, becomes the
+    internal `_mlir_tile_expanded_f`. A C host (or the ExecutionEngine) then
+    calls `f` with pointers to memref descriptor structs:
+    `void gemm(memref2d *A, memref2d *B, memref2d *C)`.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // TILE_CONVERSION_PASSES_TD

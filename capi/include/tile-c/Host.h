@@ -1,0 +1,50 @@
+//===- Host.h - C API to compile a module's host side -------------*- C -*-===//
+//
+// A module compiled by `tile-to-nvvm` keeps the functions the user wrote
+// around the kernels (`func.func @gemm(%A, %B, %C)`), lowered to LLVM: they
+// compute the grid, check their arguments, and launch the embedded GPU
+// binary through the `mgpu` runtime ABI (libtile_cuda_runtime.so,
+// runtime/include/tile_runtime.h). A public function `f` is exported as
+// `void f(tile_memref_2d *A, ...)`, taking pointers to memref descriptors.
+//
+// Two ways to call them from C:
+//  - JIT: `mlirExecutionEngineCreate` (mlir-c/ExecutionEngine.h, exported by
+//    this library) with libtile_cuda_runtime.so as a shared library path,
+//    then `mlirExecutionEngineLookup(engine, "f")`;
+//  - AOT: `tileModuleEmitObjectFile` writes the host code as an object file
+//    to link into a program or a shared library; `tileModuleEmitCHeader`
+//    (on the module before compiling it) writes the header declaring the
+//    functions. The tile-compile tool does both and links the library.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_C_HOST_H
+#define TILE_C_HOST_H
+
+#include "mlir-c/IR.h"
+#include "mlir-c/Support.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Writes, through `callback`, a C header declaring the public functions of
+/// `module`, which must not be compiled yet (func.func with memref
+/// arguments), with `guard` as its include guard. Fails, with an error
+/// diagnostic at the function, for a signature C cannot express.
+MLIR_CAPI_EXPORTED MlirLogicalResult
+tileModuleEmitCHeader(MlirModule module, MlirStringRef guard,
+                      MlirStringCallback callback, void *userData);
+
+/// Compiles the host code of a lowered module (LLVM dialect and gpu.binary
+/// ops, as tile-to-nvvm leaves it) for the machine this runs on, as
+/// position-independent code optimized at `optLevel` (0 to 3), into the
+/// object file `path`. Fails with an error diagnostic at the module.
+MLIR_CAPI_EXPORTED MlirLogicalResult
+tileModuleEmitObjectFile(MlirModule module, MlirStringRef path, int optLevel);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // TILE_C_HOST_H

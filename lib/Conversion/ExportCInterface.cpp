@@ -1,0 +1,59 @@
+//===- ExportCInterface.cpp - C interfaces under the functions' names -----===//
+//
+// convert-func-to-llvm gives a function marked llvm.emit_c_interface a
+// wrapper `_mlir_ciface_f` that takes pointers to memref descriptors, next
+// to `f` itself, whose memref arguments are expanded into five or more
+// scalars each. A C host wants the former under the function's name.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Conversion/Passes.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_EXPORTCINTERFACE
+#include "tile/Conversion/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+
+namespace {
+
+constexpr StringLiteral kWrapperPrefix = "_mlir_ciface_";
+constexpr StringLiteral kExpandedPrefix = "_mlir_tile_expanded_";
+
+class ExportCInterface
+    : public tile::impl::ExportCInterfaceBase<ExportCInterface> {
+public:
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    for (auto wrapper : llvm::to_vector(module.getOps<LLVM::LLVMFuncOp>())) {
+      StringRef wrapperName = wrapper.getSymName();
+      if (!wrapperName.starts_with(kWrapperPrefix) || wrapper.isExternal())
+        continue;
+      std::string name = wrapperName.drop_front(kWrapperPrefix.size()).str();
+      auto func = symbols.lookup<LLVM::LLVMFuncOp>(name);
+      if (!func || func.isExternal() ||
+          func.getLinkage() != LLVM::Linkage::External)
+        continue;
+      std::string expanded = (kExpandedPrefix + name).str();
+      if (symbols.lookup(expanded)) {
+        func.emitOpError("cannot export its C interface: '")
+            << expanded << "' already exists";
+        return signalPassFailure();
+      }
+      // Calls of the function (from the wrapper and elsewhere) follow it.
+      if (failed(symbols.rename(func, expanded)) ||
+          failed(symbols.rename(wrapper, name))) {
+        func.emitOpError("cannot rename for its C interface");
+        return signalPassFailure();
+      }
+      func.setLinkage(LLVM::Linkage::Internal);
+    }
+  }
+};
+
+} // namespace

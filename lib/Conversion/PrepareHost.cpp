@@ -1,0 +1,402 @@
+//===- PrepareHost.cpp - Make kernel-launching functions callable from C --===//
+//
+// The host side of a compiled module: the functions the user wrote around
+// their kernels (`func.func @gemm(%A, %B, %C)`), which compute the grid and
+// launch. This pass makes them safe and cheap to call from C: empty grids
+// are skipped, arguments are checked before anything is launched, errors go
+// to the tile runtime's thread-local error state, and kernels are launched
+// on the runtime's current stream without synchronizing.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Conversion/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_PREPAREHOST
+#include "tile/Conversion/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+
+namespace {
+
+/// The tile runtime's entry points for compiled host code
+/// (runtime/include/tile_runtime.h).
+constexpr StringLiteral kHostBegin = "tileRtHostBegin";
+constexpr StringLiteral kHostArgError = "tileRtHostArgError";
+constexpr StringLiteral kHostFailed = "tileRtHostFailed";
+constexpr StringLiteral kHostStream = "tileRtHostStream";
+constexpr StringLiteral kHostEnd = "tileRtHostEnd";
+
+/// Declares (once) the runtime function `name` in `module`.
+func::FuncOp declareRuntimeFunction(ModuleOp module, StringRef name,
+                                    TypeRange inputs, TypeRange results) {
+  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
+    return existing;
+  OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
+  auto func = func::FuncOp::create(
+      builder, module.getLoc(), name,
+      builder.getFunctionType(inputs, results));
+  func.setPrivate();
+  return func;
+}
+
+/// The place a host function reports an argument error or gets its name:
+/// a NUL-terminated string constant.
+class StringPool {
+public:
+  explicit StringPool(ModuleOp module) : module(module) {}
+
+  Value get(OpBuilder &builder, Location loc, StringRef text) {
+    auto &name = names[text];
+    if (name.empty()) {
+      name = ("__tile_host_str_" + Twine(names.size() - 1)).str();
+      while (module.lookupSymbol(name))
+        name += "_";
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPointToStart(module.getBody());
+      std::string data = text.str();
+      data.push_back('\0');
+      auto type = LLVM::LLVMArrayType::get(builder.getI8Type(), data.size());
+      LLVM::GlobalOp::create(builder, loc, type, /*isConstant=*/true,
+                             LLVM::Linkage::Internal, name,
+                             builder.getStringAttr(data));
+    }
+    return LLVM::AddressOfOp::create(
+        builder, loc, LLVM::LLVMPointerType::get(builder.getContext()), name);
+  }
+
+private:
+  ModuleOp module;
+  llvm::StringMap<std::string> names;
+};
+
+/// One constraint of a `tile.shape` attribute on a function argument.
+struct DimRef {
+  unsigned argument;
+  unsigned dim;
+  Value size;
+};
+
+class PrepareHost : public tile::impl::PrepareHostBase<PrepareHost> {
+public:
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    StringPool strings(module);
+    bool anyFailed = false;
+    for (auto func : llvm::to_vector(module.getOps<func::FuncOp>())) {
+      if (func.isExternal())
+        continue;
+      if (failed(verifyShapeAttrs(func))) {
+        anyFailed = true;
+        continue;
+      }
+      if (cInterface && func.isPublic())
+        func->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                      UnitAttr::get(&getContext()));
+      SmallVector<gpu::LaunchFuncOp> launches;
+      func.walk([&](gpu::LaunchFuncOp launch) { launches.push_back(launch); });
+      if (launches.empty())
+        continue;
+      for (gpu::LaunchFuncOp launch : launches)
+        skipEmptyGrid(launch);
+      if (runtime && failed(addRuntimeCalls(func, launches, strings)))
+        anyFailed = true;
+    }
+    if (anyFailed)
+      signalPassFailure();
+  }
+
+private:
+  /// `tile.shape`: one string per dimension of a ranked memref argument.
+  LogicalResult verifyShapeAttrs(func::FuncOp func) {
+    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
+      Attribute attr = func.getArgAttr(i, "tile.shape");
+      if (!attr)
+        continue;
+      auto type = dyn_cast<MemRefType>(func.getArgument(i).getType());
+      auto array = dyn_cast<ArrayAttr>(attr);
+      if (!type || !array ||
+          array.size() != static_cast<size_t>(type.getRank()) ||
+          !llvm::all_of(array, [](Attribute a) { return isa<StringAttr>(a); }))
+        return func.emitOpError("argument #")
+               << i
+               << ": 'tile.shape' must be an array of one string per "
+                  "dimension of a ranked memref";
+      for (auto [dim, entry] : llvm::enumerate(array)) {
+        StringRef symbol = cast<StringAttr>(entry).getValue();
+        int64_t value;
+        if (symbol.empty())
+          return func.emitOpError("argument #")
+                 << i << ": 'tile.shape' dimension " << dim
+                 << " is empty (use \"?\" for no constraint)";
+        if (!symbol.getAsInteger(10, value) && value < 0)
+          return func.emitOpError("argument #")
+                 << i << ": 'tile.shape' dimension " << dim
+                 << " is a negative size";
+        if (!symbol.getAsInteger(10, value) &&
+            !type.isDynamicDim(dim) && type.getDimSize(dim) != value)
+          return func.emitOpError("argument #")
+                 << i << ": 'tile.shape' dimension " << dim << " is " << value
+                 << " but the type's is " << type.getDimSize(dim);
+      }
+    }
+    return success();
+  }
+
+  /// Wraps `launch` in an scf.if that skips it when a grid or cluster
+  /// dimension is not positive.
+  void skipEmptyGrid(gpu::LaunchFuncOp launch) {
+    if (launch.getAsyncToken())
+      return; // its token is used: the launch must stay in place
+    OpBuilder builder(launch);
+    Location loc = launch.getLoc();
+    SmallVector<Value> dims = {launch.getGridSizeX(), launch.getGridSizeY(),
+                               launch.getGridSizeZ()};
+    if (launch.hasClusterSize())
+      dims.append({launch.getClusterSizeX(), launch.getClusterSizeY(),
+                   launch.getClusterSizeZ()});
+    Value nonEmpty;
+    for (Value dim : dims) {
+      APInt constant;
+      if (matchPattern(dim, m_ConstantInt(&constant)) &&
+          constant.isStrictlyPositive())
+        continue;
+      Value zero = arith::ConstantOp::create(
+          builder, loc, builder.getZeroAttr(dim.getType()));
+      Value positive = arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::sgt, dim, zero);
+      nonEmpty = nonEmpty ? arith::AndIOp::create(builder, loc, nonEmpty,
+                                                  positive)
+                          : positive;
+    }
+    if (!nonEmpty)
+      return;
+    auto ifOp = scf::IfOp::create(builder, loc, nonEmpty,
+                                  /*withElseRegion=*/false);
+    launch->moveBefore(ifOp.thenBlock()->getTerminator());
+  }
+
+  LogicalResult addRuntimeCalls(func::FuncOp func,
+                                ArrayRef<gpu::LaunchFuncOp> launches,
+                                StringPool &strings) {
+    if (!func.getBody().hasOneBlock())
+      return func.emitOpError(
+          "launches kernels from more than one block; the host runtime "
+          "calls need a single-block function (use structured control flow)");
+    for (gpu::LaunchFuncOp launch : launches)
+      if (launch.getAsyncObject() || launch.getAsyncToken())
+        return launch.emitOpError(
+            "is asynchronous; tile-prepare-host launches on the tile "
+            "runtime's stream itself (use runtime=false to keep it)");
+
+    auto module = func->getParentOfType<ModuleOp>();
+    MLIRContext *ctx = &getContext();
+    Type ptr = LLVM::LLVMPointerType::get(ctx);
+    Type i32 = IntegerType::get(ctx, 32);
+    auto begin = declareRuntimeFunction(module, kHostBegin, {ptr}, {});
+    auto argError =
+        declareRuntimeFunction(module, kHostArgError, {ptr, ptr}, {});
+    auto hostFailed = declareRuntimeFunction(module, kHostFailed, {}, {i32});
+    auto hostStream = declareRuntimeFunction(module, kHostStream, {}, {ptr});
+    auto end = declareRuntimeFunction(module, kHostEnd, {ptr}, {});
+
+    Block &body = func.getBody().front();
+    Location loc = func.getLoc();
+    OpBuilder builder = OpBuilder::atBlockBegin(&body);
+    Value name = strings.get(builder, loc, func.getSymName());
+    func::CallOp::create(builder, loc, begin, ValueRange{name});
+
+    // The argument checks, each reporting its own error.
+    auto report = [&](Value bad, const Twine &message) {
+      auto ifOp = scf::IfOp::create(builder, loc, bad,
+                                    /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+      Value text = strings.get(builder, loc, message.str());
+      func::CallOp::create(builder, loc, argError, ValueRange{name, text});
+    };
+    checkArguments(func, builder, report);
+
+    // Everything after the checks runs only if they all passed.
+    Value failed =
+        func::CallOp::create(builder, loc, hostFailed, ValueRange{})
+            .getResult(0);
+    Value zero = arith::ConstantIntOp::create(builder, loc, 0, 32);
+    Value ok = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                     failed, zero);
+    Operation *terminator = body.getTerminator();
+    auto results = func.getResultTypes();
+    auto guardIf = scf::IfOp::create(builder, loc, results, ok,
+                                     /*withElseRegion=*/true);
+    Block *thenBlock = guardIf.thenBlock();
+    Block *elseBlock = guardIf.elseBlock();
+    // Move the rest of the function into the then-branch.
+    auto rest = llvm::make_range(std::next(Block::iterator(guardIf)),
+                                 Block::iterator(terminator));
+    for (Operation &op : llvm::make_early_inc_range(rest)) {
+      if (thenBlock->mightHaveTerminator())
+        op.moveBefore(thenBlock->getTerminator());
+      else
+        op.moveBefore(thenBlock, thenBlock->end());
+    }
+    {
+      OpBuilder::InsertionGuard guard(builder);
+      if (thenBlock->mightHaveTerminator())
+        thenBlock->getTerminator()->erase();
+      builder.setInsertionPointToEnd(thenBlock);
+      scf::YieldOp::create(builder, loc, terminator->getOperands());
+      if (elseBlock->mightHaveTerminator())
+        elseBlock->getTerminator()->erase();
+      builder.setInsertionPointToEnd(elseBlock);
+      SmallVector<Value> poison;
+      for (Type type : results)
+        poison.push_back(ub::PoisonOp::create(builder, loc, type));
+      scf::YieldOp::create(builder, loc, poison);
+    }
+    terminator->setOperands(guardIf.getResults());
+
+    // Launch on the runtime's stream; the call ends with tileRtHostEnd.
+    builder.setInsertionPoint(guardIf);
+    Value stream =
+        func::CallOp::create(builder, loc, hostStream, ValueRange{})
+            .getResult(0);
+    // gpu-to-llvm launches an async launch_func on the stream its token
+    // stands for (an !llvm.ptr after conversion), and waits for nothing.
+    Type tokenType = gpu::AsyncTokenType::get(ctx);
+    Value token = UnrealizedConversionCastOp::create(builder, loc, tokenType,
+                                                     stream)
+                      .getResult(0);
+    for (gpu::LaunchFuncOp launch : launches) {
+      OpBuilder at(launch);
+      std::optional<gpu::KernelDim3> cluster;
+      if (launch.hasClusterSize())
+        cluster = launch.getClusterSizeOperandValues();
+      gpu::LaunchFuncOp::create(
+          at, launch.getLoc(), launch.getKernelAttr(),
+          launch.getGridSizeOperandValues(),
+          launch.getBlockSizeOperandValues(),
+          launch.getDynamicSharedMemorySize(), launch.getKernelOperands(),
+          tokenType, ValueRange{token}, cluster);
+      launch.erase();
+    }
+    builder.setInsertionPoint(terminator);
+    func::CallOp::create(builder, loc, end, ValueRange{stream});
+    return success();
+  }
+
+  /// Emits the checks of the memref arguments of `func` at `builder`.
+  void checkArguments(func::FuncOp func, OpBuilder &builder,
+                      function_ref<void(Value, const Twine &)> report) {
+    Location loc = func.getLoc();
+    Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+    Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+    llvm::StringMap<DimRef> symbols;
+    for (auto [index, arg] : llvm::enumerate(func.getArguments())) {
+      auto type = dyn_cast<MemRefType>(arg.getType());
+      if (!type)
+        continue;
+      std::string what = ("argument #" + Twine(index)).str();
+      // Sizes, and whether the memref has any element.
+      SmallVector<Value> sizes;
+      Value nonEmpty;
+      for (int64_t d = 0; d < type.getRank(); ++d) {
+        Value size = memref::DimOp::create(builder, loc, arg, d);
+        sizes.push_back(size);
+        if (!type.isDynamicDim(d))
+          continue;
+        Value positive = arith::CmpIOp::create(
+            builder, loc, arith::CmpIPredicate::sgt, size, zero);
+        nonEmpty = nonEmpty
+                       ? arith::AndIOp::create(builder, loc, nonEmpty, positive)
+                       : positive;
+      }
+      bool staticallyEmpty = type.getNumElements() == 0 && type.hasStaticShape();
+      if (!staticallyEmpty) {
+        Value pointer =
+            memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, arg);
+        Value isNull = arith::CmpIOp::create(
+            builder, loc, arith::CmpIPredicate::eq, pointer, zero);
+        Value bad = nonEmpty
+                        ? arith::AndIOp::create(builder, loc, nonEmpty, isNull)
+                        : isNull;
+        report(bad, what + " (" + formatType(type) +
+                        ") is a null pointer but not empty");
+      }
+      // Dynamic strides must be positive where a dimension has more than
+      // one element (the kernels step through memory with them).
+      SmallVector<int64_t> strides;
+      int64_t offset;
+      if (succeeded(type.getStridesAndOffset(strides, offset)) &&
+          llvm::any_of(strides, ShapedType::isDynamic)) {
+        auto metadata =
+            memref::ExtractStridedMetadataOp::create(builder, loc, arg);
+        for (auto [d, stride] : llvm::enumerate(strides)) {
+          if (!ShapedType::isDynamic(stride))
+            continue;
+          Value many = arith::CmpIOp::create(
+              builder, loc, arith::CmpIPredicate::sgt, sizes[d], one);
+          Value notPositive =
+              arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sle,
+                                    metadata.getStrides()[d], zero);
+          report(arith::AndIOp::create(builder, loc, many, notPositive),
+                 what + " has a non-positive stride in dimension " +
+                     Twine(d));
+        }
+      }
+      // tile.shape: exact sizes and sizes shared by name.
+      auto shape = func.getArgAttrOfType<ArrayAttr>(index, "tile.shape");
+      if (!shape)
+        continue;
+      for (auto [d, entry] : llvm::enumerate(shape)) {
+        StringRef symbol = cast<StringAttr>(entry).getValue();
+        if (symbol == "?")
+          continue;
+        int64_t exact;
+        if (!symbol.getAsInteger(10, exact)) {
+          if (!type.isDynamicDim(d))
+            continue; // checked statically
+          Value expected = arith::ConstantIndexOp::create(builder, loc, exact);
+          report(arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne,
+                                       sizes[d], expected),
+                 what + " dimension " + Twine(d) + " must be " +
+                     Twine(exact));
+          continue;
+        }
+        auto [it, inserted] = symbols.try_emplace(
+            symbol, DimRef{static_cast<unsigned>(index),
+                           static_cast<unsigned>(d), sizes[d]});
+        if (inserted)
+          continue;
+        const DimRef &first = it->second;
+        report(arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne,
+                                     sizes[d], first.size),
+               what + " dimension " + Twine(d) + " ('" + symbol +
+                   "') differs from argument #" + Twine(first.argument) +
+                   " dimension " + Twine(first.dim) + " ('" + symbol + "')");
+      }
+    }
+  }
+
+  static std::string formatType(Type type) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    type.print(os);
+    return text;
+  }
+};
+
+} // namespace

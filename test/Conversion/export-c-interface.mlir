@@ -1,0 +1,23 @@
+// tile-export-c-interface: the C interface wrapper of a public function takes
+// the function's name; the expanded function becomes internal.
+// RUN: tile-opt %s --convert-func-to-llvm --tile-export-c-interface | FileCheck %s
+
+// CHECK-LABEL: llvm.func internal @_mlir_tile_expanded_gemm(
+// CHECK-SAME: %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64)
+// CHECK-LABEL: llvm.func @gemm(
+// CHECK-SAME: %{{.*}}: !llvm.ptr) attributes {llvm.emit_c_interface}
+// CHECK: llvm.call @_mlir_tile_expanded_gemm(
+func.func @gemm(%A: memref<?x?xf16>) attributes {llvm.emit_c_interface} {
+  return
+}
+
+// A caller follows the rename.
+// CHECK-LABEL: llvm.func @caller(
+// CHECK: llvm.call @_mlir_tile_expanded_gemm(
+func.func @caller(%A: memref<?x?xf16>) {
+  call @gemm(%A) : (memref<?x?xf16>) -> ()
+  return
+}
+
+// Without a C interface, a function keeps its name.
+// CHECK-NOT: _mlir_ciface

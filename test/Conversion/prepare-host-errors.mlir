@@ -1,0 +1,72 @@
+// RUN: tile-opt %s -split-input-file --tile-prepare-host -verify-diagnostics
+
+// expected-error @+1 {{'func.func' op argument #0: 'tile.shape' must be an array of one string per dimension of a ranked memref}}
+func.func @wrong_rank(%A: memref<?x?xf16> {tile.shape = ["M"]}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op argument #0: 'tile.shape' must be an array of one string per dimension of a ranked memref}}
+func.func @not_memref(%A: i32 {tile.shape = ["M"]}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op argument #0: 'tile.shape' dimension 1 is empty (use "?" for no constraint)}}
+func.func @empty(%A: memref<?x?xf16> {tile.shape = ["M", ""]}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op argument #0: 'tile.shape' dimension 0 is 32 but the type's is 16}}
+func.func @static_mismatch(%A: memref<16x?xf16> {tile.shape = ["32", "K"]}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op argument #0: 'tile.shape' dimension 0 is a negative size}}
+func.func @negative(%A: memref<?xf16> {tile.shape = ["-4"]}) {
+  return
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @k_module {
+    gpu.func @k() kernel {
+      gpu.return
+    }
+  }
+  // expected-error @+1 {{'func.func' op launches kernels from more than one block}}
+  func.func @blocks(%c: i1) {
+    %c1 = arith.constant 1 : index
+    cf.cond_br %c, ^a, ^b
+  ^a:
+    gpu.launch_func @k_module::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    return
+  ^b:
+    return
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @k_module {
+    gpu.func @k() kernel {
+      gpu.return
+    }
+  }
+  func.func @async() {
+    %c1 = arith.constant 1 : index
+    %t = gpu.wait async
+    // expected-error @+1 {{'gpu.launch_func' op is asynchronous; tile-prepare-host launches on the tile runtime's stream itself (use runtime=false to keep it)}}
+    %t2 = gpu.launch_func async [%t] @k_module::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    gpu.wait [%t2]
+    return
+  }
+}

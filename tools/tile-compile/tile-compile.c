@@ -1,0 +1,293 @@
+//===- tile-compile.c - Compile a tile module into a C library ----*- C -*-===//
+//
+// tile-compile INPUT.mlir -o libgemm.so [--header gemm.h] [options]
+//
+// Compiles a module of tile kernels and the host functions around them
+// (tile-to-nvvm) into a shared library (or an object file, -c) whose public
+// functions a C program calls with pointers to memref descriptors, and
+// writes a C header declaring them. The library needs libtile_cuda_runtime.so
+// (the mgpu runtime ABI) at run time; it is linked against it, with an rpath
+// to it.
+//
+// Written in C over the tile-mlir C API: tileModuleEmitCHeader,
+// tileModuleEmitObjectFile (tile-c/Host.h) and the pass manager.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlir-c/Diagnostics.h"
+#include "mlir-c/IR.h"
+#include "mlir-c/Pass.h"
+#include "tile-c/Host.h"
+#include "tile-c/Registration.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static const char *const usage =
+    "usage: tile-compile INPUT.mlir -o OUTPUT [options]\n"
+    "\n"
+    "Compiles the kernels and host functions of INPUT (tile-to-nvvm) into a\n"
+    "shared library (OUTPUT, e.g. libgemm.so) or, with -c, an object file,\n"
+    "exporting each public function f as void f(tile_memref_<r>d *, ...).\n"
+    "\n"
+    "options:\n"
+    "  -o FILE               the shared library (or object file with -c)\n"
+    "  -c                    write an object file, do not link\n"
+    "  --header FILE         also write a C header declaring the functions\n"
+    "  --chip CHIP           target GPU (default: the module's, else sm_90a)\n"
+    "  --format bin|isa|fatbin  GPU object format (default bin: a cubin)\n"
+    "  --pipeline-options S  more tile-to-nvvm options, e.g. \"pipeline=0\"\n"
+    "  -O N                  host code optimization level, 0-3 (default 2)\n"
+    "  --runtime-dir DIR     where libtile_cuda_runtime.so is (default: the\n"
+    "                        lib directory next to this tool's bin)\n"
+    "  --cc CC               the C compiler that links (default: $CC or cc)\n"
+    "  --keep-llvm FILE      also write the lowered module (LLVM dialect)\n";
+
+typedef struct {
+  const char *input, *output, *header, *chip, *format, *extra, *runtimeDir;
+  const char *cc, *keepLLVM;
+  int optLevel;
+  bool objectOnly;
+} Options;
+
+static int fail(const char *format, const char *detail) {
+  fprintf(stderr, "tile-compile: error: ");
+  fprintf(stderr, format, detail);
+  fputc('\n', stderr);
+  return 1;
+}
+
+static void writeToFile(MlirStringRef text, void *userData) {
+  fwrite(text.data, 1, text.length, (FILE *)userData);
+}
+
+/// The include guard of a header path: its file name, upper case, with
+/// every other character an underscore.
+static void headerGuard(const char *path, char *guard, size_t size) {
+  const char *name = strrchr(path, '/');
+  name = name ? name + 1 : path;
+  size_t n = 0;
+  if (!isalpha((unsigned char)name[0]) && n + 1 < size)
+    guard[n++] = 'H';
+  for (; *name && n + 1 < size; ++name)
+    guard[n++] = isalnum((unsigned char)*name)
+                     ? (char)toupper((unsigned char)*name)
+                     : '_';
+  guard[n] = 0;
+}
+
+/// The lib directory of this installation: <dir of this executable>/../lib.
+static void defaultRuntimeDir(char *dir, size_t size) {
+  char self[PATH_MAX - 8];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+  if (n <= 0) {
+    snprintf(dir, size, "lib");
+    return;
+  }
+  self[n] = 0;
+  char *slash = strrchr(self, '/');
+  if (slash)
+    *slash = 0; // .../bin
+  slash = strrchr(self, '/');
+  if (slash)
+    *slash = 0; // ...
+  snprintf(dir, size, "%s/lib", self);
+}
+
+static int run(char *const argv[]) {
+  pid_t pid;
+  int status = posix_spawnp(&pid, argv[0], NULL, NULL, argv, environ);
+  if (status != 0)
+    return fail("cannot run '%s'", argv[0]);
+  if (waitpid(pid, &status, 0) < 0)
+    return fail("waiting for '%s' failed", argv[0]);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    return fail("'%s' failed", argv[0]);
+  return 0;
+}
+
+static int parseOptions(int argc, char **argv, Options *o) {
+  memset(o, 0, sizeof(*o));
+  o->format = "bin";
+  o->optLevel = 2;
+  o->cc = getenv("CC") && *getenv("CC") ? getenv("CC") : "cc";
+  for (int i = 1; i < argc; ++i) {
+    const char *a = argv[i];
+    const char **value = NULL;
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+      fputs(usage, stdout);
+      exit(0);
+    } else if (!strcmp(a, "-c")) {
+      o->objectOnly = true;
+      continue;
+    } else if (!strcmp(a, "-o")) {
+      value = &o->output;
+    } else if (!strcmp(a, "--header")) {
+      value = &o->header;
+    } else if (!strcmp(a, "--chip")) {
+      value = &o->chip;
+    } else if (!strcmp(a, "--format")) {
+      value = &o->format;
+    } else if (!strcmp(a, "--pipeline-options")) {
+      value = &o->extra;
+    } else if (!strcmp(a, "--runtime-dir")) {
+      value = &o->runtimeDir;
+    } else if (!strcmp(a, "--cc")) {
+      value = &o->cc;
+    } else if (!strcmp(a, "--keep-llvm")) {
+      value = &o->keepLLVM;
+    } else if (!strncmp(a, "-O", 2) && a[2] >= '0' && a[2] <= '3' && !a[3]) {
+      o->optLevel = a[2] - '0';
+      continue;
+    } else if (a[0] == '-' && a[1]) {
+      return fail("unknown option '%s' (see --help)", a);
+    } else if (!o->input) {
+      o->input = a;
+      continue;
+    } else {
+      return fail("more than one input ('%s')", a);
+    }
+    if (i + 1 >= argc)
+      return fail("option '%s' needs a value", a);
+    *value = argv[++i];
+  }
+  if (!o->input)
+    return fail("%s", "no input file (see --help)");
+  if (!o->output)
+    return fail("%s", "no output file: -o FILE");
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  Options o;
+  if (parseOptions(argc, argv, &o))
+    return 1;
+
+  MlirDialectRegistry registry = mlirDialectRegistryCreate();
+  tileRegisterAllDialects(registry);
+  MlirContext ctx = mlirContextCreateWithRegistry(registry, false);
+  mlirDialectRegistryDestroy(registry);
+  mlirContextLoadAllAvailableDialects(ctx);
+  tileRegisterAllPasses();
+
+  int status = 1;
+  MlirModule module = mlirModuleCreateParseFromFile(
+      ctx, mlirStringRefCreateFromCString(o.input));
+  if (mlirModuleIsNull(module)) {
+    fail("cannot parse '%s'", o.input);
+    goto done_context;
+  }
+
+  if (o.header) {
+    FILE *file = fopen(o.header, "w");
+    if (!file) {
+      fail("cannot write '%s'", o.header);
+      goto done;
+    }
+    char guard[256];
+    headerGuard(o.header, guard, sizeof(guard));
+    bool ok = mlirLogicalResultIsSuccess(tileModuleEmitCHeader(
+        module, mlirStringRefCreateFromCString(guard), writeToFile, file));
+    if (fclose(file) != 0 || !ok) {
+      remove(o.header);
+      fail("cannot write the header '%s'", o.header);
+      goto done;
+    }
+  }
+
+  // tile-to-nvvm, host included.
+  char pipeline[4096];
+  int n = snprintf(pipeline, sizeof(pipeline),
+                   "builtin.module(tile-to-nvvm{format=%s%s%s %s})", o.format,
+                   o.chip ? " chip=" : "", o.chip ? o.chip : "",
+                   o.extra ? o.extra : "");
+  if (n < 0 || (size_t)n >= sizeof(pipeline)) {
+    fail("%s", "pipeline options too long");
+    goto done;
+  }
+  MlirPassManager pm = mlirPassManagerCreate(ctx);
+  MlirOpPassManager opm = mlirPassManagerGetAsOpPassManager(pm);
+  if (mlirLogicalResultIsFailure(mlirParsePassPipeline(
+          opm, mlirStringRefCreateFromCString(pipeline), writeToFile,
+          stderr))) {
+    fprintf(stderr, "\n");
+    fail("invalid pipeline '%s'", pipeline);
+    mlirPassManagerDestroy(pm);
+    goto done;
+  }
+  MlirLogicalResult ran =
+      mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module));
+  mlirPassManagerDestroy(pm);
+  if (mlirLogicalResultIsFailure(ran)) {
+    fail("compiling '%s' failed", o.input);
+    goto done;
+  }
+  if (o.keepLLVM) {
+    FILE *file = fopen(o.keepLLVM, "w");
+    if (!file) {
+      fail("cannot write '%s'", o.keepLLVM);
+      goto done;
+    }
+    mlirOperationPrint(mlirModuleGetOperation(module), writeToFile, file);
+    fclose(file);
+  }
+
+  // The object file: the output itself, or a temporary one to link.
+  char object[PATH_MAX];
+  if (o.objectOnly) {
+    snprintf(object, sizeof(object), "%s", o.output);
+  } else {
+    snprintf(object, sizeof(object), "%s.tmp-XXXXXX.o", o.output);
+    int fd = mkstemps(object, 2);
+    if (fd < 0) {
+      fail("cannot create a temporary file next to '%s'", o.output);
+      goto done;
+    }
+    close(fd);
+  }
+  if (mlirLogicalResultIsFailure(tileModuleEmitObjectFile(
+          module, mlirStringRefCreateFromCString(object), o.optLevel))) {
+    fail("cannot write the object file '%s'", object);
+    if (!o.objectOnly)
+      remove(object);
+    goto done;
+  }
+  if (o.objectOnly) {
+    status = 0;
+    goto done;
+  }
+
+  char runtimeDir[PATH_MAX];
+  if (o.runtimeDir)
+    snprintf(runtimeDir, sizeof(runtimeDir), "%s", o.runtimeDir);
+  else
+    defaultRuntimeDir(runtimeDir, sizeof(runtimeDir));
+  char libFlag[PATH_MAX + 8], rpathFlag[PATH_MAX + 16];
+  snprintf(libFlag, sizeof(libFlag), "-L%s", runtimeDir);
+  snprintf(rpathFlag, sizeof(rpathFlag), "-Wl,-rpath,%s", runtimeDir);
+  char shared[] = "-shared", dashO[] = "-o", runtime[] = "-ltile_cuda_runtime",
+       noUndefined[] = "-Wl,--no-undefined";
+  char cc[PATH_MAX], output[PATH_MAX];
+  snprintf(cc, sizeof(cc), "%s", o.cc);
+  snprintf(output, sizeof(output), "%s", o.output);
+  char *link[] = {cc,      shared,    dashO,   output,      object,
+                  libFlag, rpathFlag, runtime, noUndefined, NULL};
+  status = run(link);
+  remove(object);
+
+done:
+  mlirModuleDestroy(module);
+done_context:
+  mlirContextDestroy(ctx);
+  return status;
+}
