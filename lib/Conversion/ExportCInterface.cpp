@@ -3,7 +3,9 @@
 // convert-func-to-llvm gives a function marked llvm.emit_c_interface a
 // wrapper `_mlir_ciface_f` that takes pointers to memref descriptors, next
 // to `f` itself, whose memref arguments are expanded into five or more
-// scalars each. A C host wants the former under the function's name.
+// scalars each. A C host wants the former under the function's name: `f`
+// becomes the internal `_mlir_tile_expanded_f`, and a new `f` forwards to
+// the wrapper, which keeps its upstream name for the ExecutionEngine.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,11 +48,22 @@ public:
         return signalPassFailure();
       }
       // Calls of the function (from the wrapper and elsewhere) follow it.
-      if (failed(symbols.rename(func, expanded)) ||
-          failed(symbols.rename(wrapper, name))) {
+      if (failed(symbols.rename(func, expanded))) {
         func.emitOpError("cannot rename for its C interface");
         return signalPassFailure();
       }
+      // `name` forwards to the wrapper, which keeps its upstream name: the
+      // ExecutionEngine's invokePacked looks for `_mlir_ciface_<name>`.
+      OpBuilder builder(wrapper);
+      builder.setInsertionPointAfter(wrapper);
+      auto exported = LLVM::LLVMFuncOp::create(builder, wrapper.getLoc(), name,
+                                               wrapper.getFunctionType());
+      Block *entry = exported.addEntryBlock(builder);
+      builder.setInsertionPointToStart(entry);
+      auto call = LLVM::CallOp::create(builder, wrapper.getLoc(), wrapper,
+                                       entry->getArguments());
+      LLVM::ReturnOp::create(builder, wrapper.getLoc(), call.getResults());
+      symbols.insert(exported);
       func.setLinkage(LLVM::Linkage::Internal);
     }
   }

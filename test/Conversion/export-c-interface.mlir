@@ -1,12 +1,17 @@
-// tile-export-c-interface: the C interface wrapper of a public function takes
-// the function's name; the expanded function becomes internal.
+// tile-export-c-interface: a public function's name becomes its C
+// interface (forwarding to _mlir_ciface_<name>, which stays for the
+// ExecutionEngine); the expanded function becomes internal.
 // RUN: tile-opt %s --convert-func-to-llvm --tile-export-c-interface | FileCheck %s
 
 // CHECK-LABEL: llvm.func internal @_mlir_tile_expanded_gemm(
 // CHECK-SAME: %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64)
-// CHECK-LABEL: llvm.func @gemm(
+// CHECK-LABEL: llvm.func @_mlir_ciface_gemm(
 // CHECK-SAME: %{{.*}}: !llvm.ptr) attributes {llvm.emit_c_interface}
 // CHECK: llvm.call @_mlir_tile_expanded_gemm(
+// CHECK-LABEL: llvm.func @gemm(
+// CHECK-SAME: %[[D:.*]]: !llvm.ptr) {
+// CHECK-NEXT: llvm.call @_mlir_ciface_gemm(%[[D]]) : (!llvm.ptr) -> ()
+// CHECK-NEXT: llvm.return
 func.func @gemm(%A: memref<?x?xf16>) attributes {llvm.emit_c_interface} {
   return
 }
@@ -20,4 +25,8 @@ func.func @caller(%A: memref<?x?xf16>) {
 }
 
 // Without a C interface, a function keeps its name.
-// CHECK-NOT: _mlir_ciface
+// CHECK-LABEL: llvm.func @plain(
+// CHECK-NOT: _mlir_ciface_plain
+func.func @plain() {
+  return
+}

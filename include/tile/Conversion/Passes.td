@@ -112,10 +112,12 @@ def ExportCInterface : Pass<"tile-export-c-interface", "ModuleOp"> {
   let description = [{
     Runs after `convert-func-to-llvm`. For every public `llvm.func @f` with
     a C interface wrapper `@_mlir_ciface_f` (from `llvm.emit_c_interface`),
-    the wrapper takes the name `f` and the original function, whose memref
-    arguments are expanded into their descriptor fields, becomes the
-    internal `_mlir_tile_expanded_f`. A C host (or the ExecutionEngine) then
-    calls `f` with pointers to memref descriptor structs:
+    the original function, whose memref arguments are expanded into their
+    descriptor fields, becomes the internal `_mlir_tile_expanded_f`, and a
+    new `f` with the wrapper's signature forwards to the wrapper (which
+    keeps its name: upstream's ExecutionEngine `invokePacked` looks for
+    it). A C host (or the ExecutionEngine) then calls `f` with pointers to
+    memref descriptor structs:
     `void gemm(memref2d *A, memref2d *B, memref2d *C)`.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];

@@ -1,0 +1,56 @@
+// A C host of the AOT-compiled examples/gemm.mlir (host_aot.test): calls
+// gemm(&A, &B, &C) with operands in host memory. Without a GPU, the call
+// reports the runtime's error; operands that disagree are reported first,
+// naming the function and the argument, before anything is launched.
+#include "gemm.h"
+#include "tile_runtime.h"
+
+#include <stdio.h>
+
+static tile_memref_2d view(void *data, int64_t rows, int64_t cols) {
+  tile_memref_2d d = {data, data, 0, {rows, cols}, {cols, 1}};
+  return d;
+}
+
+static int report(const char *what) {
+  int status = tileRtGetError();
+  printf("%s: status %d: %s\n", what, status, tileRtGetErrorMessage());
+  return status;
+}
+
+int main(void) {
+  static uint16_t a[64 * 32], b[32 * 48], c[64 * 48];
+  tile_memref_2d A = view(a, 64, 32), B = view(b, 32, 48), C = view(c, 64, 48);
+  gemm(&A, &B, &C);
+  int fine = report("call");
+
+  tile_memref_2d shortB = view(b, 31, 48);
+  gemm(&A, &shortB, &C);
+  int mismatch = report("mismatched K");
+
+  tile_memref_2d narrowC = view(c, 64, 47);
+  gemm(&A, &B, &narrowC);
+  report("mismatched N");
+
+  tile_memref_2d nullA = view(NULL, 64, 32);
+  gemm(&nullA, &B, &C);
+  report("null A");
+
+  tile_memref_2d badStride = view(b, 32, 48);
+  badStride.strides[0] = 0;
+  gemm(&A, &badStride, &C);
+  report("zero stride");
+
+  // Empty: nothing to launch, no error even without a GPU.
+  tile_memref_2d emptyA = view(NULL, 0, 32), emptyC = view(NULL, 0, 48);
+  gemm(&emptyA, &B, &emptyC);
+  int empty = report("empty");
+
+  // Errors are sticky until the next call or tileRtClearError.
+  gemm(&A, &shortB, &C);
+  tileRtClearError();
+  report("cleared");
+  return fine != 0 && mismatch == TILE_RT_ERROR_INVALID_ARGUMENT && empty == 0
+             ? 0
+             : 1;
+}
