@@ -1,135 +1,25 @@
 //===- tile_runtime.c - CUDA runtime for tile-mlir kernels --------*- C -*-===//
 //
-// Implementation of tile_runtime.h. The CUDA driver API is reached through
-// function pointers looked up with dlsym in libcuda.so.1, declared below with
-// the few driver types they need (the ABI of the CUDA driver API, which is
-// stable across versions for the versioned entry points used here).
+// Implementation of the context-based API of tile_runtime.h: contexts,
+// modules, launches, memory and events. The driver is reached through
+// driver.h; the mgpu ABI and the compiled-host entry points are in mgpu.c,
+// tensor_map.c and host.c.
 //
 //===----------------------------------------------------------------------===//
 
 #define _POSIX_C_SOURCE 200809L
 
 #include "tile_runtime.h"
+#include "driver.h"
 
-#include <dlfcn.h>
 #include <errno.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 //===----------------------------------------------------------------------===//
-// CUDA driver API declarations (subset of cuda.h)
-//===----------------------------------------------------------------------===//
-
-typedef int CUresult;
-typedef int CUdevice;
-typedef unsigned long long CUdeviceptr;
-typedef struct CUctx_st *CUcontext;
-typedef struct CUmod_st *CUmodule;
-typedef struct CUfunc_st *CUfunction;
-typedef struct CUevent_st *CUevent;
-typedef struct CUstream_st *CUstream;
-
-enum {
-  CUDA_SUCCESS = 0,
-  CUDA_ERROR_INVALID_VALUE = 1,
-};
-
-// CUdevice_attribute
-enum {
-  CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16,
-  CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
-  CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
-  CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97,
-};
-
-// CUfunction_attribute
-enum {
-  CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0,
-  CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1,
-  CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3,
-  CU_FUNC_ATTRIBUTE_NUM_REGS = 4,
-  CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
-};
-
-// CUjit_option
-enum {
-  CU_JIT_INFO_LOG_BUFFER = 3,
-  CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4,
-  CU_JIT_ERROR_LOG_BUFFER = 5,
-  CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
-};
-
-enum { CU_EVENT_DEFAULT = 0 };
-
-/// The driver entry points, by symbol name. The `_v2` names are those cuda.h
-/// maps the unversioned API names to.
-#define TILE_RT_DRIVER_FUNCTIONS(X)                                            \
-  X(cuInit, "cuInit", CUresult, (unsigned))                                    \
-  X(cuDriverGetVersion, "cuDriverGetVersion", CUresult, (int *))               \
-  X(cuGetErrorName, "cuGetErrorName", CUresult, (CUresult, const char **))     \
-  X(cuGetErrorString, "cuGetErrorString", CUresult, (CUresult, const char **)) \
-  X(cuDeviceGetCount, "cuDeviceGetCount", CUresult, (int *))                   \
-  X(cuDeviceGet, "cuDeviceGet", CUresult, (CUdevice *, int))                   \
-  X(cuDeviceGetName, "cuDeviceGetName", CUresult, (char *, int, CUdevice))     \
-  X(cuDeviceGetAttribute, "cuDeviceGetAttribute", CUresult,                    \
-    (int *, int, CUdevice))                                                    \
-  X(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain", CUresult,            \
-    (CUcontext *, CUdevice))                                                   \
-  X(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2", CUresult,       \
-    (CUdevice))                                                                \
-  X(cuCtxSetCurrent, "cuCtxSetCurrent", CUresult, (CUcontext))                 \
-  X(cuCtxSynchronize, "cuCtxSynchronize", CUresult, (void))                    \
-  X(cuMemGetInfo, "cuMemGetInfo_v2", CUresult, (size_t *, size_t *))           \
-  X(cuModuleLoadDataEx, "cuModuleLoadDataEx", CUresult,                        \
-    (CUmodule *, const void *, unsigned, int *, void **))                      \
-  X(cuModuleUnload, "cuModuleUnload", CUresult, (CUmodule))                    \
-  X(cuModuleGetFunction, "cuModuleGetFunction", CUresult,                      \
-    (CUfunction *, CUmodule, const char *))                                    \
-  X(cuFuncGetAttribute, "cuFuncGetAttribute", CUresult,                        \
-    (int *, int, CUfunction))                                                  \
-  X(cuFuncSetAttribute, "cuFuncSetAttribute", CUresult,                        \
-    (CUfunction, int, int))                                                    \
-  X(cuLaunchKernel, "cuLaunchKernel", CUresult,                                \
-    (CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,   \
-     unsigned, CUstream, void **, void **))                                    \
-  X(cuMemAlloc, "cuMemAlloc_v2", CUresult, (CUdeviceptr *, size_t))            \
-  X(cuMemFree, "cuMemFree_v2", CUresult, (CUdeviceptr))                        \
-  X(cuMemcpyHtoD, "cuMemcpyHtoD_v2", CUresult,                                 \
-    (CUdeviceptr, const void *, size_t))                                       \
-  X(cuMemcpyDtoH, "cuMemcpyDtoH_v2", CUresult, (void *, CUdeviceptr, size_t))  \
-  X(cuMemcpyDtoD, "cuMemcpyDtoD_v2", CUresult,                                 \
-    (CUdeviceptr, CUdeviceptr, size_t))                                        \
-  X(cuMemsetD8, "cuMemsetD8_v2", CUresult,                                     \
-    (CUdeviceptr, unsigned char, size_t))                                      \
-  X(cuMemsetD16, "cuMemsetD16_v2", CUresult,                                   \
-    (CUdeviceptr, unsigned short, size_t))                                     \
-  X(cuMemsetD32, "cuMemsetD32_v2", CUresult, (CUdeviceptr, unsigned, size_t))  \
-  X(cuEventCreate, "cuEventCreate", CUresult, (CUevent *, unsigned))           \
-  X(cuEventDestroy, "cuEventDestroy_v2", CUresult, (CUevent))                  \
-  X(cuEventRecord, "cuEventRecord", CUresult, (CUevent, CUstream))             \
-  X(cuEventSynchronize, "cuEventSynchronize", CUresult, (CUevent))
-
-typedef CUresult (*CuEventElapsedTimeFn)(float *, CUevent, CUevent);
-
-static struct {
-#define TILE_RT_DECLARE(field, symbol, ret, args) ret(*field) args;
-  TILE_RT_DRIVER_FUNCTIONS(TILE_RT_DECLARE)
-#undef TILE_RT_DECLARE
-  /// cuEventElapsedTime_v2 (CUDA >= 12.8) or cuEventElapsedTime.
-  CuEventElapsedTimeFn cuEventElapsedTime;
-} cu;
-
-/// Result of loading and initializing the driver, set once per process.
-static pthread_once_t driverOnce = PTHREAD_ONCE_INIT;
-static int driverStatus = TILE_RT_ERROR_DRIVER_NOT_FOUND;
-static char driverMessage[512];
-static int driverLoaded; // cu.cuGetError* usable
-
-//===----------------------------------------------------------------------===//
-// Errors
+// Handles and errors
 //===----------------------------------------------------------------------===//
 
 enum { kMessageSize = 4096 };
@@ -167,110 +57,6 @@ static char *errorBuffer(TileRtContext *ctx) {
   return ctx ? ctx->error : threadError;
 }
 
-/// Built-in names of common driver errors, used when the driver cannot name
-/// them (not loaded, or a stub library).
-static const char *builtinCudaErrorName(int status) {
-  switch (status) {
-  case 1:
-    return "CUDA_ERROR_INVALID_VALUE";
-  case 2:
-    return "CUDA_ERROR_OUT_OF_MEMORY";
-  case 3:
-    return "CUDA_ERROR_NOT_INITIALIZED";
-  case 4:
-    return "CUDA_ERROR_DEINITIALIZED";
-  case 34:
-    return "CUDA_ERROR_STUB_LIBRARY";
-  case 35:
-    return "CUDA_ERROR_INSUFFICIENT_DRIVER";
-  case 100:
-    return "CUDA_ERROR_NO_DEVICE";
-  case 101:
-    return "CUDA_ERROR_INVALID_DEVICE";
-  case 200:
-    return "CUDA_ERROR_INVALID_IMAGE";
-  case 201:
-    return "CUDA_ERROR_INVALID_CONTEXT";
-  case 209:
-    return "CUDA_ERROR_NO_BINARY_FOR_GPU";
-  case 218:
-    return "CUDA_ERROR_INVALID_PTX";
-  case 222:
-    return "CUDA_ERROR_UNSUPPORTED_PTX_VERSION";
-  case 300:
-    return "CUDA_ERROR_INVALID_SOURCE";
-  case 301:
-    return "CUDA_ERROR_FILE_NOT_FOUND";
-  case 400:
-    return "CUDA_ERROR_INVALID_HANDLE";
-  case 500:
-    return "CUDA_ERROR_NOT_FOUND";
-  case 600:
-    return "CUDA_ERROR_NOT_READY";
-  case 700:
-    return "CUDA_ERROR_ILLEGAL_ADDRESS";
-  case 701:
-    return "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES";
-  case 702:
-    return "CUDA_ERROR_LAUNCH_TIMEOUT";
-  case 715:
-    return "CUDA_ERROR_ILLEGAL_INSTRUCTION";
-  case 716:
-    return "CUDA_ERROR_MISALIGNED_ADDRESS";
-  case 719:
-    return "CUDA_ERROR_LAUNCH_FAILED";
-  case 803:
-    return "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH";
-  case 804:
-    return "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE";
-  case 999:
-    return "CUDA_ERROR_UNKNOWN";
-  default:
-    return NULL;
-  }
-}
-
-const char *tileRtErrorString(int status) {
-  switch (status) {
-  case TILE_RT_SUCCESS:
-    return "success";
-  case TILE_RT_ERROR_DRIVER_NOT_FOUND:
-    return "libcuda.so.1 not found";
-  case TILE_RT_ERROR_DRIVER_SYMBOL:
-    return "CUDA driver function not found in libcuda.so.1";
-  case TILE_RT_ERROR_INVALID_ARGUMENT:
-    return "invalid argument";
-  case TILE_RT_ERROR_IO:
-    return "file I/O error";
-  case TILE_RT_ERROR_OUT_OF_MEMORY:
-    return "out of host memory";
-  case TILE_RT_ERROR_CAPACITY:
-    return "parameter array too small";
-  default:
-    break;
-  }
-  if (status < 0)
-    return "unknown tile runtime error";
-
-  static _Thread_local char buffer[512];
-  const char *name = NULL, *description = NULL;
-  if (driverLoaded) {
-    if (cu.cuGetErrorName(status, &name) != CUDA_SUCCESS)
-      name = NULL;
-    if (cu.cuGetErrorString(status, &description) != CUDA_SUCCESS)
-      description = NULL;
-  }
-  if (!name)
-    name = builtinCudaErrorName(status);
-  if (name && description)
-    snprintf(buffer, sizeof(buffer), "%s: %s", name, description);
-  else if (name)
-    snprintf(buffer, sizeof(buffer), "%s", name);
-  else
-    snprintf(buffer, sizeof(buffer), "CUDA error %d", status);
-  return buffer;
-}
-
 const char *tileRtLastError(const TileRtContext *ctx) {
   return ctx ? ctx->error : threadError;
 }
@@ -300,65 +86,13 @@ static void clearError(TileRtContext *ctx) { errorBuffer(ctx)[0] = 0; }
       return fail((ctx), checkResult, __VA_ARGS__);                            \
   } while (0)
 
-//===----------------------------------------------------------------------===//
-// Driver loading
-//===----------------------------------------------------------------------===//
-
-static void loadDriver(void) {
-  const char *path = getenv("TILE_RT_LIBCUDA");
-  if (!path || !*path)
-    path = "libcuda.so.1";
-  void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-  if (!handle) {
-    const char *why = dlerror();
-    snprintf(driverMessage, sizeof(driverMessage),
-             "libcuda.so.1 not found (dlopen(\"%s\"): %s); is the NVIDIA "
-             "driver installed?",
-             path, why ? why : "unknown error");
-    driverStatus = TILE_RT_ERROR_DRIVER_NOT_FOUND;
-    return;
-  }
-
-#define TILE_RT_LOOKUP(field, symbol, ret, args)                               \
-  *(void **)(&cu.field) = dlsym(handle, symbol);                               \
-  if (!cu.field) {                                                             \
-    snprintf(driverMessage, sizeof(driverMessage),                             \
-             "%s has no %s: the CUDA driver is too old", path, symbol);        \
-    driverStatus = TILE_RT_ERROR_DRIVER_SYMBOL;                                \
-    return;                                                                    \
-  }
-  TILE_RT_DRIVER_FUNCTIONS(TILE_RT_LOOKUP)
-#undef TILE_RT_LOOKUP
-  *(void **)(&cu.cuEventElapsedTime) = dlsym(handle, "cuEventElapsedTime_v2");
-  if (!cu.cuEventElapsedTime)
-    *(void **)(&cu.cuEventElapsedTime) = dlsym(handle, "cuEventElapsedTime");
-  if (!cu.cuEventElapsedTime) {
-    snprintf(driverMessage, sizeof(driverMessage),
-             "%s has no cuEventElapsedTime", path);
-    driverStatus = TILE_RT_ERROR_DRIVER_SYMBOL;
-    return;
-  }
-  driverLoaded = 1;
-
-  CUresult result = cu.cuInit(0);
-  if (result != CUDA_SUCCESS) {
-    snprintf(driverMessage, sizeof(driverMessage), "cuInit (%s): %s", path,
-             tileRtErrorString(result));
-    driverStatus = result;
-    return;
-  }
-  driverStatus = TILE_RT_SUCCESS;
-  driverMessage[0] = 0;
-}
-
 /// Loads and initializes the driver once; on failure records the reason as
 /// the error of `ctx` (or of the thread) and returns the status.
 static int ensureDriver(TileRtContext *ctx) {
-  pthread_once(&driverOnce, loadDriver);
-  if (driverStatus == TILE_RT_SUCCESS)
-    return TILE_RT_SUCCESS;
-  snprintf(errorBuffer(ctx), kMessageSize, "%s", driverMessage);
-  return driverStatus;
+  int status = tileDriverLoad();
+  if (status != TILE_RT_SUCCESS)
+    snprintf(errorBuffer(ctx), kMessageSize, "%s", tileDriverMessage());
+  return status;
 }
 
 #define CHECK_ARG(ctx, cond, ...)                                              \
@@ -388,7 +122,7 @@ int tileRtInit(TileRtContext **ctx, int ordinal) {
     return status;
 
   int count = 0;
-  CHECK_CU(NULL, cu.cuDeviceGetCount(&count), "cuDeviceGetCount");
+  CHECK_CU(NULL, tileCu.cuDeviceGetCount(&count), "cuDeviceGetCount");
   if (ordinal < 0 || ordinal >= count)
     return fail(NULL, TILE_RT_ERROR_INVALID_ARGUMENT,
                 "tileRtInit: device %d requested but %d device(s) present",
@@ -397,16 +131,16 @@ int tileRtInit(TileRtContext **ctx, int ordinal) {
   TileRtContext *result = calloc(1, sizeof(TileRtContext));
   if (!result)
     return fail(NULL, TILE_RT_ERROR_OUT_OF_MEMORY, "tileRtInit");
-  CUresult r = cu.cuDeviceGet(&result->device, ordinal);
+  CUresult r = tileCu.cuDeviceGet(&result->device, ordinal);
   if (r == CUDA_SUCCESS)
-    r = cu.cuDevicePrimaryCtxRetain(&result->context, result->device);
+    r = tileCu.cuDevicePrimaryCtxRetain(&result->context, result->device);
   if (r != CUDA_SUCCESS) {
     free(result);
     return fail(NULL, r, "cuDevicePrimaryCtxRetain(device %d)", ordinal);
   }
-  r = cu.cuCtxSetCurrent(result->context);
+  r = tileCu.cuCtxSetCurrent(result->context);
   if (r != CUDA_SUCCESS) {
-    cu.cuDevicePrimaryCtxRelease(result->device);
+    tileCu.cuDevicePrimaryCtxRelease(result->device);
     free(result);
     return fail(NULL, r, "cuCtxSetCurrent(device %d)", ordinal);
   }
@@ -423,7 +157,7 @@ int tileRtDestroy(TileRtContext *ctx) {
     if (s != TILE_RT_SUCCESS && status == TILE_RT_SUCCESS)
       status = s;
   }
-  CUresult r = cu.cuDevicePrimaryCtxRelease(ctx->device);
+  CUresult r = tileCu.cuDevicePrimaryCtxRelease(ctx->device);
   if (r != CUDA_SUCCESS && status == TILE_RT_SUCCESS)
     status = fail(NULL, r, "cuDevicePrimaryCtxRelease");
   free(ctx);
@@ -436,7 +170,7 @@ int tileRtDeviceCount(int *count) {
   int status = ensureDriver(NULL);
   if (status != TILE_RT_SUCCESS)
     return status;
-  CHECK_CU(NULL, cu.cuDeviceGetCount(count), "cuDeviceGetCount");
+  CHECK_CU(NULL, tileCu.cuDeviceGetCount(count), "cuDeviceGetCount");
   return TILE_RT_SUCCESS;
 }
 
@@ -446,7 +180,7 @@ int tileRtDriverVersion(int *version) {
   int status = ensureDriver(NULL);
   if (status != TILE_RT_SUCCESS)
     return status;
-  CHECK_CU(NULL, cu.cuDriverGetVersion(version), "cuDriverGetVersion");
+  CHECK_CU(NULL, tileCu.cuDriverGetVersion(version), "cuDriverGetVersion");
   return TILE_RT_SUCCESS;
 }
 
@@ -454,7 +188,7 @@ int tileRtDeviceName(TileRtContext *ctx, char *name, size_t size) {
   CHECK_CTX(ctx, "tileRtDeviceName");
   CHECK_ARG(ctx, name && size > 0 && size <= 0x7fffffff,
             "tileRtDeviceName: invalid buffer");
-  CHECK_CU(ctx, cu.cuDeviceGetName(name, (int)size, ctx->device),
+  CHECK_CU(ctx, tileCu.cuDeviceGetName(name, (int)size, ctx->device),
            "cuDeviceGetName");
   name[size - 1] = 0;
   return TILE_RT_SUCCESS;
@@ -463,7 +197,7 @@ int tileRtDeviceName(TileRtContext *ctx, char *name, size_t size) {
 int tileRtDeviceAttribute(TileRtContext *ctx, int attribute, int *value) {
   CHECK_CTX(ctx, "tileRtDeviceAttribute");
   CHECK_ARG(ctx, value, "tileRtDeviceAttribute: NULL value");
-  CHECK_CU(ctx, cu.cuDeviceGetAttribute(value, attribute, ctx->device),
+  CHECK_CU(ctx, tileCu.cuDeviceGetAttribute(value, attribute, ctx->device),
            "cuDeviceGetAttribute(%d)", attribute);
   return TILE_RT_SUCCESS;
 }
@@ -496,33 +230,19 @@ int tileRtMemGetInfo(TileRtContext *ctx, size_t *freeBytes,
                      size_t *totalBytes) {
   CHECK_CTX(ctx, "tileRtMemGetInfo");
   CHECK_ARG(ctx, freeBytes && totalBytes, "tileRtMemGetInfo: NULL argument");
-  CHECK_CU(ctx, cu.cuMemGetInfo(freeBytes, totalBytes), "cuMemGetInfo");
+  CHECK_CU(ctx, tileCu.cuMemGetInfo(freeBytes, totalBytes), "cuMemGetInfo");
   return TILE_RT_SUCCESS;
 }
 
 int tileRtSynchronize(TileRtContext *ctx) {
   CHECK_CTX(ctx, "tileRtSynchronize");
-  CHECK_CU(ctx, cu.cuCtxSynchronize(), "cuCtxSynchronize");
+  CHECK_CU(ctx, tileCu.cuCtxSynchronize(), "cuCtxSynchronize");
   return TILE_RT_SUCCESS;
 }
 
 //===----------------------------------------------------------------------===//
 // Modules and kernels
 //===----------------------------------------------------------------------===//
-
-static int isBinaryImage(const unsigned char *data, size_t size) {
-  // ELF (cubin) or fatbin (magic 0xBA55ED50, or the 0x466243B1 wrapper).
-  if (size >= 4 && data[0] == 0x7f && data[1] == 'E' && data[2] == 'L' &&
-      data[3] == 'F')
-    return 1;
-  if (size >= 4 && data[0] == 0x50 && data[1] == 0xED && data[2] == 0x55 &&
-      data[3] == 0xBA)
-    return 1;
-  if (size >= 4 && data[0] == 0xB1 && data[1] == 0x43 && data[2] == 0x62 &&
-      data[3] == 0x46)
-    return 1;
-  return 0;
-}
 
 int tileRtModuleLoadData(TileRtContext *ctx, const void *image, size_t size,
                          TileRtModule **module) {
@@ -531,39 +251,19 @@ int tileRtModuleLoadData(TileRtContext *ctx, const void *image, size_t size,
   *module = NULL;
   CHECK_ARG(ctx, image && size > 0, "tileRtModuleLoadData: empty image");
 
-  // PTX is text the driver reads up to a NUL: copy it with one.
-  const void *data = image;
-  char *ptx = NULL;
-  if (!isBinaryImage(image, size)) {
-    ptx = malloc(size + 1);
-    if (!ptx)
-      return fail(ctx, TILE_RT_ERROR_OUT_OF_MEMORY, "tileRtModuleLoadData");
-    memcpy(ptx, image, size);
-    ptx[size] = 0;
-    data = ptx;
-  }
-
   TileRtModule *result = calloc(1, sizeof(TileRtModule));
-  if (!result) {
-    free(ptx);
+  if (!result)
     return fail(ctx, TILE_RT_ERROR_OUT_OF_MEMORY, "tileRtModuleLoadData");
-  }
-
-  enum { kLogSize = 2048 };
-  char errorLog[kLogSize];
-  errorLog[0] = 0;
-  int options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-  void *values[] = {errorLog, (void *)(uintptr_t)kLogSize};
-  CUresult r = cu.cuModuleLoadDataEx(&result->module, data, 2, options, values);
-  free(ptx);
-  if (r != CUDA_SUCCESS) {
+  char errorLog[2048];
+  int status = tileLoadModuleImage(&result->module, image, size, -1, errorLog,
+                                   sizeof(errorLog));
+  if (status != CUDA_SUCCESS) {
     free(result);
-    errorLog[kLogSize - 1] = 0;
+    const char *kind = tileIsBinaryImage(image, size) ? "binary" : "PTX";
     if (errorLog[0])
-      return fail(ctx, r, "cuModuleLoadDataEx (%s, %zu bytes): %s",
-                  data == image ? "binary" : "PTX", size, errorLog);
-    return fail(ctx, r, "cuModuleLoadDataEx (%s, %zu bytes)",
-                data == image ? "binary" : "PTX", size);
+      return fail(ctx, status, "cuModuleLoadDataEx (%s, %zu bytes): %s", kind,
+                  size, errorLog);
+    return fail(ctx, status, "cuModuleLoadDataEx (%s, %zu bytes)", kind, size);
   }
   result->ctx = ctx;
   result->next = ctx->modules;
@@ -638,7 +338,7 @@ int tileRtModuleUnload(TileRtModule *module) {
     free(module->functions);
     module->functions = next;
   }
-  CUresult r = cu.cuModuleUnload(module->module);
+  CUresult r = tileCu.cuModuleUnload(module->module);
   free(module);
   if (r != CUDA_SUCCESS)
     return fail(ctx, r, "cuModuleUnload");
@@ -658,7 +358,7 @@ int tileRtGetFunction(TileRtModule *module, const char *name,
     }
   }
   CUfunction function;
-  CHECK_CU(ctx, cu.cuModuleGetFunction(&function, module->module, name),
+  CHECK_CU(ctx, tileCu.cuModuleGetFunction(&function, module->module, name),
            "cuModuleGetFunction: no kernel '%s' in the module", name);
   TileRtFunction *result = calloc(1, sizeof(TileRtFunction));
   char *copy = malloc(strlen(name) + 1);
@@ -697,8 +397,8 @@ int tileRtFunctionInfo(TileRtFunction *fn, int *numRegs, int *staticSharedBytes,
     if (!queries[i].value)
       continue;
     CHECK_CU(ctx,
-             cu.cuFuncGetAttribute(queries[i].value, queries[i].attribute,
-                                   fn->function),
+             tileCu.cuFuncGetAttribute(queries[i].value, queries[i].attribute,
+                                       fn->function),
              "cuFuncGetAttribute(%s, '%s')", queries[i].name, fn->name);
   }
   return TILE_RT_SUCCESS;
@@ -713,29 +413,17 @@ int tileRtLaunch(TileRtFunction *fn, const unsigned grid[3],
   // The dynamic shared memory a kernel may use is limited to 48 KiB minus its
   // static shared memory unless raised: raise it when the launch needs more.
   if (sharedBytes > fn->maxDynamicShared) {
-    int limit = 0;
+    const char *failedCall = "";
     CHECK_CU(ctx,
-             cu.cuFuncGetAttribute(
-                 &limit, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                 fn->function),
-             "cuFuncGetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, '%s')",
-             fn->name);
-    if (sharedBytes > (unsigned)limit) {
-      CHECK_CU(
-          ctx,
-          cu.cuFuncSetAttribute(fn->function,
-                                CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                (int)sharedBytes),
-          "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES = %u, '%s')",
-          sharedBytes, fn->name);
-      limit = (int)sharedBytes;
-    }
-    fn->maxDynamicShared = (unsigned)limit;
+             tileAllowDynamicShared(fn->function, sharedBytes,
+                                    &fn->maxDynamicShared, &failedCall),
+             "%s(MAX_DYNAMIC_SHARED_SIZE_BYTES, %u bytes, '%s')", failedCall,
+             sharedBytes, fn->name);
   }
   CHECK_CU(ctx,
-           cu.cuLaunchKernel(fn->function, grid[0], grid[1], grid[2], block[0],
-                             block[1], block[2], sharedBytes, NULL, params,
-                             NULL),
+           tileCu.cuLaunchKernel(fn->function, grid[0], grid[1], grid[2],
+                                 block[0], block[1], block[2], sharedBytes,
+                                 NULL, params, NULL),
            "cuLaunchKernel('%s', grid (%u, %u, %u), block (%u, %u, %u), %u "
            "bytes of dynamic shared memory)",
            fn->name, grid[0], grid[1], grid[2], block[0], block[1], block[2],
@@ -752,7 +440,8 @@ int tileRtMalloc(TileRtContext *ctx, size_t size, TileRtDevicePtr *ptr) {
   CHECK_ARG(ctx, ptr, "tileRtMalloc: NULL pointer");
   *ptr = 0;
   CUdeviceptr result = 0;
-  CHECK_CU(ctx, cu.cuMemAlloc(&result, size), "cuMemAlloc(%zu bytes)", size);
+  CHECK_CU(ctx, tileCu.cuMemAlloc(&result, size), "cuMemAlloc(%zu bytes)",
+           size);
   *ptr = result;
   return TILE_RT_SUCCESS;
 }
@@ -761,7 +450,7 @@ int tileRtFree(TileRtContext *ctx, TileRtDevicePtr ptr) {
   CHECK_CTX(ctx, "tileRtFree");
   if (!ptr)
     return TILE_RT_SUCCESS;
-  CHECK_CU(ctx, cu.cuMemFree(ptr), "cuMemFree");
+  CHECK_CU(ctx, tileCu.cuMemFree(ptr), "cuMemFree");
   return TILE_RT_SUCCESS;
 }
 
@@ -769,7 +458,7 @@ int tileRtMemcpyHtoD(TileRtContext *ctx, TileRtDevicePtr dst, const void *src,
                      size_t size) {
   CHECK_CTX(ctx, "tileRtMemcpyHtoD");
   CHECK_ARG(ctx, src || size == 0, "tileRtMemcpyHtoD: NULL source");
-  CHECK_CU(ctx, cu.cuMemcpyHtoD(dst, src, size), "cuMemcpyHtoD(%zu bytes)",
+  CHECK_CU(ctx, tileCu.cuMemcpyHtoD(dst, src, size), "cuMemcpyHtoD(%zu bytes)",
            size);
   return TILE_RT_SUCCESS;
 }
@@ -778,7 +467,7 @@ int tileRtMemcpyDtoH(TileRtContext *ctx, void *dst, TileRtDevicePtr src,
                      size_t size) {
   CHECK_CTX(ctx, "tileRtMemcpyDtoH");
   CHECK_ARG(ctx, dst || size == 0, "tileRtMemcpyDtoH: NULL destination");
-  CHECK_CU(ctx, cu.cuMemcpyDtoH(dst, src, size), "cuMemcpyDtoH(%zu bytes)",
+  CHECK_CU(ctx, tileCu.cuMemcpyDtoH(dst, src, size), "cuMemcpyDtoH(%zu bytes)",
            size);
   return TILE_RT_SUCCESS;
 }
@@ -786,7 +475,7 @@ int tileRtMemcpyDtoH(TileRtContext *ctx, void *dst, TileRtDevicePtr src,
 int tileRtMemcpyDtoD(TileRtContext *ctx, TileRtDevicePtr dst,
                      TileRtDevicePtr src, size_t size) {
   CHECK_CTX(ctx, "tileRtMemcpyDtoD");
-  CHECK_CU(ctx, cu.cuMemcpyDtoD(dst, src, size), "cuMemcpyDtoD(%zu bytes)",
+  CHECK_CU(ctx, tileCu.cuMemcpyDtoD(dst, src, size), "cuMemcpyDtoD(%zu bytes)",
            size);
   return TILE_RT_SUCCESS;
 }
@@ -794,14 +483,15 @@ int tileRtMemcpyDtoD(TileRtContext *ctx, TileRtDevicePtr dst,
 int tileRtMemsetD8(TileRtContext *ctx, TileRtDevicePtr ptr, uint8_t value,
                    size_t size) {
   CHECK_CTX(ctx, "tileRtMemsetD8");
-  CHECK_CU(ctx, cu.cuMemsetD8(ptr, value, size), "cuMemsetD8(%zu bytes)", size);
+  CHECK_CU(ctx, tileCu.cuMemsetD8(ptr, value, size), "cuMemsetD8(%zu bytes)",
+           size);
   return TILE_RT_SUCCESS;
 }
 
 int tileRtMemsetD16(TileRtContext *ctx, TileRtDevicePtr ptr, uint16_t value,
                     size_t count) {
   CHECK_CTX(ctx, "tileRtMemsetD16");
-  CHECK_CU(ctx, cu.cuMemsetD16(ptr, value, count), "cuMemsetD16(%zu words)",
+  CHECK_CU(ctx, tileCu.cuMemsetD16(ptr, value, count), "cuMemsetD16(%zu words)",
            count);
   return TILE_RT_SUCCESS;
 }
@@ -809,7 +499,7 @@ int tileRtMemsetD16(TileRtContext *ctx, TileRtDevicePtr ptr, uint16_t value,
 int tileRtMemsetD32(TileRtContext *ctx, TileRtDevicePtr ptr, uint32_t value,
                     size_t count) {
   CHECK_CTX(ctx, "tileRtMemsetD32");
-  CHECK_CU(ctx, cu.cuMemsetD32(ptr, value, count), "cuMemsetD32(%zu words)",
+  CHECK_CU(ctx, tileCu.cuMemsetD32(ptr, value, count), "cuMemsetD32(%zu words)",
            count);
   return TILE_RT_SUCCESS;
 }
@@ -825,7 +515,7 @@ int tileRtEventCreate(TileRtContext *ctx, TileRtEvent **event) {
   TileRtEvent *result = calloc(1, sizeof(TileRtEvent));
   if (!result)
     return fail(ctx, TILE_RT_ERROR_OUT_OF_MEMORY, "tileRtEventCreate");
-  CUresult r = cu.cuEventCreate(&result->event, CU_EVENT_DEFAULT);
+  CUresult r = tileCu.cuEventCreate(&result->event, CU_EVENT_DEFAULT);
   if (r != CUDA_SUCCESS) {
     free(result);
     return fail(ctx, r, "cuEventCreate");
@@ -838,7 +528,7 @@ int tileRtEventDestroy(TileRtContext *ctx, TileRtEvent *event) {
   CHECK_CTX(ctx, "tileRtEventDestroy");
   if (!event)
     return TILE_RT_SUCCESS;
-  CUresult r = cu.cuEventDestroy(event->event);
+  CUresult r = tileCu.cuEventDestroy(event->event);
   free(event);
   CHECK_CU(ctx, r, "cuEventDestroy");
   return TILE_RT_SUCCESS;
@@ -847,14 +537,14 @@ int tileRtEventDestroy(TileRtContext *ctx, TileRtEvent *event) {
 int tileRtEventRecord(TileRtContext *ctx, TileRtEvent *event) {
   CHECK_CTX(ctx, "tileRtEventRecord");
   CHECK_ARG(ctx, event, "tileRtEventRecord: NULL event");
-  CHECK_CU(ctx, cu.cuEventRecord(event->event, NULL), "cuEventRecord");
+  CHECK_CU(ctx, tileCu.cuEventRecord(event->event, NULL), "cuEventRecord");
   return TILE_RT_SUCCESS;
 }
 
 int tileRtEventSynchronize(TileRtContext *ctx, TileRtEvent *event) {
   CHECK_CTX(ctx, "tileRtEventSynchronize");
   CHECK_ARG(ctx, event, "tileRtEventSynchronize: NULL event");
-  CHECK_CU(ctx, cu.cuEventSynchronize(event->event), "cuEventSynchronize");
+  CHECK_CU(ctx, tileCu.cuEventSynchronize(event->event), "cuEventSynchronize");
   return TILE_RT_SUCCESS;
 }
 
@@ -863,7 +553,7 @@ int tileRtEventElapsedMs(TileRtContext *ctx, TileRtEvent *start,
   CHECK_CTX(ctx, "tileRtEventElapsedMs");
   CHECK_ARG(ctx, start && end && ms, "tileRtEventElapsedMs: NULL argument");
   *ms = 0;
-  CHECK_CU(ctx, cu.cuEventElapsedTime(ms, start->event, end->event),
+  CHECK_CU(ctx, tileCu.cuEventElapsedTime(ms, start->event, end->event),
            "cuEventElapsedTime");
   return TILE_RT_SUCCESS;
 }
@@ -900,80 +590,4 @@ int tileRtMemRefArgs2D(TileRtMemRef2D *desc, TileRtDevicePtr ptr, int64_t rows,
   out[6] = &desc->strides[1];
   *count += 7;
   return TILE_RT_SUCCESS;
-}
-
-//===----------------------------------------------------------------------===//
-// 16-bit floating point conversions
-//===----------------------------------------------------------------------===//
-
-static uint32_t floatBits(float value) {
-  uint32_t bits;
-  memcpy(&bits, &value, sizeof(bits));
-  return bits;
-}
-
-static float bitsFloat(uint32_t bits) {
-  float value;
-  memcpy(&value, &bits, sizeof(value));
-  return value;
-}
-
-uint16_t tileRtFloatToHalf(float value) {
-  uint32_t x = floatBits(value);
-  uint16_t sign = (uint16_t)((x >> 16) & 0x8000);
-  uint32_t abs = x & 0x7fffffff;
-  if (abs > 0x7f800000) // NaN: keep it quiet and NaN
-    return (uint16_t)(sign | 0x7e00 | ((abs >> 13) & 0x3ff));
-  if (abs >= 0x477ff000) // >= 65520 rounds to infinity
-    return (uint16_t)(sign | 0x7c00);
-  if (abs < 0x38800000) {  // below the smallest normal half, 2^-14
-    if (abs <= 0x33000000) // <= 2^-25 rounds to zero
-      return sign;
-    uint32_t exponent = abs >> 23;
-    uint32_t mantissa = (abs & 0x7fffff) | 0x800000;
-    uint32_t shift = 126 - exponent; // 14..24
-    uint32_t result = mantissa >> shift;
-    uint32_t rest = mantissa & ((1u << shift) - 1);
-    uint32_t halfway = 1u << (shift - 1);
-    if (rest > halfway || (rest == halfway && (result & 1)))
-      ++result;
-    return (uint16_t)(sign | result);
-  }
-  uint32_t result = (abs - 0x38000000) >> 13; // rebias 127 -> 15
-  uint32_t rest = abs & 0x1fff;
-  if (rest > 0x1000 || (rest == 0x1000 && (result & 1)))
-    ++result;
-  return (uint16_t)(sign | result);
-}
-
-float tileRtHalfToFloat(uint16_t bits) {
-  uint32_t sign = (uint32_t)(bits & 0x8000) << 16;
-  uint32_t exponent = (bits >> 10) & 0x1f;
-  uint32_t mantissa = bits & 0x3ff;
-  if (exponent == 0) {
-    if (mantissa == 0)
-      return bitsFloat(sign);
-    exponent = 113; // normalize the subnormal
-    while (!(mantissa & 0x400)) {
-      mantissa <<= 1;
-      --exponent;
-    }
-    mantissa &= 0x3ff;
-    return bitsFloat(sign | (exponent << 23) | (mantissa << 13));
-  }
-  if (exponent == 31)
-    return bitsFloat(sign | 0x7f800000 | (mantissa << 13));
-  return bitsFloat(sign | ((exponent + 112) << 23) | (mantissa << 13));
-}
-
-uint16_t tileRtFloatToBF16(float value) {
-  uint32_t x = floatBits(value);
-  if ((x & 0x7fffffff) > 0x7f800000)
-    return (uint16_t)((x >> 16) | 0x40);
-  x += 0x7fff + ((x >> 16) & 1);
-  return (uint16_t)(x >> 16);
-}
-
-float tileRtBF16ToFloat(uint16_t bits) {
-  return bitsFloat((uint32_t)bits << 16);
 }

@@ -21,8 +21,14 @@
 // calling thread; all work goes to the default (legacy NULL) stream, which
 // libraries like cuBLAS share when used in the same process.
 //
+// The same library implements the `mgpu*` functions that MLIR's gpu-to-llvm
+// lowering calls (tile_mgpu.h) and the entry points of compiled host code
+// (tileRtHost*, below). Those report errors through the thread's sticky error
+// (tileRtGetError) rather than through statuses.
+//
 // Environment: TILE_RT_LIBCUDA overrides the path of the driver library
 // (default "libcuda.so.1"); the driver is loaded once per process.
+// TILE_RT_SYNC=1 makes compiled host calls synchronous (tileRtSetSynchronous).
 //
 //===----------------------------------------------------------------------===//
 
@@ -222,6 +228,88 @@ float tileRtHalfToFloat(uint16_t bits);
 /// bfloat16, round to nearest even (NaN stays NaN).
 uint16_t tileRtFloatToBF16(float value);
 float tileRtBF16ToFloat(uint16_t bits);
+
+//===----------------------------------------------------------------------===//
+// The thread's error (mgpu ABI and compiled host code)
+//===----------------------------------------------------------------------===//
+//
+// The mgpu functions (tile_mgpu.h) and the tileRtHost* entry points return no
+// status: a failure is recorded as the calling thread's error, which is
+// sticky: the first failure is kept, later ones are dropped, until
+// tileRtClearError or tileRtHostBegin clears it. Work after a failure still
+// runs (a launch of a kernel whose module failed to load fails by itself).
+// Nothing prints or aborts. The context-based API above keeps its own
+// statuses and tileRtLastError and does not touch this error.
+
+/// The thread's error: 0 if none, a negative TILE_RT_ERROR_* code or a
+/// positive CUDA driver error code (CUresult).
+int tileRtGetError(void);
+
+/// The message of the thread's error, "" if none: the compiled host function
+/// (see tileRtHostBegin), the mgpu function, the driver call with its
+/// arguments and the driver's error name and description, e.g.
+/// "gemm: mgpuLaunchKernel: cuLaunchKernel('gemm_kernel', grid (8, 8, 1),
+/// block (128, 1, 1), 98304 bytes of dynamic shared memory):
+/// CUDA_ERROR_INVALID_VALUE: invalid argument". Valid until the thread's
+/// next runtime call.
+const char *tileRtGetErrorMessage(void);
+
+/// Clears the thread's error.
+void tileRtClearError(void);
+
+//===----------------------------------------------------------------------===//
+// Entry points of compiled host code
+//===----------------------------------------------------------------------===//
+//
+// A host function compiled by tile-mlir runs as
+//
+//   tileRtHostBegin("gemm");
+//   ... argument checks: tileRtHostArgError("gemm", "...") on failure ...
+//   stream = tileRtHostStream();
+//   ... mgpu calls (loads, launches on `stream`) ...
+//   tileRtHostEnd(stream);
+//   return tileRtHostFailed() ? failure : success;
+//
+// Calls do not nest. A C host sets the stream and the mode before the call
+// and reads tileRtGetError / tileRtGetErrorMessage after it. Modules are
+// loaded by global constructors, before main: a load failure is the thread's
+// error until tileRtHostBegin clears it, and is remembered, so that a later
+// launch from that module reports "module not loaded: <reason>".
+
+/// Starts a compiled host call: clears the thread's error and remembers
+/// `function`, which prefixes the messages of the errors of this call
+/// ("gemm: mgpuLaunchKernel: ...").
+void tileRtHostBegin(const char *function);
+
+/// Records TILE_RT_ERROR_INVALID_ARGUMENT with the message
+/// "<function>: <message>" (unless an error is recorded already).
+void tileRtHostArgError(const char *function, const char *message);
+
+/// Nonzero when the thread has an error.
+int32_t tileRtHostFailed(void);
+
+/// The stream compiled host code launches on: the thread's current stream
+/// (tileRtSetStream; NULL, the legacy default stream, unless set).
+void *tileRtHostStream(void);
+
+/// Ends a compiled host call on `stream`. In synchronous mode it waits for
+/// the stream and records any error of the work (kernel faults show up
+/// here); otherwise it returns at once, leaving the work running.
+void tileRtHostEnd(void *stream);
+
+/// Sets the calling thread's current stream (a CUstream of the primary
+/// context of the default device, e.g. from cudaStreamCreate or
+/// mgpuStreamCreate; NULL for the legacy default stream). The stream must
+/// outlive the calls that use it.
+void tileRtSetStream(void *stream);
+
+/// The calling thread's current stream.
+void *tileRtGetStream(void);
+
+/// Synchronous mode, for all threads: when on, tileRtHostEnd waits for the
+/// work of the call. Off by default, on when the environment variable
+/// TILE_RT_SYNC is 1 at the first call.
+void tileRtSetSynchronous(int on);
 
 #ifdef __cplusplus
 }
