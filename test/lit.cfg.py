@@ -17,6 +17,9 @@ config.test_exec_root = os.path.join(config.tile_obj_root, "test")
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%tile_src_root", config.tile_src_root))
 config.substitutions.append(("%tile_lib_dir", config.tile_lib_dir))
+# The tile runtime as a shared library (tileRt* API and mgpu* ABI), for
+# compiled host code: runtime/CMakeLists.txt.
+config.substitutions.append(("%tile_cuda_runtime", os.path.join(config.tile_lib_dir, "libtile_cuda_runtime.so")))
 config.substitutions.append(("%examples", os.path.join(config.tile_src_root, "examples")))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])

@@ -3,9 +3,12 @@
 // Exercises TileRuntime on a real GPU: device queries, loading PTX (JIT) and
 // reporting JIT errors, kernel lookup, launches with memref descriptor
 // parameters and with more than 48 KiB of dynamic shared memory, memory
-// copies and sets, events, and launch errors. The kernels are in
-// Inputs/runtime_kernels.cu; their PTX is embedded below. Prints one line per
-// check group and exits 1 on any failure.
+// copies and sets, events, and launch errors; then the mgpu ABI
+// (tile_mgpu.h) on the same primary context: module loads, a launch with more
+// than 48 KiB of dynamic shared memory on a created stream, a cluster launch,
+// memory, events, host registration, TMA tensor maps and driver errors. The
+// kernels are in Inputs/runtime_kernels.cu; their PTX is embedded below.
+// Prints one line per check group and exits 1 on any failure.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,8 +28,15 @@
 // CHECK: memset and copies: ok
 // CHECK: bad launch: status 1
 // CHECK: events: ok
+// CHECK: mgpu shared_sum 64 KiB on a stream: ok
+// CHECK: mgpu shared_sum 200 KiB (JIT -O3): ok
+// CHECK: mgpu cluster launch: ok
+// CHECK: mgpu memory: ok
+// CHECK: mgpu tensor map: ok
+// CHECK: mgpu errors: ok
 // CHECK: {{[0-9]+}} checks, 0 failures
 
+#include "tile_mgpu.h"
 #include "tile_runtime.h"
 
 #include <stdio.h>
@@ -353,6 +363,251 @@ static int testMemory(TileRtContext *ctx) {
   return 0;
 }
 
+//===----------------------------------------------------------------------===//
+// The mgpu ABI
+//===----------------------------------------------------------------------===//
+
+/// kPtx, writable (the mgpu functions take `void *`).
+static char ptx[16384];
+
+/// Stops the test when the thread has an error.
+#define MUST_MGPU(what)                                                        \
+  do {                                                                         \
+    if (tileRtGetError() != 0) {                                               \
+      printf("FAILED: %s: status %d: %s\n", what, tileRtGetError(),            \
+             tileRtGetErrorMessage());                                         \
+      return 1;                                                                \
+    }                                                                          \
+  } while (0)
+
+/// shared_sum on 4 blocks with `bytes` of dynamic shared memory through the
+/// mgpu functions, on `stream`, in clusters of `cluster` blocks if nonzero;
+/// sets `*ok` when every block's sum is right.
+static int runMgpuSharedSum(struct CUfunc_st *fn, struct CUstream_st *stream,
+                            unsigned bytes, int cluster, int *ok) {
+  enum { kBlocks = 4 };
+  unsigned *out = mgpuMemAlloc(sizeof(unsigned) * kBlocks, stream, false);
+  MUST_MGPU("mgpuMemAlloc");
+  mgpuMemset32(out, 0, kBlocks, stream);
+  unsigned words = bytes / 4;
+  void *params[] = {&out, &words};
+  if (cluster)
+    mgpuLaunchClusterKernel(fn, cluster, 1, 1, kBlocks, 1, 1, 256, 1, 1,
+                            (int32_t)bytes, stream, params, NULL);
+  else
+    mgpuLaunchKernel(fn, kBlocks, 1, 1, 256, 1, 1, (int32_t)bytes, stream,
+                     params, NULL, 2);
+  unsigned host[kBlocks] = {0};
+  mgpuMemcpy(host, out, sizeof(host), stream);
+  mgpuStreamSynchronize(stream);
+  mgpuMemFree(out, stream);
+  *ok = tileRtGetError() == 0;
+  for (int b = 0; b < kBlocks; ++b)
+    *ok &= host[b] == words * (words - 1) / 2;
+  return 0;
+}
+
+static int testMgpuLaunches(int major, int optin) {
+  tileRtClearError();
+  struct CUmod_st *module = mgpuModuleLoad(ptx, strlen(ptx));
+  MUST_MGPU("mgpuModuleLoad");
+  struct CUfunc_st *fn = mgpuModuleGetFunction(module, "shared_sum");
+  MUST_MGPU("mgpuModuleGetFunction");
+  struct CUstream_st *stream = mgpuStreamCreate();
+  MUST_MGPU("mgpuStreamCreate");
+  check(stream != NULL, "mgpuStreamCreate");
+
+  int ok = 0;
+  if (runMgpuSharedSum(fn, stream, 64 << 10, 0, &ok))
+    return 1;
+  printf("mgpu shared_sum 64 KiB on a stream: %s\n", ok ? "ok" : "FAILED");
+  check(ok, "mgpu shared_sum 64 KiB");
+
+  // The same kernel JIT-compiled again, at the upper end of shared memory.
+  struct CUmod_st *jit = mgpuModuleLoadJIT(ptx, 3);
+  MUST_MGPU("mgpuModuleLoadJIT");
+  struct CUfunc_st *jitFn = mgpuModuleGetFunction(jit, "shared_sum");
+  unsigned big = 200 << 10;
+  if (big > (unsigned)optin)
+    big = (unsigned)optin & ~1023u;
+  if (runMgpuSharedSum(jitFn, stream, big, 0, &ok))
+    return 1;
+  printf("mgpu shared_sum %u KiB (JIT -O3): %s\n", big >> 10,
+         ok ? "ok" : "FAILED");
+  check(ok, "mgpu shared_sum JIT");
+
+  // Clusters need sm_90; elsewhere the driver refuses the launch.
+  ok = 0;
+  if (runMgpuSharedSum(fn, stream, 16 << 10, 2, &ok))
+    return 1;
+  if (major < 9) {
+    ok = tileRtGetError() != 0 &&
+         strstr(tileRtGetErrorMessage(), "cuLaunchKernelEx") != NULL;
+    tileRtClearError();
+  }
+  printf("mgpu cluster launch: %s\n", ok ? "ok" : "FAILED");
+  check(ok, "mgpu cluster launch");
+
+  mgpuStreamDestroy(stream);
+  mgpuModuleUnload(jit);
+  mgpuModuleUnload(module);
+  MUST_MGPU("mgpu cleanup");
+  return 0;
+}
+
+static int testMgpuMemory(void) {
+  enum { kWords = 1024 };
+  static unsigned host[kWords], back[kWords];
+  for (int i = 0; i < kWords; ++i)
+    host[i] = (unsigned)i * 3u;
+  // A registered rank-1 memref {allocated, aligned, offset, size, stride}.
+  struct {
+    void *allocated, *aligned;
+    int64_t offset, size, stride;
+  } memref = {host, host, 0, kWords, 1};
+  mgpuMemHostRegisterMemRef(1, &memref, sizeof(unsigned));
+  MUST_MGPU("mgpuMemHostRegisterMemRef");
+  struct CUstream_st *stream = mgpuStreamCreate();
+  void *a = mgpuMemAlloc(sizeof(host), stream, false);
+  void *b = mgpuMemAlloc(sizeof(host), stream, false);
+  MUST_MGPU("mgpuMemAlloc");
+  struct CUevent_st *event = mgpuEventCreate();
+  mgpuMemcpy(a, host, sizeof(host), stream);
+  mgpuMemcpy(b, a, sizeof(host), stream);
+  mgpuMemset16(b, 0x7fc0, 8, stream);                  // words 0-3
+  mgpuMemset32((char *)b + 16, 0xdeadbeef, 2, stream); // words 4-5
+  mgpuEventRecord(event, stream);
+  // The legacy stream waits for the event, then copies back.
+  mgpuStreamWaitEvent(NULL, event);
+  mgpuMemcpy(back, b, sizeof(back), NULL);
+  mgpuStreamSynchronize(NULL);
+  mgpuEventSynchronize(event);
+  MUST_MGPU("mgpu copies");
+  int ok = 1;
+  for (int i = 0; i < 4; ++i)
+    ok &= back[i] == 0x7fc07fc0u;
+  ok &= back[4] == 0xdeadbeefu && back[5] == 0xdeadbeefu;
+  for (int i = 6; i < kWords; ++i)
+    ok &= back[i] == host[i];
+  mgpuEventDestroy(event);
+  mgpuMemFree(a, NULL);
+  mgpuMemFree(b, NULL);
+  mgpuStreamDestroy(stream);
+  mgpuMemHostUnregisterMemRef(1, &memref, sizeof(unsigned));
+  // Managed memory is host-accessible after a synchronization.
+  unsigned *managed = mgpuMemAlloc(64, NULL, true);
+  MUST_MGPU("mgpuMemAlloc managed");
+  mgpuMemset32(managed, 7, 16, NULL);
+  mgpuStreamSynchronize(NULL);
+  ok &= managed[15] == 7;
+  mgpuMemFree(managed, NULL);
+  MUST_MGPU("mgpu memory cleanup");
+  printf("mgpu memory: %s\n", ok ? "ok" : "FAILED");
+  check(ok, "mgpu memory");
+  return 0;
+}
+
+static int testMgpuTensorMap(void) {
+  // A 64x128 f16 memref in device memory, box 64x64, 128-byte swizzle.
+  enum { kRows = 64, kCols = 128 };
+  void *data = mgpuMemAlloc(kRows * kCols * 2, NULL, false);
+  MUST_MGPU("mgpuMemAlloc");
+  struct {
+    void *allocated, *aligned;
+    int64_t offset, sizes[2], strides[2];
+  } memref = {data, data, 0, {kRows, kCols}, {kCols, 1}};
+  int64_t box[2] = {64, 64};
+  enum { kF16 = 6, kSwizzle128B = 3 };
+  void *map = mgpuTensorMapEncodeTiledMemref(2, &memref, kF16, 0, kSwizzle128B,
+                                             0, 0, box);
+  MUST_MGPU("mgpuTensorMapEncodeTiledMemref");
+  void *again = mgpuTensorMapEncodeTiledMemref(2, &memref, kF16, 0,
+                                               kSwizzle128B, 0, 0, box);
+  // The map in device memory is the one mgpuTensorMapEncodeTiled encodes.
+  static _Alignas(128) unsigned char expected[128], copied[128];
+  uint64_t dims[2] = {kCols, kRows}, strides[1] = {kCols * 2};
+  uint32_t boxDims[2] = {64, 64}, elementStrides[2] = {1, 1};
+  mgpuTensorMapEncodeTiled((struct CUtensorMap_st *)expected, kF16, 2, data,
+                           dims, strides, boxDims, elementStrides, 0,
+                           kSwizzle128B, 0, 0);
+  mgpuMemcpy(copied, map, sizeof(copied), NULL);
+  mgpuStreamSynchronize(NULL);
+  MUST_MGPU("tensor map copy");
+  int ok = map != NULL && again == map && (uintptr_t)map % 128 == 0 &&
+           memcmp(expected, copied, sizeof(copied)) == 0;
+  // A different box is a different map.
+  box[0] = 32;
+  void *other = mgpuTensorMapEncodeTiledMemref(2, &memref, kF16, 0,
+                                               kSwizzle128B, 0, 0, box);
+  ok &= other != NULL && other != map;
+  mgpuMemFree(data, NULL);
+  MUST_MGPU("mgpu tensor map");
+  printf("mgpu tensor map: %s\n", ok ? "ok" : "FAILED");
+  check(ok, "mgpu tensor map");
+  return 0;
+}
+
+static int testMgpuErrors(int optin) {
+  tileRtClearError();
+  struct CUmod_st *module = mgpuModuleLoad(ptx, strlen(ptx));
+  MUST_MGPU("mgpuModuleLoad");
+  int ok = 1;
+  tileRtHostBegin("gemm");
+  check(mgpuModuleGetFunction(module, "no_such_kernel") == NULL, "no kernel");
+  ok &= tileRtGetError() == 500 &&
+        strstr(tileRtGetErrorMessage(),
+               "gemm: mgpuModuleGetFunction('no_such_kernel'): "
+               "cuModuleGetFunction: CUDA_ERROR_NOT_FOUND") != NULL;
+  printf("mgpu missing kernel: %s\n", tileRtGetErrorMessage());
+  tileRtHostEnd(NULL);
+
+  // More dynamic shared memory than the device has.
+  struct CUfunc_st *fn = mgpuModuleGetFunction(module, "shared_sum");
+  tileRtHostBegin("gemm");
+  unsigned *out = NULL, words = 1;
+  void *params[] = {&out, &words};
+  mgpuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, optin + 4096, NULL, params, NULL, 2);
+  printf("mgpu too much shared memory: status %d: %s\n", tileRtGetError(),
+         tileRtGetErrorMessage());
+  ok &= tileRtGetError() == 1 &&
+        strstr(tileRtGetErrorMessage(), "gemm: mgpuLaunchKernel: "
+                                        "cuFuncSetAttribute(") != NULL;
+  tileRtHostEnd(NULL);
+  // tileRtHostEnd keeps the error: it is the call's result.
+  ok &= tileRtGetError() == 1;
+  tileRtClearError();
+
+  // Bad PTX: the JIT log is in the message.
+  static char badPtx[] = ".version 7.5\n.target sm_75\n.address_size 64\n"
+                         ".visible .entry bad() { bogus; }\n";
+  check(mgpuModuleLoadJIT(badPtx, 2) == NULL, "bad PTX");
+  printf("mgpu bad PTX: status %d: %s\n", tileRtGetError(),
+         tileRtGetErrorMessage());
+  ok &= tileRtGetError() == 218 &&
+        strstr(tileRtGetErrorMessage(), "JIT log: ") != NULL;
+  tileRtClearError();
+
+  // Synchronous mode: tileRtHostEnd waits for the stream.
+  tileRtSetSynchronous(1);
+  tileRtHostBegin("gemm");
+  words = 64;
+  out = mgpuMemAlloc(4, NULL, false);
+  mgpuMemset32(out, 0, 1, NULL);
+  mgpuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 256, tileRtHostStream(), params, NULL,
+                   2);
+  tileRtHostEnd(tileRtHostStream());
+  tileRtSetSynchronous(0);
+  unsigned sum = 0;
+  mgpuMemcpy(&sum, out, 4, NULL);
+  mgpuStreamSynchronize(NULL);
+  mgpuMemFree(out, NULL);
+  ok &= tileRtGetError() == 0 && sum == 64 * 63 / 2;
+  mgpuModuleUnload(module);
+  printf("mgpu errors: %s\n", ok ? "ok" : "FAILED");
+  check(ok, "mgpu errors");
+  return 0;
+}
+
 int main(void) {
   TileRtContext *ctx = NULL;
   MUST(NULL, tileRtInit(&ctx, 0));
@@ -416,6 +671,15 @@ int main(void) {
   MUST(ctx, tileRtEventDestroy(ctx, end));
 
   MUST(ctx, tileRtModuleUnload(module));
+
+  // The mgpu ABI, on the primary context tileRtInit made current.
+  check(strlen(kPtx) < sizeof(ptx), "PTX size");
+  snprintf(ptx, sizeof(ptx), "%s", kPtx);
+  int optin = 0;
+  MUST(ctx, tileRtDeviceMaxSharedMemoryOptin(ctx, &optin));
+  if (testMgpuLaunches(major, optin) || testMgpuMemory() ||
+      testMgpuTensorMap() || testMgpuErrors(optin))
+    return 1;
   MUST(ctx, tileRtDestroy(ctx));
   printf("%d checks, %d failures\n", checks, failures);
   return failures ? 1 : 0;
