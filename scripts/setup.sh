@@ -5,8 +5,13 @@
 # skipped or incremental when there is nothing to do.
 #
 # Environment:
-#   BUILD_DIR   build directory (default: <repo>/build)
-#   NINJA_JOBS  parallel build jobs (default: ninja's own choice)
+#   BUILD_DIR       build directory (default: <repo>/build)
+#   NINJA_JOBS      parallel build jobs (default: ninja's own choice)
+#   TILE_SANITIZERS 1: configure with AddressSanitizer and
+#                   UndefinedBehaviorSanitizer (-DTILE_ENABLE_SANITIZERS=ON),
+#                   also switching an existing build
+#                   directory to them (scripts/test.sh uses build-asan)
+#   SETUP_TARGETS   ninja targets to build (default: all)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -58,19 +63,28 @@ else
 fi
 
 # --- 2. Configure ----------------------------------------------------------
-if [[ -f "$BUILD_DIR/build.ninja" ]]; then
+BUILD_TYPE=Release
+EXTRA_CMAKE_ARGS=()
+if [[ "${TILE_SANITIZERS:-0}" == 1 ]]; then
+  EXTRA_CMAKE_ARGS+=(-DTILE_ENABLE_SANITIZERS=ON)
+fi
+if [[ -f "$BUILD_DIR/build.ninja" ]] &&
+   { [[ "${TILE_SANITIZERS:-0}" != 1 ]] ||
+     grep -q '^TILE_ENABLE_SANITIZERS:BOOL=ON$' "$BUILD_DIR/CMakeCache.txt"; }; then
   log "build directory $BUILD_DIR already configured"
 else
-  log "configuring $BUILD_DIR"
+  log "configuring $BUILD_DIR${EXTRA_CMAKE_ARGS[*]:+ (${EXTRA_CMAKE_ARGS[*]})}"
   cmake -G Ninja -S "$ROOT" -B "$BUILD_DIR" \
     -DMLIR_DIR="$LLVM_PREFIX/lib/cmake/mlir" \
     -DLLVM_EXTERNAL_LIT="$LLVM_PREFIX/bin/lit" \
-    -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_BUILD_TYPE="$BUILD_TYPE" \
     -DCMAKE_C_COMPILER=gcc \
-    -DCMAKE_CXX_COMPILER=g++
+    -DCMAKE_CXX_COMPILER=g++ \
+    "${EXTRA_CMAKE_ARGS[@]}"
 fi
 
 # --- 3. Build --------------------------------------------------------------
-log "building in $BUILD_DIR"
-ninja -C "$BUILD_DIR" ${NINJA_JOBS:+-j "$NINJA_JOBS"}
+read -r -a targets <<< "${SETUP_TARGETS:-}"
+log "building in $BUILD_DIR${targets[*]:+ (${targets[*]})}"
+ninja -C "$BUILD_DIR" ${NINJA_JOBS:+-j "$NINJA_JOBS"} "${targets[@]}"
 log "done: $BUILD_DIR/bin/tile-opt"

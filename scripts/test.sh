@@ -8,21 +8,47 @@
 # failed  = Failed + Unresolved + Unexpectedly Passed (XPASS) + Timed Out
 # skipped = Unsupported + Skipped + Excluded (e.g. GPU tests without a GPU)
 #
-# Exits non-zero if any test failed, if lit found no tests, or if the build
+# With CI=true (or TILE_SANITIZER_CHECK=1; TILE_SANITIZER_CHECK=0 turns it
+# off), after that suite it also builds a second tree with AddressSanitizer
+# and UndefinedBehaviorSanitizer (-DTILE_ENABLE_SANITIZERS=ON, in
+# $SANITIZER_BUILD_DIR, default <repo>/build-asan), runs the lit suite there
+# and then a bounded fuzzing run of the sanitized tile-opt
+# (tools/tile-fuzz, fixed seed, $TILE_FUZZ_SECONDS seconds, default 180),
+# which fails if the fuzzer finds any bug. The summary line then counts both
+# lit suites, and the fuzzing run as one test.
+#
+# Exits non-zero if any test failed, if lit found no tests, or if a build
 # failed before lit could report. BUILD_DIR overrides the build directory;
-# the full lit output is kept in $BUILD_DIR/check-tile.log.
+# the full lit output is kept in $BUILD_DIR/check-tile.log (and
+# $SANITIZER_BUILD_DIR/check-tile.log, the fuzzer's in
+# $SANITIZER_BUILD_DIR/fuzz.log and $SANITIZER_BUILD_DIR/fuzz/).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
+SANITIZER_BUILD_DIR="${SANITIZER_BUILD_DIR:-$ROOT/build-asan}"
+
+sanitizers=0
+if [[ "${TILE_SANITIZER_CHECK:-}" == 1 ||
+      ( "${CI:-}" == true && "${TILE_SANITIZER_CHECK:-}" != 0 ) ]]; then
+  sanitizers=1
+fi
 
 bash "$ROOT/scripts/setup.sh"
 
-LOG="$BUILD_DIR/check-tile.log"
-set +e
-ninja -C "$BUILD_DIR" ${NINJA_JOBS:+-j "$NINJA_JOBS"} check-tile 2>&1 | tee "$LOG"
-status=${PIPESTATUS[0]}
-set -e
+# run_lit BUILD_DIR: runs `ninja check-tile` there, output in
+# BUILD_DIR/check-tile.log; sets lit_status to ninja's exit status.
+run_lit() {
+  local log="$1/check-tile.log"
+  set +e
+  ninja -C "$1" ${NINJA_JOBS:+-j "$NINJA_JOBS"} check-tile 2>&1 | tee "$log"
+  lit_status=${PIPESTATUS[0]}
+  set -e
+  if ! grep -q '^Total Discovered Tests:' "$log"; then
+    echo "test: error: lit did not report results (build failure?); see $log" >&2
+    exit 1
+  fi
+}
 
 # lit's summary comes after "Total Discovered Tests: N", in lines like
 # "  Passed: 12 (92.31%)" or "  Failed     : 1 (25.00%)"; only that part of the log is read, so that test
@@ -39,27 +65,62 @@ count() {
       if (!sub(/^[ \t]*:[ \t]*/, "", rest)) next
       sub(/[^0-9].*$/, "", rest); total += rest
     }
-    END { print total + 0 }' "$LOG"
+    END { print total + 0 }' "$2"
 }
 
-if ! grep -q '^Total Discovered Tests:' "$LOG"; then
-  echo "test: error: lit did not report results (build failure?); see $LOG" >&2
-  exit 1
+passed=0 failed=0 skipped=0 ok=1
+# tally BUILD_DIR NAME: adds the results of BUILD_DIR/check-tile.log.
+tally() {
+  local log="$1/check-tile.log"
+  local p f s
+  p=$(( $(count "Passed" "$log") + $(count "Passed With Retry" "$log") +
+        $(count "Expectedly Failed" "$log") ))
+  f=$(( $(count "Failed" "$log") + $(count "Unresolved" "$log") +
+        $(count "Unexpectedly Passed" "$log") + $(count "Timed Out" "$log") ))
+  s=$(( $(count "Unsupported" "$log") + $(count "Skipped" "$log") +
+        $(count "Excluded" "$log") ))
+  if ((lit_status != 0 && f == 0)); then
+    echo "test: error: ninja check-tile ($2) exited with status $lit_status; see $log" >&2
+    ok=0
+  fi
+  if ((p == 0)); then
+    echo "test: error: lit ran no tests ($2)" >&2
+    ok=0
+  fi
+  passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+}
+
+run_lit "$BUILD_DIR"
+tally "$BUILD_DIR" "$BUILD_DIR"
+
+if ((sanitizers)); then
+  echo "test: sanitizer build in $SANITIZER_BUILD_DIR"
+  # Configure (or switch on the sanitizers) and build everything: the lit
+  # suite also runs the runtime's and the benchmark's programs.
+  TILE_SANITIZERS=1 BUILD_DIR="$SANITIZER_BUILD_DIR" bash "$ROOT/scripts/setup.sh"
+  run_lit "$SANITIZER_BUILD_DIR"
+  tally "$SANITIZER_BUILD_DIR" "$SANITIZER_BUILD_DIR"
+
+  # A bounded fuzzing run with a fixed seed: any crash, sanitizer report,
+  # hang, unlocated error or error with exit code 0 fails it.
+  fuzz_log="$SANITIZER_BUILD_DIR/fuzz.log"
+  echo "test: fuzzing $SANITIZER_BUILD_DIR/bin/tile-opt for ${TILE_FUZZ_SECONDS:-180} s"
+  set +e
+  python3 "$ROOT/tools/tile-fuzz/tile-fuzz.py" \
+    --tile-opt "$SANITIZER_BUILD_DIR/bin/tile-opt" \
+    --seed "${TILE_FUZZ_SEED:-1}" --time-budget "${TILE_FUZZ_SECONDS:-180}" \
+    --jobs "${NINJA_JOBS:-2}" --timeout 60 --no-memory-limit \
+    --fail-on-bugs --out "$SANITIZER_BUILD_DIR/fuzz" 2>&1 | tee "$fuzz_log"
+  fuzz_status=${PIPESTATUS[0]}
+  set -e
+  if ((fuzz_status == 0)); then
+    passed=$((passed + 1))
+  else
+    echo "test: error: tile-fuzz found bugs or failed (status $fuzz_status); see $fuzz_log and $SANITIZER_BUILD_DIR/fuzz/" >&2
+    failed=$((failed + 1))
+  fi
 fi
 
-passed=$(( $(count "Passed") + $(count "Passed With Retry") + $(count "Expectedly Failed") ))
-failed=$(( $(count "Failed") + $(count "Unresolved") + $(count "Unexpectedly Passed") + $(count "Timed Out") ))
-skipped=$(( $(count "Unsupported") + $(count "Skipped") + $(count "Excluded") ))
-
-ok=1
-if ((status != 0 && failed == 0)); then
-  echo "test: error: ninja check-tile exited with status $status; see $LOG" >&2
-  ok=0
-fi
-if ((passed == 0)); then
-  echo "test: error: lit ran no tests" >&2
-  ok=0
-fi
 ((failed > 0)) && ok=0
 
 summary="$passed passed, $failed failed"

@@ -37,6 +37,13 @@ tools = [
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # Features.
+# The stock mlir-runner of LLVM 22 (mlir-22-tools), which runs lowered
+# modules against the tile runtime's mgpu ABI.
+mlir_runner = os.path.join(config.mlir_tools_dir, "mlir-runner")
+if os.path.exists(mlir_runner):
+    config.available_features.add("mlir-runner")
+    config.substitutions.append(("%mlir_runner", mlir_runner))
+
 ptxas = "/usr/local/cuda/bin/ptxas"
 if os.path.exists(ptxas):
     config.available_features.add("ptxas")
@@ -45,3 +52,22 @@ if os.path.exists(ptxas):
 # GPU tests run only where a CUDA device is visible. CI machines have none.
 if os.environ.get("TILE_GPU_TESTS") == "1" or os.path.exists("/dev/nvidia0"):
     config.available_features.add("cuda-gpu")
+
+# Sanitizer builds (-DTILE_ENABLE_SANITIZERS=ON, see the top-level
+# CMakeLists.txt): the tools are built with AddressSanitizer and
+# UndefinedBehaviorSanitizer. LLVM and MLIR allocate for the life of the
+# process (static registries), which LeakSanitizer would report: leaks are
+# not checked. LLVM's headers poison bump-allocator memory in instrumented
+# code that the uninstrumented LLVM libraries then use: manual poisoning is
+# ignored (allow_user_poisoning=0). C hosts compiled by RUN lines link the instrumented C library
+# and need the sanitizer runtime too. Tests that load tile code into an
+# uninstrumented host (the mlir-opt plugin) or link the installed package
+# into a project built without sanitizers are unsupported there
+# (`UNSUPPORTED: tile-sanitizers`, or in their lit.local.cfg).
+if getattr(config, "tile_sanitizers", False):
+    config.available_features.add("tile-sanitizers")
+    for var, value in [("ASAN_OPTIONS", "detect_leaks=0:allow_user_poisoning=0"),
+                       ("UBSAN_OPTIONS", "print_stacktrace=1")]:
+        current = os.environ.get(var, "")
+        config.environment[var] = value + (":" + current if current else "")
+    config.c_compiler += " -fsanitize=address,undefined -fno-omit-frame-pointer"
