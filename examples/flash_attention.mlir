@@ -38,7 +38,13 @@
 !fP = memref<128x64xf16, #tile.mem<fragment>>    // P      [BM, BN]
 !fRow = memref<128xf32, #tile.mem<fragment>>     // per-row statistics [BM]
 
-func.func @flash_attention_fwd(%Q: !gQKV, %K: !gQKV, %V: !gQKV, %O: !gQKV) {
+// The host function. `tile.shape` names the dimensions: all four tensors
+// are [BH, S, 128]; a call whose tensors disagree is reported to the caller
+// through the tile runtime before anything is launched.
+func.func @flash_attention_fwd(%Q: !gQKV {tile.shape = ["BH", "S", "128"]},
+                               %K: !gQKV {tile.shape = ["BH", "S", "128"]},
+                               %V: !gQKV {tile.shape = ["BH", "S", "128"]},
+                               %O: !gQKV {tile.shape = ["BH", "S", "128"]}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c64 = arith.constant 64 : index   // BN

@@ -18,7 +18,7 @@
 // RUN:   | FileCheck %s --check-prefix=RES
 
 // CHECK-LABEL: func.func @flash_attention_fwd(
-// CHECK-SAME:    %[[Q:[^:]*]]: memref<?x?x128xf16>, %[[K:[^:]*]]: memref<?x?x128xf16>, %[[V:[^:]*]]: memref<?x?x128xf16>, %[[O:[^:]*]]: memref<?x?x128xf16>)
+// CHECK-SAME:    %[[Q:[^:]*]]: memref<?x?x128xf16> {tile.shape = ["BH", "S", "128"]}, %[[K:[^:]*]]: memref<?x?x128xf16> {tile.shape = ["BH", "S", "128"]}, %[[V:[^:]*]]: memref<?x?x128xf16> {tile.shape = ["BH", "S", "128"]}, %[[O:[^:]*]]: memref<?x?x128xf16> {tile.shape = ["BH", "S", "128"]})
 // CHECK:         tile.kernel @flash_attention_fwd_kernel blocks(%[[BX:.*]], %[[BH:.*]]) in [%{{.*}}, %{{.*}}] threads(256) {
 // CHECK-DAG:       %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-DAG:       %[[NEG_INF:.*]] = arith.constant 0xFF800000 : f32
