@@ -11,10 +11,17 @@
 //                --holders
 //   tile-layout '#tile.shared<swizzle = 128>' --shape=8x64 --element-bits=16
 //
+// This file holds the command line and the driver; the grid model and its
+// rendering are in Grid.*, the grids of distributed and shared layouts in
+// LayoutGrids.*, the named layouts (--mma-acc, ...) in NamedLayouts.*.
+//
 //===----------------------------------------------------------------------===//
 
-#include "tile/Target/AMD/Layouts.h"
-#include "tile/Target/NVIDIA/Layouts.h"
+#include "Grid.h"
+#include "LayoutGrids.h"
+#include "NamedLayouts.h"
+#include "Support.h"
+
 #include "tile/Dialect/ChipDescription.h"
 #include "tile/Dialect/LinearLayout.h"
 #include "tile/Dialect/TileAttrs.h"
@@ -27,25 +34,21 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/SmallString.h"
-#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <optional>
 #include <string>
-#include <vector>
 
 using namespace mlir;
 using namespace mlir::tile;
+using namespace tile_layout;
 namespace cl = llvm::cl;
-
-static constexpr llvm::StringLiteral kToolName = "tile-layout";
 
 //===----------------------------------------------------------------------===//
 // Command line
@@ -53,8 +56,6 @@ static constexpr llvm::StringLiteral kToolName = "tile-layout";
 
 namespace {
 enum class OutputFormat { Text, Svg };
-enum class SharedCell { Group, Offset, Bank };
-enum class ColorBy { Thread, Warp, Register };
 } // namespace
 
 static cl::OptionCategory layoutCategory("Layout (give exactly one)");
@@ -220,422 +221,6 @@ layouts are coloured by bank group.
 )";
 
 //===----------------------------------------------------------------------===//
-// Helpers
-//===----------------------------------------------------------------------===//
-
-static int fail(const llvm::Twine &message) {
-  llvm::WithColor::error(llvm::errs(), kToolName) << message << "\n";
-  return 1;
-}
-
-/// Parses "16x8" / "128" / "4x64x64" into positive sizes.
-static LogicalResult parseShape(StringRef text, StringRef option,
-                                SmallVectorImpl<int64_t> &shape,
-                                bool powersOfTwo) {
-  shape.clear();
-  SmallVector<StringRef> parts;
-  text.split(parts, 'x');
-  int64_t total = 1;
-  for (StringRef part : parts) {
-    int64_t size;
-    if (part.trim().getAsInteger(10, size) || size <= 0 ||
-        size > (int64_t(1) << 24)) {
-      fail(llvm::formatv("--{0}: expected sizes separated by 'x' (like "
-                         "16x8), got '{1}'",
-                         option, text));
-      return failure();
-    }
-    total *= size;
-    if (total > (int64_t(1) << 40)) {
-      fail(llvm::formatv("--{0}: shape {1} is too large", option, text));
-      return failure();
-    }
-    shape.push_back(size);
-  }
-  if (powersOfTwo)
-    for (int64_t size : shape)
-      if (!llvm::isPowerOf2_64(size)) {
-        fail(llvm::formatv("--{0}: shape entries must be powers of two, got "
-                           "{1} in {2}",
-                           option, size, text));
-        return failure();
-      }
-  return success();
-}
-
-static std::string joinShape(ArrayRef<int64_t> shape, StringRef sep = "x") {
-  return llvm::join(
-      llvm::map_range(shape, [](int64_t s) { return std::to_string(s); }), sep);
-}
-
-static std::string attrToString(Attribute attr) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  attr.print(os);
-  return text;
-}
-
-static std::string xmlEscape(StringRef text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-    case '<':
-      out += "&lt;";
-      break;
-    case '>':
-      out += "&gt;";
-      break;
-    case '&':
-      out += "&amp;";
-      break;
-    case '"':
-      out += "&quot;";
-      break;
-    default:
-      out += c;
-    }
-  }
-  return out;
-}
-
-//===----------------------------------------------------------------------===//
-// Grids
-//===----------------------------------------------------------------------===//
-
-namespace {
-/// One cell of a rendered layout.
-struct Cell {
-  /// Text of the cell in the text grid.
-  std::string text;
-  /// Lines of the label in the SVG picture.
-  SmallVector<std::string, 2> labels;
-  /// SVG tooltip.
-  std::string title;
-  /// Palette index, or -1 for a blank (white) cell.
-  int color = -1;
-};
-
-/// A rows x cols grid of cells with margin labels.
-struct Grid {
-  std::string header;
-  SmallVector<std::string> rowLabels;
-  SmallVector<std::string> colLabels;
-  std::vector<Cell> cells;
-  int64_t rows = 0, cols = 0;
-  /// SVG box size.
-  int cellWidth = 44, cellHeight = 28;
-
-  const Cell &at(int64_t row, int64_t col) const {
-    return cells[row * cols + col];
-  }
-};
-} // namespace
-
-/// Largest number of cells drawn.
-static constexpr int64_t kMaxCells = int64_t(1) << 16;
-
-static void printTextGrid(const Grid &grid, llvm::raw_ostream &os) {
-  os << grid.header << "\n";
-  size_t labelWidth = 0;
-  for (const std::string &label : grid.rowLabels)
-    labelWidth = std::max(labelWidth, label.size());
-  SmallVector<size_t> widths(grid.cols, 0);
-  for (int64_t c = 0; c < grid.cols; ++c) {
-    widths[c] = grid.colLabels[c].size();
-    for (int64_t r = 0; r < grid.rows; ++r)
-      widths[c] = std::max(widths[c], grid.at(r, c).text.size());
-  }
-  auto printRow = [&](StringRef label, auto cellText) {
-    std::string line;
-    line += std::string(labelWidth - label.size(), ' ');
-    line += label;
-    line += " |";
-    for (int64_t c = 0; c < grid.cols; ++c) {
-      StringRef text = cellText(c);
-      line += " ";
-      line += text;
-      line += std::string(widths[c] - text.size(), ' ');
-    }
-    os << StringRef(line).rtrim() << "\n";
-  };
-  printRow("", [&](int64_t c) -> StringRef { return grid.colLabels[c]; });
-  for (int64_t r = 0; r < grid.rows; ++r)
-    printRow(grid.rowLabels[r],
-             [&](int64_t c) -> StringRef { return grid.at(r, c).text; });
-}
-
-/// CuTe's print_latex palette.
-static constexpr const char *kPalette[] = {"#afafff", "#afffaf", "#ffffaf",
-                                           "#ffafaf", "#d2d2ff", "#d2ffd2",
-                                           "#ffffd2", "#ffd2d2"};
-
-static void printSvgGrid(const Grid &grid, llvm::raw_ostream &os) {
-  size_t labelChars = 1;
-  for (const std::string &label : grid.rowLabels)
-    labelChars = std::max(labelChars, label.size());
-  const int w = grid.cellWidth, h = grid.cellHeight;
-  const int left = 12 + 7 * labelChars;
-  const int captionY = 16, colLabelY = 36, top = 46;
-  int64_t width = std::max<int64_t>(left + grid.cols * w + 12,
-                                    16 + 7 * int64_t(grid.header.size()));
-  int64_t height = top + grid.rows * h + 12;
-
-  os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  os << llvm::formatv("<svg xmlns=\"http://www.w3.org/2000/svg\" "
-                      "width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\">\n",
-                      width, height);
-  os << "<style>\n"
-        "  svg { background-color: white; }\n"
-        "  rect { stroke: black; stroke-width: 0.5; }\n"
-        "  text { font-family: monospace; font-size: 10px; "
-        "text-anchor: middle; dominant-baseline: central; }\n"
-        "  text.caption { font-size: 12px; text-anchor: start; }\n"
-        "  text.index { fill: #555555; }\n"
-        "</style>\n";
-  os << "<desc>" << xmlEscape(grid.header) << "</desc>\n";
-  os << llvm::formatv("<text class=\"caption\" x=\"8\" y=\"{0}\">{1}</text>\n",
-                      captionY, xmlEscape(grid.header));
-  os << "<g class=\"col-indices\">\n";
-  for (int64_t c = 0; c < grid.cols; ++c)
-    os << llvm::formatv("  <text class=\"index\" x=\"{0}\" y=\"{1}\">{2}"
-                        "</text>\n",
-                        left + c * w + w / 2, colLabelY,
-                        xmlEscape(grid.colLabels[c]));
-  os << "</g>\n<g class=\"row-indices\">\n";
-  for (int64_t r = 0; r < grid.rows; ++r)
-    os << llvm::formatv("  <text class=\"index\" x=\"{0}\" y=\"{1}\">{2}"
-                        "</text>\n",
-                        left / 2, top + r * h + h / 2,
-                        xmlEscape(grid.rowLabels[r]));
-  os << "</g>\n<g class=\"cells\">\n";
-  for (int64_t r = 0; r < grid.rows; ++r) {
-    for (int64_t c = 0; c < grid.cols; ++c) {
-      const Cell &cell = grid.at(r, c);
-      int64_t x = left + c * w, y = top + r * h;
-      const char *fill = cell.color < 0 ? "#ffffff" : kPalette[cell.color % 8];
-      os << llvm::formatv("  <g><title>{0}</title><rect x=\"{1}\" y=\"{2}\" "
-                          "width=\"{3}\" height=\"{4}\" fill=\"{5}\"/>",
-                          xmlEscape(cell.title), x, y, w, h, fill);
-      size_t n = cell.labels.size();
-      for (auto [i, label] : llvm::enumerate(cell.labels)) {
-        // Spread the lines evenly over the box.
-        int64_t ly = y + (h * (2 * int64_t(i) + 1)) / (2 * int64_t(n));
-        os << llvm::formatv("<text x=\"{0}\" y=\"{1}\">{2}</text>", x + w / 2,
-                            ly, xmlEscape(label));
-      }
-      os << "</g>\n";
-    }
-  }
-  os << "</g>\n</svg>\n";
-}
-
-//===----------------------------------------------------------------------===//
-// Distributed layouts
-//===----------------------------------------------------------------------===//
-
-namespace {
-/// Every (thread, register) holding each element of a distributed layout.
-struct Holders {
-  int64_t lanesPerWarp = 32, numWarps = 1, numRegs = 1;
-  /// Per flat element, in increasing (thread, register) order.
-  std::vector<SmallVector<std::pair<int64_t, int64_t>, 1>> of;
-};
-} // namespace
-
-static Holders computeHolders(const LinearLayout &layout) {
-  Holders result;
-  result.lanesPerWarp = layout.getInDimSize(LinearLayout::kLane);
-  result.numWarps = layout.getInDimSize(LinearLayout::kWarp);
-  result.numRegs = layout.getInDimSize(LinearLayout::kRegister);
-  result.of.resize(size_t(1) << layout.getNumOutBits());
-  for (int64_t warp = 0; warp < result.numWarps; ++warp)
-    for (int64_t lane = 0; lane < result.lanesPerWarp; ++lane) {
-      int64_t thread = warp * result.lanesPerWarp + lane;
-      for (int64_t reg = 0; reg < result.numRegs; ++reg) {
-        uint64_t flat = layout.applyFlat({{LinearLayout::kRegister, reg},
-                                          {LinearLayout::kLane, lane},
-                                          {LinearLayout::kWarp, warp}});
-        result.of[flat].push_back({thread, reg});
-      }
-    }
-  return result;
-}
-
-static std::string holderText(std::pair<int64_t, int64_t> holder) {
-  return llvm::formatv("T{0}:R{1}", holder.first, holder.second).str();
-}
-
-static std::string coordText(ArrayRef<int64_t> coord) {
-  return "(" + joinShape(coord, ", ") + ")";
-}
-
-static std::string distributedHeader(const LinearLayout &layout,
-                                     const Holders &h) {
-  std::string header;
-  llvm::raw_string_ostream os(header);
-  int64_t numThreads = h.numWarps * h.lanesPerWarp;
-  os << "shape " << joinShape(layout.getOutShape()) << ", threads "
-     << numThreads << " (" << h.numWarps
-     << (h.numWarps == 1 ? " warp x " : " warps x ") << h.lanesPerWarp
-     << " lanes), registers " << h.numRegs << " per thread, replication "
-     << layout.getReplication() << ", vector " << layout.getVectorWidth();
-  if (int64_t dup = layout.getRegisterDuplication(); dup > 1)
-    os << ", register duplication " << dup;
-  int64_t unheld =
-      llvm::count_if(h.of, [](const auto &v) { return v.empty(); });
-  if (unheld)
-    os << ", " << unheld << " of " << h.of.size() << " elements not held";
-  return header;
-}
-
-/// Row labels of a grid whose rows are the leading dimensions of `shape`.
-static SmallVector<std::string> leadingRowLabels(ArrayRef<int64_t> shape) {
-  SmallVector<std::string> labels;
-  if (shape.size() <= 1)
-    return {""};
-  ArrayRef<int64_t> leading = shape.drop_back();
-  int64_t rows = 1;
-  for (int64_t s : leading)
-    rows *= s;
-  for (int64_t r = 0; r < rows; ++r) {
-    SmallVector<int64_t> coord(leading.size());
-    int64_t rest = r;
-    for (int d = leading.size() - 1; d >= 0; --d) {
-      coord[d] = rest % leading[d];
-      rest /= leading[d];
-    }
-    labels.push_back(joinShape(coord, ","));
-  }
-  return labels;
-}
-
-static Grid distributedGrid(const LinearLayout &layout, const Holders &h) {
-  Grid grid;
-  grid.header = distributedHeader(layout, h);
-  ArrayRef<int64_t> shape = layout.getOutShape();
-  grid.cols = shape.back();
-  grid.rows = int64_t(h.of.size()) / grid.cols;
-  grid.rowLabels = leadingRowLabels(shape);
-  for (int64_t c = 0; c < grid.cols; ++c)
-    grid.colLabels.push_back(std::to_string(c));
-  grid.cells.resize(h.of.size());
-  for (auto [flat, list] : llvm::enumerate(h.of)) {
-    Cell &cell = grid.cells[flat];
-    std::string coord = coordText(layout.unpackCoord(flat));
-    if (list.empty()) {
-      cell.text = "-";
-      cell.labels = {"-"};
-      cell.title = coord + ": not held";
-      continue;
-    }
-    auto [thread, reg] = list.front();
-    cell.text = holderText(list.front());
-    cell.labels = {"T" + std::to_string(thread), "R" + std::to_string(reg)};
-    switch (colorBy) {
-    case ColorBy::Thread:
-      cell.color = thread % 8;
-      break;
-    case ColorBy::Warp:
-      cell.color = (thread / h.lanesPerWarp) % 8;
-      break;
-    case ColorBy::Register:
-      cell.color = reg % 8;
-      break;
-    }
-    cell.title = coord + ":";
-    constexpr size_t kMaxListed = 16;
-    for (auto holder : ArrayRef(list).take_front(kMaxListed))
-      cell.title += " " + holderText(holder);
-    if (list.size() > kMaxListed)
-      cell.title += llvm::formatv(" ... ({0} holders)", list.size()).str();
-  }
-  return grid;
-}
-
-static void printHolders(const LinearLayout &layout, const Holders &h,
-                         llvm::raw_ostream &os) {
-  os << distributedHeader(layout, h) << "\n";
-  for (auto [flat, list] : llvm::enumerate(h.of)) {
-    os << coordText(layout.unpackCoord(flat)) << ":";
-    if (list.empty())
-      os << " -";
-    for (auto holder : list)
-      os << " " << holderText(holder);
-    os << "\n";
-  }
-}
-
-//===----------------------------------------------------------------------===//
-// Shared layouts
-//===----------------------------------------------------------------------===//
-
-static Grid sharedGrid(SharedLayoutAttr attr, ArrayRef<int64_t> shape,
-                       int64_t eltBits, int64_t elemsPerCell) {
-  Grid grid;
-  grid.cellWidth = sharedCell == SharedCell::Offset ? 44 : 28;
-  grid.cellHeight = 22;
-  int64_t rowBytes = shape.back() * eltBits / 8;
-  {
-    llvm::raw_string_ostream os(grid.header);
-    os << attrToString(attr) << " over " << joinShape(shape) << " x " << eltBits
-       << "-bit: " << rowBytes + attr.getPad() << " bytes per row, "
-       << attr.getSizeInBytes(shape, eltBits) << " bytes; cells: ";
-    if (elemsPerCell > 1)
-      os << "16-byte chunks (" << elemsPerCell << " elements)";
-    else
-      os << "elements";
-    switch (sharedCell) {
-    case SharedCell::Group:
-      os << ", bank group (byte offset / 16 % 8)";
-      break;
-    case SharedCell::Offset:
-      os << ", byte offset";
-      break;
-    case SharedCell::Bank:
-      os << ", bank (byte offset / 4 % 32)";
-      break;
-    }
-  }
-  grid.cols = shape.back() / elemsPerCell;
-  grid.rowLabels = leadingRowLabels(shape);
-  grid.rows = grid.rowLabels.size();
-  for (int64_t c = 0; c < grid.cols; ++c)
-    grid.colLabels.push_back(std::to_string(c));
-  ArrayRef<int64_t> leading = shape.drop_back();
-  for (int64_t r = 0; r < grid.rows; ++r) {
-    SmallVector<int64_t> coord(shape.size(), 0);
-    int64_t rest = r;
-    for (int d = leading.size() - 1; d >= 0; --d) {
-      coord[d] = rest % leading[d];
-      rest /= leading[d];
-    }
-    for (int64_t c = 0; c < grid.cols; ++c) {
-      coord.back() = c * elemsPerCell;
-      int64_t offset = attr.getByteOffset(coord, shape, eltBits);
-      int64_t group = (offset / 16) % 8;
-      int64_t value = sharedCell == SharedCell::Group    ? group
-                      : sharedCell == SharedCell::Offset ? offset
-                                                         : (offset / 4) % 32;
-      Cell cell;
-      cell.text = std::to_string(value);
-      cell.labels = {cell.text};
-      cell.color = group;
-      std::string where = coordText(coord);
-      if (elemsPerCell > 1) {
-        coord.back() += elemsPerCell - 1;
-        where += ".." + coordText(coord);
-      }
-      cell.title = llvm::formatv("{0}: byte offset {1}, bank group {2}, "
-                                 "bank {3}",
-                                 where, offset, group, (offset / 4) % 32)
-                       .str();
-      grid.cells.push_back(std::move(cell));
-    }
-  }
-  return grid;
-}
-
-//===----------------------------------------------------------------------===//
 // Building the layout
 //===----------------------------------------------------------------------===//
 
@@ -646,135 +231,6 @@ struct Layout {
   SharedLayoutAttr shared;
 };
 } // namespace
-
-/// Checks that `size` is a positive multiple of `unit`.
-static LogicalResult checkMultiple(StringRef option, StringRef what,
-                                   int64_t size, int64_t unit,
-                                   StringRef unitText) {
-  if (size % unit == 0)
-    return success();
-  fail(llvm::formatv("--{0}: {1} = {2} must be a multiple of {3} ({4})", option,
-                     what, size, unitText, unit));
-  return failure();
-}
-
-static LogicalResult checkPowerOfTwo(StringRef option, int64_t value,
-                                     int64_t minimum) {
-  if (value >= minimum && llvm::isPowerOf2_64(value))
-    return success();
-  fail(llvm::formatv("--{0} must be a power of two of at least {1}, got {2}",
-                     option, minimum, value));
-  return failure();
-}
-
-static LogicalResult parseWarps(int64_t &wm, int64_t &wn) {
-  SmallVector<int64_t> w;
-  if (failed(parseShape(warps, "warps", w, /*powersOfTwo=*/true)))
-    return failure();
-  if (w.size() != 2) {
-    fail("--warps: expected WMxWN, got '" + warps + "'");
-    return failure();
-  }
-  wm = w[0];
-  wn = w[1];
-  return success();
-}
-
-static LogicalResult parseMatrix(StringRef text, StringRef option,
-                                 int64_t &rows, int64_t &cols) {
-  SmallVector<int64_t> shape;
-  if (failed(parseShape(text, option, shape, /*powersOfTwo=*/true)))
-    return failure();
-  if (shape.size() != 2) {
-    fail(llvm::formatv("--{0}: expected a 2-d shape like 16x8, got '{1}'",
-                       option, text));
-    return failure();
-  }
-  rows = shape[0];
-  cols = shape[1];
-  return success();
-}
-
-static LogicalResult checkMmaBits(StringRef option) {
-  if (bits == 8 || bits == 16 || bits == 32)
-    return success();
-  fail(llvm::formatv("--{0}: --bits must be 8, 16 or 32, got {1}", option,
-                     int(bits)));
-  return failure();
-}
-
-static std::optional<LinearLayout> buildNamedLayout(StringRef source) {
-  int64_t m, n, wm, wn;
-  if (source == "mma-acc") {
-    if (failed(parseMatrix(mmaAcc, source, m, n)) ||
-        failed(parseWarps(wm, wn)) ||
-        failed(checkMultiple(source, "M", m, 16 * wm, "16 x warps along M")) ||
-        failed(checkMultiple(source, "N", n, 8 * wn, "8 x warps along N")))
-      return std::nullopt;
-    return nvidia::mmaSyncAccumulator(m, n, wm, wn);
-  }
-  if (source == "mma-a") {
-    if (failed(parseMatrix(mmaA, source, m, n)) || failed(parseWarps(wm, wn)) ||
-        failed(checkMmaBits(source)) ||
-        failed(checkMultiple(source, "M", m, 16 * wm, "16 x warps along M")) ||
-        failed(checkMultiple(source, "K", n, 256 / bits, "256 / bits")))
-      return std::nullopt;
-    return nvidia::mmaSyncOperandA(m, n, bits, wm, wn);
-  }
-  if (source == "mma-b") {
-    if (failed(parseMatrix(mmaB, source, m, n)) || failed(parseWarps(wm, wn)) ||
-        failed(checkMmaBits(source)) ||
-        failed(checkMultiple(source, "K", m, 256 / bits, "256 / bits")) ||
-        failed(checkMultiple(source, "N", n, 8 * wn, "8 x warps along N")))
-      return std::nullopt;
-    return nvidia::mmaSyncOperandB(m, n, bits, wm, wn);
-  }
-  if (source == "wgmma-acc") {
-    if (failed(parseMatrix(wgmmaAcc, source, m, n)) ||
-        failed(checkPowerOfTwo("warpgroups", warpgroups, 1)) ||
-        failed(checkMultiple(source, "M", m, 64 * warpgroups,
-                             "64 x warpgroups")) ||
-        failed(checkMultiple(source, "N", n, 8, "8")))
-      return std::nullopt;
-    return nvidia::wgmmaAccumulator(m, n, warpgroups);
-  }
-  if (source == "mfma-acc") {
-    if (instr != 16 && instr != 32) {
-      fail(llvm::formatv("--instr must be 16 or 32, got {0}", int(instr)));
-      return std::nullopt;
-    }
-    if (failed(parseMatrix(mfmaAcc, source, m, n)) ||
-        failed(parseWarps(wm, wn)) ||
-        failed(checkMultiple(source, "M", m, instr * wm,
-                             "instr x warps along M")) ||
-        failed(
-            checkMultiple(source, "N", n, instr * wn, "instr x warps along N")))
-      return std::nullopt;
-    return amd::mfmaAccumulator(m, n, instr, wm, wn);
-  }
-  assert(source == "blocked" && "unknown named layout");
-  SmallVector<int64_t> shape;
-  if (failed(parseShape(blockedShape, source, shape, /*powersOfTwo=*/true)) ||
-      failed(checkPowerOfTwo("vector", vectorWidth, 1)))
-    return std::nullopt;
-  const ChipDescription *chip = lookupChip(chipName);
-  if (!chip) {
-    fail("--chip: unknown chip '" + chipName +
-         "'; supported chips: " + getSupportedChipList());
-    return std::nullopt;
-  }
-  if (failed(checkPowerOfTwo("threads", numThreads, chip->warpSize)))
-    return std::nullopt;
-  int64_t total = 1;
-  for (int64_t s : shape)
-    total *= s;
-  if (total > (int64_t(1) << 40) / numThreads) {
-    fail("--blocked: layout too large");
-    return std::nullopt;
-  }
-  return LinearLayout::blocked(shape, numThreads, vectorWidth,
-                              chip->warpSize);
-}
 
 //===----------------------------------------------------------------------===//
 // Driver
@@ -870,7 +326,22 @@ int main(int argc, char **argv) {
     if (!layout.shared)
       return 1;
   } else {
-    layout.distributed = buildNamedLayout(source);
+    NamedLayoutOptions named;
+    named.shape = llvm::StringSwitch<std::string>(source)
+                      .Case("mma-acc", mmaAcc)
+                      .Case("mma-a", mmaA)
+                      .Case("mma-b", mmaB)
+                      .Case("wgmma-acc", wgmmaAcc)
+                      .Case("mfma-acc", mfmaAcc)
+                      .Default(blockedShape);
+    named.warps = warps;
+    named.bits = bits;
+    named.warpgroups = warpgroups;
+    named.instr = instr;
+    named.threads = numThreads;
+    named.vector = vectorWidth;
+    named.chip = chipName;
+    layout.distributed = buildNamedLayout(source, named);
     if (!layout.distributed)
       return 1;
   }
@@ -968,7 +439,8 @@ int main(int argc, char **argv) {
       return fail(llvm::formatv("layout too large to show: {0} cells (at "
                                 "most {1})",
                                 cells, kMaxCells));
-    grid = sharedGrid(layout.shared, shape, elementBits, elemsPerCell);
+    grid =
+        sharedGrid(layout.shared, shape, elementBits, elemsPerCell, sharedCell);
   } else {
     const LinearLayout &l = *layout.distributed;
     if (l.getNumOutBits() > 16 || l.getNumInBits() > 22)
@@ -984,7 +456,7 @@ int main(int argc, char **argv) {
       output->keep();
       return 0;
     }
-    grid = distributedGrid(l, h);
+    grid = distributedGrid(l, h, colorBy);
   }
 
   if (outputFormat == OutputFormat::Svg)
