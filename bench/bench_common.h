@@ -39,7 +39,7 @@ const char *benchOptionValue(const char *arg, const char *name);
 int benchParseBlock(const char *text, unsigned block[3]);
 
 /// The launch configuration the compiler reports, as written by
-/// tile-gemm-host --emit-launch-info: lines "kernel=NAME",
+/// tile-extract-kernel --launch-info: lines "kernel=NAME",
 /// "shared_bytes=N" and "block=X,Y,Z" (others are ignored).
 typedef struct {
   char kernel[256]; // "" when the file names no kernel

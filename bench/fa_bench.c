@@ -14,8 +14,8 @@
 // sizes[3], strides[3]); O = softmax(Q K^T / sqrt(128)) V, non-causal. The
 // host function of the example launches grid (ceil(S / 128), B*H, 1) (S and
 // B*H are dim 1 and dim 0 of Q); block and dynamic shared memory are what the
-// compiler reports (--launch-info FILE from tile-gemm-host
-// --emit-launch-info, or --block / --smem).
+// compiler reports (--launch-info FILE from tile-extract-kernel
+// --launch-info, or --block / --smem).
 //
 // Modes:
 //  - --check: correctness. For each shape (default: S in {1, 2, 17, 64, 100,
@@ -121,7 +121,7 @@ static void usage(FILE *out) {
       "  --kernel=NAME        kernel name (default: the launch info's, else\n"
       "                       flash_attention_fwd_kernel)\n"
       "  --launch-info=FILE   launch configuration written by\n"
-      "                       tile-gemm-host --emit-launch-info (kernel=,\n"
+      "                       tile-extract-kernel --launch-info (kernel=,\n"
       "                       shared_bytes=, block=)\n"
       "  --smem=BYTES         dynamic shared memory (overrides the file)\n"
       "  --block=X[,Y,Z]      block size (overrides the file; default 256)\n"

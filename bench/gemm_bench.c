@@ -1,18 +1,23 @@
 //===- gemm_bench.c - tile-mlir GEMM vs cuBLAS benchmark ----------*- C -*-===//
 //
-// Benchmarks and checks a GEMM kernel compiled by tile-mlir (a cubin or PTX
-// file holding `gemm_kernel`, compiled from examples/gemm.mlir) against
-// cuBLAS in the same process:
+// Benchmarks and checks the GEMM of examples/gemm.mlir compiled by tile-mlir
+// against cuBLAS in the same process, in one of two ways:
 //
-//   tile-gemm-bench --cubin=gemm_bf16.cubin --launch-info=gemm_bf16.info
-//                   [--dtype=bf16|f16] [--shapes=4096x4096x4096,...] [--check]
+//   tile-gemm-bench --library=libgemm.so [--dtype=bf16|f16] [--shapes=...]
+//   tile-gemm-bench --cubin=gemm_bf16.cubin --launch-info=gemm_bf16.info ...
 //
-// The kernel ABI (see examples/gemm.mlir): parameters A, B, C, each a rank-2
-// row-major memref passed as an MLIR memref descriptor (7 parameters:
-// allocated, aligned, offset, size0, size1, stride0, stride1); A is M x K,
-// B is K x N, C is M x N, all of the same 16-bit type; grid
-// (ceil(N / 128), ceil(M / 128)), block and dynamic shared memory as the
-// compiler reports them (--launch-info file or --block/--smem).
+//  - --library: the AOT library tile-compile makes of the example (dlopen,
+//    dlsym "gemm"): each computation is one call gemm(&A, &B, &C), whose
+//    compiled host code checks the operands, computes the grid and launches
+//    the kernel on the runtime's current stream (the legacy default stream)
+//    without synchronizing; the harness knows no tile size, grid or launch
+//    configuration. The tile runtime is libtile_cuda_runtime.so, shared
+//    with the library. This is the path of scripts/gpu-run.sh.
+//  - --cubin: a kernel file (cubin, fatbin or PTX holding `gemm_kernel`,
+//    from tile-extract-kernel) launched directly through tileRtLaunch: A, B
+//    and C as memref descriptors (7 parameters each), grid
+//    (ceil(N / TN), ceil(M / TM)) from --tile=TMxTN (default 128x128, the
+//    example's), block and dynamic shared memory from --launch-info.
 //
 // cuBLAS is loaded at run time (dlopen libcublas.so.13, then libcublas.so,
 // then /usr/local/cuda/lib64/libcublas.so.13; TILE_CUBLAS overrides) and
@@ -23,15 +28,22 @@
 // Modes:
 //  - default: benchmark. For each shape: random inputs in [-1, 1] (fixed
 //    seed), warm-up, then `--runs` timed runs of `--iters` back-to-back
-//    launches each (auto: about --target-ms per run) for tile-mlir and cuBLAS,
-//    alternating; the median run gives TFLOP/s (2 M N K / time). The last
-//    column compares the tile-mlir output with cuBLAS's.
-//  - --check: correctness. The output (and a guard region on both sides of
-//    it) is poisoned with 0xFF bytes (a NaN in f16 and bf16) before each run;
-//    after it every element must be written, the guards untouched, and the
-//    result within tolerance of cuBLAS and of a CPU fp64 reference (all
-//    elements when M N K <= --cpu-full-limit, otherwise sampled rows and
-//    columns, edges included). A second run must give identical bits.
+//    computations each (auto: about --target-ms per run) for tile-mlir and
+//    cuBLAS, alternating, timed with CUDA events on the default stream
+//    (nothing synchronizes inside a run); the median run gives TFLOP/s
+//    (2 M N K / time). The last column compares tile-mlir's output with
+//    cuBLAS's.
+//  - --check: correctness (gemm_check.c): poisoned output and guards, every
+//    element written, nothing outside C, a second run bit-identical, within
+//    tolerance of cuBLAS and of a CPU fp64 reference.
+//  - --overhead (--library and --cubin of the same kernel): what a gemm()
+//    call costs over a direct launch of its kernel. For each shape, the
+//    same number of back-to-back gemm() calls and direct launches
+//    (alternating runs, median), as GPU time per call (CUDA events) and as
+//    host time per call spent issuing them (wall clock); then 51 single
+//    calls of each, synchronized, with events right around the call (the
+//    GPU then also waits for the host's work before the launch); and
+//    whether both give the same bits.
 //
 // Exit status: 0 when all checks pass, 1 on a correctness failure, 2 on a
 // usage or setup error (no GPU, kernel not loadable, ...).
@@ -40,9 +52,8 @@
 
 #define _POSIX_C_SOURCE 200809L
 
-#include "bench_common.h"
+#include "gemm_bench.h"
 
-#include <dlfcn.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -53,37 +64,6 @@
 // Options
 //===----------------------------------------------------------------------===//
 
-typedef enum { DTYPE_BF16, DTYPE_F16 } DType;
-
-typedef struct {
-  int64_t m, n, k;
-} Shape;
-
-enum { kMaxShapes = 64 };
-
-typedef struct {
-  const char *cubin;
-  const char *kernel;
-  const char *launchInfo;
-  DType dtype;
-  Shape shapes[kMaxShapes];
-  int numShapes;
-  int check;
-  int useCublas;
-  int runs, iters, warmup;
-  double targetMs;
-  long long smem; // -1: from the launch info file (or 0)
-  unsigned block[3];
-  int blockSet;
-  int tileM, tileN;
-  uint64_t seed;
-  double cpuFullLimit;
-  int cpuRef; // 1: compare with a CPU reference in --check mode
-  int flushL2;
-  int device;
-  long long offset; // elements by which A, B and C start past an aligned base
-} Options;
-
 static const Shape kDefaultShapes[] = {{1024, 1024, 1024},
                                        {4096, 4096, 4096},
                                        {8192, 8192, 8192},
@@ -92,11 +72,16 @@ static const Shape kDefaultShapes[] = {{1024, 1024, 1024},
 static void usage(FILE *out) {
   fprintf(
       out,
-      "usage: tile-gemm-bench --cubin=FILE [options]\n"
-      "  --cubin=FILE         cubin, fatbin or PTX holding the kernel\n"
+      "usage: tile-gemm-bench --library=FILE | --cubin=FILE [options]\n"
+      "  --library=FILE       AOT library (tile-compile) whose gemm() runs\n"
+      "  --function=NAME      its function (default gemm)\n"
+      "  --cubin=FILE         cubin, fatbin or PTX holding the kernel, "
+      "launched\n"
+      "                       directly (without --library, or for "
+      "--overhead)\n"
       "  --kernel=NAME        kernel name (default gemm_kernel)\n"
       "  --launch-info=FILE   launch configuration written by\n"
-      "                       tile-gemm-host --emit-launch-info "
+      "                       tile-extract-kernel --launch-info "
       "(shared_bytes=, block=)\n"
       "  --smem=BYTES         dynamic shared memory (overrides the file)\n"
       "  --block=X[,Y,Z]      block size (overrides the file; default 128)\n"
@@ -106,6 +91,8 @@ static void usage(FILE *out) {
       "  --shapes=MxNxK,...   problem sizes (default "
       "1024x1024x1024,4096x4096x4096,8192x8192x8192,4096x4096x512)\n"
       "  --check              correctness mode (no timing)\n"
+      "  --overhead           gemm() calls vs direct launches of the kernel\n"
+      "                       (--library and --cubin)\n"
       "  --no-cublas          do not load cuBLAS\n"
       "  --no-cpu-ref         --check: skip the CPU reference\n"
       "  --cpu-full-limit=X   --check: full CPU reference when M*N*K <= X "
@@ -160,6 +147,7 @@ static int parseShapes(const char *text, Options *opts) {
 static int parseOptions(int argc, char **argv, Options *opts) {
   memset(opts, 0, sizeof(*opts));
   opts->kernel = "gemm_kernel";
+  opts->function = "gemm";
   opts->dtype = DTYPE_BF16;
   opts->useCublas = 1;
   opts->runs = 5;
@@ -180,6 +168,10 @@ static int parseOptions(int argc, char **argv, Options *opts) {
     if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
       usage(stdout);
       exit(0);
+    } else if ((value = benchOptionValue(arg, "--library"))) {
+      opts->library = value;
+    } else if ((value = benchOptionValue(arg, "--function"))) {
+      opts->function = value;
     } else if ((value = benchOptionValue(arg, "--cubin"))) {
       opts->cubin = value;
     } else if ((value = benchOptionValue(arg, "--kernel"))) {
@@ -214,6 +206,8 @@ static int parseOptions(int argc, char **argv, Options *opts) {
         return 0;
     } else if (!strcmp(arg, "--check")) {
       opts->check = 1;
+    } else if (!strcmp(arg, "--overhead")) {
+      opts->overhead = 1;
     } else if (!strcmp(arg, "--no-cublas")) {
       opts->useCublas = 0;
     } else if (!strcmp(arg, "--flush-l2")) {
@@ -249,9 +243,19 @@ static int parseOptions(int argc, char **argv, Options *opts) {
       return 0;
     }
   }
-  if (!opts->cubin) {
-    fprintf(stderr, "error: no kernel file (--cubin=FILE)\n");
+  if (!opts->library && !opts->cubin) {
+    fprintf(stderr, "error: nothing to run: --library=FILE or --cubin=FILE\n");
     usage(stderr);
+    return 0;
+  }
+  if (opts->overhead && (!opts->library || !opts->cubin)) {
+    fprintf(stderr, "error: --overhead compares gemm() of --library=FILE "
+                    "with direct launches of its kernel, --cubin=FILE: "
+                    "both are needed\n");
+    return 0;
+  }
+  if (opts->overhead && opts->check) {
+    fprintf(stderr, "error: --overhead and --check are separate runs\n");
     return 0;
   }
   if (opts->runs < 1)
@@ -278,521 +282,8 @@ static int readLaunchInfo(Options *opts) {
 }
 
 //===----------------------------------------------------------------------===//
-// cuBLAS, loaded at run time
+// Benchmark
 //===----------------------------------------------------------------------===//
-
-enum {
-  CUBLAS_STATUS_SUCCESS = 0,
-  CUBLAS_OP_N = 0,
-  CUDA_R_32F = 0,
-  CUDA_R_16F = 2,
-  CUDA_R_16BF = 14,
-  CUBLAS_COMPUTE_32F = 68,
-  CUBLAS_GEMM_DEFAULT = -1,
-};
-
-typedef struct {
-  void *library;
-  void *handle;
-  int (*create)(void **);
-  int (*destroy)(void *);
-  const char *(*statusString)(int);
-  int (*gemmEx)(void *, int, int, int, int, int, const void *, const void *,
-                int, int, const void *, int, int, const void *, void *, int,
-                int, int, int);
-} Cublas;
-
-static int cublasLoad(Cublas *cublas, char *error, size_t errorSize) {
-  memset(cublas, 0, sizeof(*cublas));
-  const char *candidates[] = {getenv("TILE_CUBLAS"), "libcublas.so.13",
-                              "libcublas.so",
-                              "/usr/local/cuda/lib64/libcublas.so.13"};
-  const char *why = "not found";
-  for (size_t i = 0; i < sizeof(candidates) / sizeof(candidates[0]); ++i) {
-    if (!candidates[i] || !*candidates[i])
-      continue;
-    cublas->library = dlopen(candidates[i], RTLD_NOW | RTLD_LOCAL);
-    if (cublas->library)
-      break;
-    why = dlerror();
-  }
-  if (!cublas->library) {
-    snprintf(error, errorSize, "cannot load libcublas.so.13: %s", why);
-    return 0;
-  }
-  *(void **)&cublas->create = dlsym(cublas->library, "cublasCreate_v2");
-  *(void **)&cublas->destroy = dlsym(cublas->library, "cublasDestroy_v2");
-  *(void **)&cublas->statusString =
-      dlsym(cublas->library, "cublasGetStatusString");
-  *(void **)&cublas->gemmEx = dlsym(cublas->library, "cublasGemmEx");
-  if (!cublas->create || !cublas->destroy || !cublas->gemmEx) {
-    snprintf(error, errorSize,
-             "libcublas lacks cublasCreate_v2, "
-             "cublasDestroy_v2 or cublasGemmEx");
-    return 0;
-  }
-  int status = cublas->create(&cublas->handle);
-  if (status != CUBLAS_STATUS_SUCCESS) {
-    snprintf(error, errorSize, "cublasCreate failed: %d (%s)", status,
-             cublas->statusString ? cublas->statusString(status) : "?");
-    return 0;
-  }
-  return 1;
-}
-
-static const char *cublasStatusName(const Cublas *cublas, int status) {
-  return cublas->statusString ? cublas->statusString(status) : "?";
-}
-
-//===----------------------------------------------------------------------===//
-// Problem data
-//===----------------------------------------------------------------------===//
-
-typedef struct {
-  TileRtContext *ctx;
-  TileRtFunction *fn;
-  const Options *opts;
-  TileRtDevicePtr flush; // --flush-l2 buffer
-  size_t flushBytes;
-  Cublas cublas;
-  int haveCublas;
-  float lut[65536]; // 16-bit value -> float, for opts->dtype
-} Bench;
-
-typedef struct {
-  Shape shape;
-  uint16_t *hostA, *hostB;
-  TileRtDevicePtr aBase, bBase, a, b, cBase, c, cRef;
-  size_t guardBytes;
-} Problem;
-
-enum { kGuardBytes = 64 * 1024, kPoisonByte = 0xff };
-static const uint16_t kPoison = 0xffff;
-
-static uint16_t toBits(DType dtype, float value) {
-  return dtype == DTYPE_BF16 ? tileRtFloatToBF16(value)
-                             : tileRtFloatToHalf(value);
-}
-
-/// Uniform values in [-1, 1], rounded to the element type.
-static void fillRandom(uint16_t *data, size_t count, DType dtype,
-                       uint64_t seed) {
-  uint64_t state = seed;
-  for (size_t i = 0; i < count; ++i) {
-    double u = (double)(benchSplitmix64(&state) >> 11) * 0x1.0p-53;
-    data[i] = toBits(dtype, (float)(2.0 * u - 1.0));
-  }
-}
-
-static void problemFree(Bench *bench, Problem *p) {
-  tileRtFree(bench->ctx, p->aBase);
-  tileRtFree(bench->ctx, p->bBase);
-  tileRtFree(bench->ctx, p->cBase);
-  tileRtFree(bench->ctx, p->cRef);
-  free(p->hostA);
-  free(p->hostB);
-  memset(p, 0, sizeof(*p));
-}
-
-static int problemInit(Bench *bench, Shape shape, Problem *p) {
-  memset(p, 0, sizeof(*p));
-  p->shape = shape;
-  size_t sizeA = (size_t)shape.m * shape.k, sizeB = (size_t)shape.k * shape.n;
-  size_t sizeC = (size_t)shape.m * shape.n;
-  p->hostA = malloc(sizeA * 2);
-  p->hostB = malloc(sizeB * 2);
-  if (!p->hostA || !p->hostB) {
-    fprintf(stderr, "error: out of host memory\n");
-    return 0;
-  }
-  DType dtype = bench->opts->dtype;
-  fillRandom(p->hostA, sizeA, dtype, bench->opts->seed * 2 + 1);
-  fillRandom(p->hostB, sizeB, dtype, bench->opts->seed * 2 + 2);
-  TileRtContext *ctx = bench->ctx;
-  p->guardBytes = kGuardBytes;
-  // --offset: the operands are views starting `offset` elements into
-  // aligned allocations, as frameworks hand out.
-  size_t shift = (size_t)bench->opts->offset * 2;
-  RT_CHECK(ctx, tileRtMalloc(ctx, sizeA * 2 + shift, &p->aBase));
-  RT_CHECK(ctx, tileRtMalloc(ctx, sizeB * 2 + shift, &p->bBase));
-  RT_CHECK(ctx, tileRtMalloc(ctx, sizeC * 2 + 2 * p->guardBytes + shift,
-                             &p->cBase));
-  p->a = p->aBase + shift;
-  p->b = p->bBase + shift;
-  p->c = p->cBase + p->guardBytes + shift;
-  if (bench->haveCublas)
-    RT_CHECK(ctx, tileRtMalloc(ctx, sizeC * 2, &p->cRef));
-  RT_CHECK(ctx, tileRtMemcpyHtoD(ctx, p->a, p->hostA, sizeA * 2));
-  RT_CHECK(ctx, tileRtMemcpyHtoD(ctx, p->b, p->hostB, sizeB * 2));
-  return 1;
-}
-
-//===----------------------------------------------------------------------===//
-// Launches
-//===----------------------------------------------------------------------===//
-
-static int launchTile(Bench *bench, const Problem *p) {
-  const Options *opts = bench->opts;
-  const Shape s = p->shape;
-  TileRtMemRef2D a, b, c;
-  void *params[21];
-  size_t count = 0;
-  tileRtMemRefArgs2D(&a, p->a, s.m, s.k, params, 21, &count);
-  tileRtMemRefArgs2D(&b, p->b, s.k, s.n, params, 21, &count);
-  tileRtMemRefArgs2D(&c, p->c, s.m, s.n, params, 21, &count);
-  unsigned grid[3] = {(unsigned)((s.n + opts->tileN - 1) / opts->tileN),
-                      (unsigned)((s.m + opts->tileM - 1) / opts->tileM), 1};
-  int status =
-      tileRtLaunch(bench->fn, grid, opts->block, (unsigned)opts->smem, params);
-  if (status != TILE_RT_SUCCESS)
-    fprintf(stderr, "error: %s\n", tileRtLastError(bench->ctx));
-  return status == TILE_RT_SUCCESS;
-}
-
-static int launchCublas(Bench *bench, const Problem *p) {
-  const Shape s = p->shape;
-  int type = bench->opts->dtype == DTYPE_BF16 ? CUDA_R_16BF : CUDA_R_16F;
-  const float alpha = 1.0f, beta = 0.0f;
-  // Row-major C (M x N) = A B is column-major C^T (N x M) = B^T A^T.
-  int status = bench->cublas.gemmEx(
-      bench->cublas.handle, CUBLAS_OP_N, CUBLAS_OP_N, (int)s.n, (int)s.m,
-      (int)s.k, &alpha, (const void *)(uintptr_t)p->b, type, (int)s.n,
-      (const void *)(uintptr_t)p->a, type, (int)s.k, &beta,
-      (void *)(uintptr_t)p->cRef, type, (int)s.n, CUBLAS_COMPUTE_32F,
-      CUBLAS_GEMM_DEFAULT);
-  if (status != CUBLAS_STATUS_SUCCESS) {
-    fprintf(stderr, "error: cublasGemmEx: %d (%s)\n", status,
-            cublasStatusName(&bench->cublas, status));
-    return 0;
-  }
-  return 1;
-}
-
-typedef int (*LaunchFn)(Bench *, const Problem *);
-
-typedef struct {
-  Bench *bench;
-  const Problem *problem;
-  LaunchFn launch;
-} LaunchCall;
-
-static int callLaunch(void *arg) {
-  LaunchCall *call = arg;
-  return call->launch(call->bench, call->problem);
-}
-
-static BenchTimer timerOf(const Bench *bench) {
-  BenchTimer timer = {bench->ctx, bench->flush, bench->flushBytes};
-  return timer;
-}
-
-/// Times `iters` back-to-back launches; returns ms per launch, < 0 on error.
-/// With --flush-l2, the flush buffer is overwritten before each launch and
-/// each launch is timed alone (at most 200).
-static double timeLaunches(Bench *bench, const Problem *p, LaunchFn launch,
-                           int iters) {
-  LaunchCall call = {bench, p, launch};
-  BenchTimer timer = timerOf(bench);
-  return benchTimeLaunches(&timer, callLaunch, &call, iters);
-}
-
-/// Warms up and returns the number of launches per timed run (--iters, or
-/// about --target-ms worth); < 0 on error.
-static double calibrate(Bench *bench, const Problem *p, LaunchFn launch) {
-  const Options *opts = bench->opts;
-  LaunchCall call = {bench, p, launch};
-  BenchTimer timer = timerOf(bench);
-  return benchCalibrate(&timer, callLaunch, &call, opts->warmup, opts->iters,
-                        opts->targetMs);
-}
-
-//===----------------------------------------------------------------------===//
-// Comparisons
-//===----------------------------------------------------------------------===//
-
-typedef BenchStats Stats;
-typedef BenchTolerance Tolerance;
-
-/// Element tolerance: |out - ref| <= atol + rtol |ref|. rtol is 2 ulps of
-/// the 16-bit output type at the bottom of a binade (where an ulp is 2^-7 of
-/// the value for bf16, 2^-10 for f16): two results rounded independently
-/// (tile-mlir and cuBLAS) may differ by one such ulp. atol covers the f32
-/// accumulation error of K products of values in [-1, 1].
-static void tolerances(DType dtype, int64_t k, double *atol, double *rtol) {
-  *rtol = dtype == DTYPE_BF16 ? 0x1.0p-6 : 0x1.0p-9;
-  *atol = (double)k * 0x1.0p-20;
-}
-
-/// Largest acceptable ||out - ref|| / ||ref||.
-static double normTolerance(DType dtype) {
-  return dtype == DTYPE_BF16 ? 8e-3 : 1e-3;
-}
-
-static int statsPass(const Stats *stats, DType dtype) {
-  return stats->count > 0 && stats->bad == 0 &&
-         benchNormRel(stats) <= normTolerance(dtype);
-}
-
-static void statsPrint(const char *what, const Stats *stats, DType dtype) {
-  printf("    vs %-22s %10" PRId64 " elements: max_abs_err %.3e, "
-         "max_rel_err %.3e, norm_rel_err %.3e (tol %.0e), out of tolerance "
-         "%" PRId64 ", non-finite %" PRId64 ": %s\n",
-         what, stats->count, stats->maxAbs, stats->maxRel,
-         benchNormRel(stats), normTolerance(dtype), stats->bad,
-         stats->nonFinite, statsPass(stats, dtype) ? "ok" : "FAIL");
-  if (!statsPass(stats, dtype) && stats->count > 0)
-    printf("      worst element C[%" PRId64 "][%" PRId64 "] = %.6g, expected "
-           "%.6g\n",
-           stats->worstRow, stats->worstCol, stats->worstOut, stats->worstRef);
-}
-
-/// Compares two M x N device results copied to the host, `ref` being the
-/// reference. The relative error of an element is |out - ref| /
-/// max(|ref|, rms(ref)).
-static Stats compareFull(const Bench *bench, const uint16_t *out,
-                         const uint16_t *ref, Shape s) {
-  Stats stats = {0};
-  size_t count = (size_t)s.m * s.n;
-  double sumSq = 0;
-  for (size_t i = 0; i < count; ++i) {
-    double r = bench->lut[ref[i]];
-    sumSq += r * r;
-  }
-  Tolerance tol;
-  tolerances(bench->opts->dtype, s.k, &tol.atol, &tol.rtol);
-  tol.floor = fmax(sqrt(sumSq / (double)count), 1e-30);
-  for (size_t i = 0; i < count; ++i)
-    benchStatsAdd(&stats, &tol, bench->lut[out[i]], bench->lut[ref[i]],
-                  (int64_t)(i / s.n), (int64_t)(i % s.n));
-  return stats;
-}
-
-typedef struct {
-  int64_t row, col;
-  double value;
-} Sample;
-
-/// CPU fp64 reference of rows `rows` (all columns) and columns `cols` (all
-/// rows) of C, or of all of C when `full`. Returns the samples (caller
-/// frees) and their number in `*count`.
-static Sample *cpuReference(const Bench *bench, const Problem *p, int full,
-                            size_t *count) {
-  const Shape s = p->shape;
-  const float *lut = bench->lut;
-  // Rows and columns: the edges, both sides of the first tile boundaries, the
-  // middle and a few random ones.
-  int64_t rows[24], cols[24];
-  int numRows = 0, numCols = 0;
-  if (!full) {
-    uint64_t state = bench->opts->seed + 99;
-    const int64_t fixedRows[] = {0,   1,       127,     128,
-                                 129, s.m / 2, s.m - 2, s.m - 1};
-    const int64_t fixedCols[] = {0,   1,       127,     128,
-                                 129, s.n / 2, s.n - 2, s.n - 1};
-    for (int i = 0; i < 8; ++i) {
-      if (fixedRows[i] >= 0 && fixedRows[i] < s.m)
-        rows[numRows++] = fixedRows[i];
-      if (fixedCols[i] >= 0 && fixedCols[i] < s.n)
-        cols[numCols++] = fixedCols[i];
-    }
-    for (int i = 0; i < 8; ++i) {
-      rows[numRows++] = (int64_t)(benchSplitmix64(&state) % (uint64_t)s.m);
-      cols[numCols++] = (int64_t)(benchSplitmix64(&state) % (uint64_t)s.n);
-    }
-  }
-  size_t total =
-      full ? (size_t)s.m * s.n : (size_t)numRows * s.n + (size_t)numCols * s.m;
-  Sample *samples = malloc(total * sizeof(Sample));
-  double *acc = malloc((size_t)(s.n > s.m ? s.n : s.m) * sizeof(double));
-  if (!samples || !acc) {
-    free(samples);
-    free(acc);
-    *count = 0;
-    return NULL;
-  }
-  size_t n = 0;
-  if (full) {
-    // B converted once; C one row at a time.
-    float *b = malloc((size_t)s.k * s.n * sizeof(float));
-    if (!b) {
-      free(samples);
-      free(acc);
-      *count = 0;
-      return NULL;
-    }
-    for (size_t i = 0; i < (size_t)s.k * s.n; ++i)
-      b[i] = lut[p->hostB[i]];
-    for (int64_t i = 0; i < s.m; ++i) {
-      for (int64_t j = 0; j < s.n; ++j)
-        acc[j] = 0;
-      for (int64_t k = 0; k < s.k; ++k) {
-        double a = lut[p->hostA[i * s.k + k]];
-        const float *bRow = b + k * s.n;
-        for (int64_t j = 0; j < s.n; ++j)
-          acc[j] += a * bRow[j];
-      }
-      for (int64_t j = 0; j < s.n; ++j)
-        samples[n++] = (Sample){i, j, acc[j]};
-    }
-    free(b);
-  } else {
-    for (int r = 0; r < numRows; ++r) {
-      int64_t i = rows[r];
-      for (int64_t j = 0; j < s.n; ++j)
-        acc[j] = 0;
-      for (int64_t k = 0; k < s.k; ++k) {
-        double a = lut[p->hostA[i * s.k + k]];
-        const uint16_t *bRow = p->hostB + k * s.n;
-        for (int64_t j = 0; j < s.n; ++j)
-          acc[j] += a * lut[bRow[j]];
-      }
-      for (int64_t j = 0; j < s.n; ++j)
-        samples[n++] = (Sample){i, j, acc[j]};
-    }
-    for (int c = 0; c < numCols; ++c) {
-      int64_t j = cols[c];
-      for (int64_t i = 0; i < s.m; ++i) {
-        double sum = 0;
-        const uint16_t *aRow = p->hostA + i * s.k;
-        for (int64_t k = 0; k < s.k; ++k)
-          sum += (double)lut[aRow[k]] * lut[p->hostB[k * s.n + j]];
-        samples[n++] = (Sample){i, j, sum};
-      }
-    }
-  }
-  free(acc);
-  *count = n;
-  return samples;
-}
-
-static Stats compareSamples(const Bench *bench, const uint16_t *out, Shape s,
-                            const Sample *samples, size_t count) {
-  Stats stats = {0};
-  double sumSq = 0;
-  for (size_t i = 0; i < count; ++i)
-    sumSq += samples[i].value * samples[i].value;
-  Tolerance tol;
-  tolerances(bench->opts->dtype, s.k, &tol.atol, &tol.rtol);
-  tol.floor = fmax(sqrt(sumSq / (double)(count ? count : 1)), 1e-30);
-  for (size_t i = 0; i < count; ++i) {
-    const Sample *sample = &samples[i];
-    benchStatsAdd(&stats, &tol,
-                  bench->lut[out[sample->row * s.n + sample->col]],
-                  sample->value, sample->row, sample->col);
-  }
-  return stats;
-}
-
-//===----------------------------------------------------------------------===//
-// Modes
-//===----------------------------------------------------------------------===//
-
-static const char *dtypeName(DType dtype) {
-  return dtype == DTYPE_BF16 ? "bf16" : "f16";
-}
-
-static void shapeName(Shape s, char *buffer, size_t size) {
-  snprintf(buffer, size, "%" PRId64 "x%" PRId64 "x%" PRId64, s.m, s.n, s.k);
-}
-
-/// Runs the tile kernel once on poisoned output and copies C (with its
-/// guards) to `host` (guard + M N + guard elements).
-static int runPoisoned(Bench *bench, const Problem *p, uint16_t *host) {
-  TileRtContext *ctx = bench->ctx;
-  size_t bytes = (size_t)p->shape.m * p->shape.n * 2 + 2 * p->guardBytes;
-  TileRtDevicePtr window = p->c - p->guardBytes;
-  RT_CHECK(ctx, tileRtMemsetD8(ctx, window, kPoisonByte, bytes));
-  if (!launchTile(bench, p))
-    return 0;
-  RT_CHECK(ctx, tileRtSynchronize(ctx));
-  RT_CHECK(ctx, tileRtMemcpyDtoH(ctx, host, window, bytes));
-  return 1;
-}
-
-/// Correctness of one shape; returns 1 if it passes, 0 if not, -1 on a
-/// setup error.
-static int checkShape(Bench *bench, Shape s) {
-  const Options *opts = bench->opts;
-  char name[64];
-  shapeName(s, name, sizeof(name));
-  Problem p;
-  if (!problemInit(bench, s, &p)) {
-    problemFree(bench, &p);
-    return -1;
-  }
-  TileRtContext *ctx = bench->ctx;
-  size_t count = (size_t)s.m * s.n;
-  size_t guardElems = p.guardBytes / 2;
-  uint16_t *first = malloc((count + 2 * guardElems) * 2);
-  uint16_t *second = malloc((count + 2 * guardElems) * 2);
-  uint16_t *ref = bench->haveCublas ? malloc(count * 2) : NULL;
-  int result = -1;
-  if (!first || !second || (bench->haveCublas && !ref)) {
-    fprintf(stderr, "error: out of host memory\n");
-    goto done;
-  }
-  if (!runPoisoned(bench, &p, first) || !runPoisoned(bench, &p, second))
-    goto done;
-  const uint16_t *out = first + guardElems;
-
-  int pass = 1;
-  size_t unwritten = 0, guardsHit = 0;
-  for (size_t i = 0; i < count; ++i)
-    unwritten += out[i] == kPoison;
-  for (size_t i = 0; i < guardElems; ++i)
-    guardsHit +=
-        (first[i] != kPoison) + (first[guardElems + count + i] != kPoison);
-  int identical =
-      memcmp(first, second, (count + 2 * guardElems) * sizeof(uint16_t)) == 0;
-  printf("check %s %s: grid (%" PRId64 ", %" PRId64 "), block (%u, %u, %u), "
-         "%lld B dynamic shared memory\n",
-         name, dtypeName(opts->dtype), (s.n + opts->tileN - 1) / opts->tileN,
-         (s.m + opts->tileM - 1) / opts->tileM, opts->block[0], opts->block[1],
-         opts->block[2], opts->smem);
-  printf("    unwritten elements %zu, writes outside C %zu, second run "
-         "identical: %s\n",
-         unwritten, guardsHit, identical ? "yes" : "NO");
-  pass &= unwritten == 0 && guardsHit == 0 && identical;
-
-  if (bench->haveCublas) {
-    if (tileRtMemsetD8(ctx, p.cRef, kPoisonByte, count * 2) ||
-        !launchCublas(bench, &p) || tileRtSynchronize(ctx) ||
-        tileRtMemcpyDtoH(ctx, ref, p.cRef, count * 2)) {
-      fprintf(stderr, "error: cuBLAS reference: %s\n", tileRtLastError(ctx));
-      goto done;
-    }
-    Stats stats = compareFull(bench, out, ref, s);
-    statsPrint("cuBLAS", &stats, opts->dtype);
-    pass &= statsPass(&stats, opts->dtype);
-  }
-  if (opts->cpuRef) {
-    int full = (double)s.m * s.n * s.k <= opts->cpuFullLimit;
-    size_t numSamples = 0;
-    Sample *samples = cpuReference(bench, &p, full, &numSamples);
-    if (!samples) {
-      fprintf(stderr, "error: out of host memory\n");
-      goto done;
-    }
-    Stats stats = compareSamples(bench, out, s, samples, numSamples);
-    free(samples);
-    statsPrint(full ? "CPU fp64 (all)" : "CPU fp64 (rows+cols)", &stats,
-               opts->dtype);
-    pass &= statsPass(&stats, opts->dtype);
-  }
-  if (!bench->haveCublas && !opts->cpuRef) {
-    printf("    no reference (cuBLAS and CPU reference disabled)\n");
-    pass = 0;
-  }
-  printf("    %s %s %s\n", name, dtypeName(opts->dtype),
-         pass ? "PASS" : "FAIL");
-  result = pass;
-done:
-  free(first);
-  free(second);
-  free(ref);
-  problemFree(bench, &p);
-  return result;
-}
 
 typedef struct {
   char shape[64];
@@ -888,6 +379,62 @@ static void printTable(const Bench *bench, const Row *rows, int numRows) {
 // Main
 //===----------------------------------------------------------------------===//
 
+/// Loads what runs: the library (before the driver: it loads its kernels
+/// as it is opened), the device, the kernel file. Prints the "no GPU" line
+/// or an error; returns 0 on failure.
+static int setUp(Bench *bench) {
+  const Options *opts = bench->opts;
+  if (opts->library) {
+    if (!libraryOpen(bench))
+      return 0;
+    printf("library: %s: %s() (%s)\n", opts->library, opts->function,
+           dtypeName(opts->dtype));
+  }
+  if (tileRtInit(&bench->ctx, opts->device) != TILE_RT_SUCCESS) {
+    printf("no GPU: %s\n", tileRtLastError(NULL));
+    return 0;
+  }
+  TileRtContext *ctx = bench->ctx;
+  char device[256] = "?";
+  int major = 0, minor = 0, sms = 0, driver = 0;
+  tileRtDeviceName(ctx, device, sizeof(device));
+  tileRtDeviceComputeCapability(ctx, &major, &minor);
+  tileRtDeviceSMCount(ctx, &sms);
+  tileRtDriverVersion(&driver);
+  printf("device: %s (sm_%d%d, %d SMs, driver %d.%d)\n", device, major, minor,
+         sms, driver / 1000, driver % 1000 / 10);
+  if (opts->library && !libraryKernelsLoaded(bench))
+    return 0;
+  if (opts->cubin) {
+    if (!kernelLoad(bench))
+      return 0;
+    int regs = 0, staticSmem = 0, local = 0, maxThreads = 0;
+    tileRtFunctionInfo(bench->fn, &regs, &staticSmem, &local, &maxThreads);
+    printf("kernel: %s from %s: %d registers, %d B static shared memory, %d B "
+           "local memory; launch: block (%u, %u, %u), %lld B dynamic shared "
+           "memory, C tile %dx%d%s\n",
+           opts->kernel, opts->cubin, regs, staticSmem, local, opts->block[0],
+           opts->block[1], opts->block[2], opts->smem, opts->tileM,
+           opts->tileN, opts->library ? " (for --overhead)" : "");
+  }
+  if (opts->flushL2 && !opts->overhead) {
+    bench->flushBytes = (size_t)256 << 20;
+    if (tileRtMalloc(ctx, bench->flushBytes, &bench->flush) !=
+        TILE_RT_SUCCESS) {
+      printf("error: %s\n", tileRtLastError(ctx));
+      return 0;
+    }
+    printf("timing with a cold L2: 256 MiB overwritten before each launch\n");
+  }
+  if (opts->useCublas && !opts->overhead) {
+    char error[512];
+    bench->haveCublas = cublasLoad(&bench->cublas, error, sizeof(error));
+    if (!bench->haveCublas)
+      printf("cuBLAS: not available (%s)\n", error);
+  }
+  return 1;
+}
+
 int main(int argc, char **argv) {
   static Bench bench; // large (lut): not on the stack
   Options opts;
@@ -901,53 +448,10 @@ int main(int argc, char **argv) {
     bench.lut[i] = opts.dtype == DTYPE_BF16 ? tileRtBF16ToFloat((uint16_t)i)
                                             : tileRtHalfToFloat((uint16_t)i);
 
-  if (tileRtInit(&bench.ctx, opts.device) != TILE_RT_SUCCESS) {
-    printf("no GPU: %s\n", tileRtLastError(NULL));
-    return 2;
-  }
-  TileRtContext *ctx = bench.ctx;
-  char device[256] = "?";
-  int major = 0, minor = 0, sms = 0, driver = 0;
-  tileRtDeviceName(ctx, device, sizeof(device));
-  tileRtDeviceComputeCapability(ctx, &major, &minor);
-  tileRtDeviceSMCount(ctx, &sms);
-  tileRtDriverVersion(&driver);
-  printf("device: %s (sm_%d%d, %d SMs, driver %d.%d)\n", device, major, minor,
-         sms, driver / 1000, driver % 1000 / 10);
-
-  TileRtModule *module = NULL;
-  if (tileRtModuleLoadFile(ctx, opts.cubin, &module) != TILE_RT_SUCCESS ||
-      tileRtGetFunction(module, opts.kernel, &bench.fn) != TILE_RT_SUCCESS) {
-    printf("error: %s\n", tileRtLastError(ctx));
-    tileRtDestroy(ctx);
-    return 2;
-  }
-  int regs = 0, staticSmem = 0, local = 0, maxThreads = 0;
-  tileRtFunctionInfo(bench.fn, &regs, &staticSmem, &local, &maxThreads);
-  printf("kernel: %s from %s: %d registers, %d B static shared memory, %d B "
-         "local memory; launch: block (%u, %u, %u), %lld B dynamic shared "
-         "memory, C tile %dx%d\n",
-         opts.kernel, opts.cubin, regs, staticSmem, local, opts.block[0],
-         opts.block[1], opts.block[2], opts.smem, opts.tileM, opts.tileN);
-
-  if (opts.flushL2) {
-    bench.flushBytes = (size_t)256 << 20;
-    if (tileRtMalloc(ctx, bench.flushBytes, &bench.flush) != TILE_RT_SUCCESS) {
-      printf("error: %s\n", tileRtLastError(ctx));
-      tileRtDestroy(ctx);
-      return 2;
-    }
-    printf("timing with a cold L2: 256 MiB overwritten before each launch\n");
-  }
-  if (opts.useCublas) {
-    char error[512];
-    bench.haveCublas = cublasLoad(&bench.cublas, error, sizeof(error));
-    if (!bench.haveCublas)
-      printf("cuBLAS: not available (%s)\n", error);
-  }
-
   int failures = 0, errors = 0;
-  if (opts.check) {
+  if (!setUp(&bench)) {
+    errors = 1;
+  } else if (opts.check) {
     for (int i = 0; i < opts.numShapes; ++i) {
       int result = checkShape(&bench, opts.shapes[i]);
       if (result < 0)
@@ -959,6 +463,10 @@ int main(int argc, char **argv) {
     }
     printf("check summary: %d shape(s), %d failed, %d error(s)\n",
            opts.numShapes, failures, errors);
+  } else if (opts.overhead) {
+    int status = runOverhead(&bench);
+    errors = status < 0;
+    failures = status > 0;
   } else {
     Row rows[kMaxShapes];
     int numRows = 0;
@@ -978,7 +486,10 @@ int main(int argc, char **argv) {
 
   if (bench.haveCublas)
     bench.cublas.destroy(bench.cublas.handle);
-  tileRtFree(ctx, bench.flush);
-  tileRtDestroy(ctx);
+  if (bench.ctx) {
+    tileRtFree(bench.ctx, bench.flush);
+    tileRtModuleUnload(bench.module);
+    tileRtDestroy(bench.ctx);
+  }
   return errors ? 2 : failures ? 1 : 0;
 }

@@ -1,21 +1,101 @@
 #!/usr/bin/env python3
-"""Writes a variant of examples/gemm.mlir with other tile sizes.
+"""Writes a variant of examples/gemm.mlir: other tile sizes, another type.
 
-usage: gemm-variant.py BM BN BK THREADS NUM_STAGES OUT.mlir
+usage: gemm-variant.py [--dtype f16|bf16] [--input FILE]
+                       [BM BN BK THREADS NUM_STAGES] OUT.mlir
 
-Used to sweep tile configurations on the GPU (see docs/perf.md): the block
-computes a BM x BN tile of C, stepping K by BK with THREADS threads and a
-NUM_STAGES-deep software pipeline (1 = not pipelined).
+Tile sizes (all five or none): the block computes a BM x BN tile of C,
+stepping K by BK with THREADS threads and a NUM_STAGES-deep software pipeline
+(1 = not pipelined). Used to sweep tile configurations on the GPU (see
+docs/perf.md) and, by bench/CMakeLists.txt and scripts/gpu-bundle.sh, to
+build the 64x256-tile library the example host runs unchanged.
+
+--dtype bf16: the element type of A, B and C (and of the shared-memory
+tiles) becomes bf16. The example is written for f16: every `f16` not
+preceded by `b` and not followed by a letter or digit becomes `bf16`
+(comments change too, harmlessly); f32 (the accumulator) stays.
+
+Every substitution must apply: a source that no longer has the text a
+substitution looks for is an error, not a silent copy.
 """
-import sys, re
-bm, bn, bk, threads, stages, out = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), sys.argv[6]
+import argparse
 import os
-s = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'examples', 'gemm.mlir')).read()
-s = s.replace('!sA = memref<128x32xf16', f'!sA = memref<{bm}x{bk}xf16').replace('!sB = memref<32x128xf16', f'!sB = memref<{bk}x{bn}xf16').replace('!fC = memref<128x128xf32', f'!fC = memref<{bm}x{bn}xf32')
-s = s.replace('%c32 = arith.constant 32 : index', f'%c32 = arith.constant {bk} : index\n  %cBM = arith.constant {bm} : index\n  %cBN = arith.constant {bn} : index')
-s = s.replace('%gx = arith.ceildivui %N, %c128', '%gx = arith.ceildivui %N, %cBN').replace('%gy = arith.ceildivui %M, %c128', '%gy = arith.ceildivui %M, %cBM')
-s = s.replace('threads(128)', f'threads({threads})')
-s = s.replace('%m0 = arith.muli %by, %c128', '%m0 = arith.muli %by, %cBM').replace('%n0 = arith.muli %bx, %c128', '%n0 = arith.muli %bx, %cBN')
 import re
-s = re.sub(r'\{tile\.num_stages = \d+ : i64\}', f'{{tile.num_stages = {stages} : i64}}', s)
-open(out, 'w').write(s)
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def fail(message):
+    sys.exit(f"gemm-variant.py: error: {message}")
+
+
+def replace(text, old, new):
+    if old not in text:
+        fail(f"the source has no '{old}' (examples/gemm.mlir changed?)")
+    return text.replace(old, new)
+
+
+def with_tiles(s, bm, bn, bk, threads, stages):
+    s = replace(s, "!sA = memref<128x32xf16", f"!sA = memref<{bm}x{bk}xf16")
+    s = replace(s, "!sB = memref<32x128xf16", f"!sB = memref<{bk}x{bn}xf16")
+    s = replace(s, "!fC = memref<128x128xf32", f"!fC = memref<{bm}x{bn}xf32")
+    s = replace(s, "%c32 = arith.constant 32 : index",
+                f"%c32 = arith.constant {bk} : index\n"
+                f"  %cBM = arith.constant {bm} : index\n"
+                f"  %cBN = arith.constant {bn} : index")
+    s = replace(s, "%gx = arith.ceildivui %N, %c128",
+                "%gx = arith.ceildivui %N, %cBN")
+    s = replace(s, "%gy = arith.ceildivui %M, %c128",
+                "%gy = arith.ceildivui %M, %cBM")
+    s = replace(s, "threads(128)", f"threads({threads})")
+    s = replace(s, "%m0 = arith.muli %by, %c128",
+                "%m0 = arith.muli %by, %cBM")
+    s = replace(s, "%n0 = arith.muli %bx, %c128",
+                "%n0 = arith.muli %bx, %cBN")
+    s, count = re.subn(r"\{tile\.num_stages = \d+ : i64\}",
+                       f"{{tile.num_stages = {stages} : i64}}", s)
+    if count != 1:
+        fail("the source has no single tile.num_stages attribute")
+    return s
+
+
+def with_dtype(s, dtype):
+    if dtype == "f16":
+        return s
+    s, count = re.subn(r"(?<!b)f16(?![A-Za-z0-9])", dtype, s)
+    if count == 0:
+        fail("the source has no f16 to replace")
+    return s
+
+
+def main():
+    parser = argparse.ArgumentParser(
+        description="Writes a variant of examples/gemm.mlir.")
+    parser.add_argument("--dtype", choices=["f16", "bf16"], default="f16")
+    parser.add_argument("--input",
+                        default=os.path.join(HERE, "..", "examples",
+                                             "gemm.mlir"))
+    parser.add_argument("args", nargs="+",
+                        help="[BM BN BK THREADS NUM_STAGES] OUT.mlir")
+    opts = parser.parse_args()
+    *tiles, out = opts.args
+    if len(tiles) not in (0, 5):
+        parser.error("give all five of BM BN BK THREADS NUM_STAGES, or none")
+    try:
+        tiles = [int(t) for t in tiles]
+    except ValueError:
+        parser.error("BM BN BK THREADS NUM_STAGES must be integers")
+    if any(t < 1 for t in tiles):
+        parser.error("BM BN BK THREADS NUM_STAGES must be positive")
+    with open(opts.input) as f:
+        s = f.read()
+    if tiles:
+        s = with_tiles(s, *tiles)
+    s = with_dtype(s, opts.dtype)
+    with open(out, "w") as f:
+        f.write(s)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,29 +1,32 @@
 #!/usr/bin/env bash
 # Prepares build-gpu/, everything the GPU machine needs to check and benchmark
 # the tile-mlir GEMM and FlashAttention kernels, on this machine (no GPU
-# needed here):
+# needed here; the GPU machine has neither MLIR nor LLVM):
 #
-#   1. builds tile-gemm-bench, tile-fa-bench, tile-gemm-host,
-#      tile-gemm-host-cubin and the runtime tests (incrementally, in
-#      BUILD_DIR);
-#   2. compiles examples/gemm.mlir for f16 and bf16 through the C API
-#      (tile-gemm-host --compile-only --emit-cubin --emit-launch-info: the
-#      bf16 variant is the example with f16 replaced by bf16), giving
-#      gemm_{f16,bf16}.cubin and gemm_{f16,bf16}.info (dynamic shared memory,
-#      block size); if the C API cannot run the pipeline, tile-opt runs it
-#      and tile-gemm-host only extracts the result; the PTX is kept too, as
-#      gemm_{f16,bf16}.ptx (PTX_PIPELINE: a pipeline whose gpu.binary holds
-#      PTX; "none" skips it); and examples/flash_attention.mlir the same way
-#      (same pipelines, tile-gemm-host --mlir=... --no-substitution
-#      --kernel=flash_attention_fwd_kernel), giving fa.cubin, fa.info and
-#      fa.ptx for tile-fa-bench;
-#   3. with nvcc, builds bench/reference_gemm.cu, a stand-in kernel with the
+#   1. builds tile-compile, tile-extract-kernel, tile-gemm-bench,
+#      tile-fa-bench, libtile_cuda_runtime.so and the runtime tests
+#      (incrementally, in BUILD_DIR);
+#   2. compiles examples/gemm.mlir ahead of time with tile-compile (--chip
+#      $CHIP, a cubin where ptxas is found, else PTX) into the libraries the
+#      hosts call: aot/f16/libgemm.so (the example), aot/bf16/libgemm.so and
+#      aot/f16-64x256/libgemm.so (scripts/gemm-variant.py --dtype=bf16, and
+#      64 256 32 256 4), each with its gemm.h; then builds the example host
+#      (examples/gemm_host.c) as plain C against aot/f16 and the runtime, as
+#      gemm-host, with the runpath $ORIGIN/aot/f16:$ORIGIN: the same binary
+#      runs the other libraries through LD_LIBRARY_PATH=aot/<variant>;
+#   3. for the harnesses' direct launches (tile-gemm-bench --cubin: the
+#      --overhead baseline and A/B runs of two kernels), the example's kernel
+#      alone with its launch information (tile-extract-kernel, PIPELINE),
+#      gemm_{f16,bf16}.cubin and .info, and its PTX (PTX_PIPELINE); if the C
+#      API cannot run the pipeline, tile-opt runs it and tile-extract-kernel
+#      only extracts the result; examples/flash_attention.mlir the same way,
+#      giving fa.cubin, fa.info and fa.ptx for tile-fa-bench;
+#   4. with nvcc, builds bench/reference_gemm.cu, a stand-in kernel with the
 #      same ABI, as ref_gemm_{f16,bf16}.cubin: it validates the harness on
 #      the GPU independently of the compiler;
-#   4. copies the MLIR-free programs (bench, host --cubin build, runtime
-#      tests) and gpu-run.sh into the bundle, checks that none needs MLIR or
-#      LLVM libraries (the GPU machine has neither) and that the bundle stays
-#      under 60 MiB, and writes MANIFEST.
+#   5. copies the programs, libtile_cuda_runtime.so and gpu-run.sh into the
+#      bundle, checks that nothing needs MLIR or LLVM libraries and that the
+#      bundle stays under 60 MiB, and writes MANIFEST.
 #
 # Then run it on the GPU machine with the device tool:
 #   carry ["build-gpu"], command "bash build-gpu/gpu-run.sh"
@@ -36,12 +39,13 @@
 #   --allow-missing-tile  keep going when they do not compile (the bundle then
 #                         checks the harness with the reference kernels only,
 #                         and runs whichever tile-mlir kernels compiled)
-#   --no-build            use the programs already in BUILD_DIR/bin
+#   --no-build            use the programs already in BUILD_DIR
 # Environment: BUILD_DIR (default <repo>/build), BUNDLE_DIR (default
-#   <repo>/build-gpu), CHIP (default sm_90a), PIPELINE (default
+#   <repo>/build-gpu), CHIP (default sm_90a), AOT_FORMAT (bin or isa; default
+#   bin where ptxas is found), PIPELINE (default
 #   builtin.module(tile-to-nvvm{chip=$CHIP})), PTX_PIPELINE (default
 #   builtin.module(tile-to-nvvm{chip=$CHIP format=isa}); none: no PTX),
-#   NVCC (default nvcc on PATH or /usr/local/cuda/bin/nvcc).
+#   NVCC (default nvcc on PATH or /usr/local/cuda/bin/nvcc), CC (default cc).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -56,6 +60,12 @@ if [[ -z "${PTX_PIPELINE:-}" ]]; then
   PTX_PIPELINE="builtin.module(tile-to-nvvm{chip=$CHIP format=isa})"
 fi
 [[ $PTX_PIPELINE == none ]] && PTX_PIPELINE=""
+if [[ -z "${AOT_FORMAT:-}" ]]; then
+  AOT_FORMAT=isa
+  if command -v ptxas >/dev/null || [[ -x /usr/local/cuda/bin/ptxas ]]; then
+    AOT_FORMAT=bin
+  fi
+fi
 MAX_BUNDLE_MIB=60
 
 reference_only=0
@@ -66,22 +76,25 @@ for arg in "$@"; do
     --reference-only) reference_only=1 ;;
     --allow-missing-tile) allow_missing_tile=1 ;;
     --no-build) no_build=1 ;;
-    -h|--help) sed -n '2,44p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,50p' "$0"; exit 0 ;;
     *) echo "gpu-bundle: unknown argument '$arg'" >&2; exit 2 ;;
   esac
 done
 
 log() { echo "gpu-bundle: $*"; }
+# joined ITEMS...: the items separated by "; ".
+joined() { local IFS=$'\x1f'; local text="$*"; echo "${text//$'\x1f'/; }"; }
 die() { echo "gpu-bundle: error: $*" >&2; exit 1; }
 
 # --- 1. Build ----------------------------------------------------------------
-TARGETS=(tile-opt tile-gemm-bench tile-fa-bench tile-gemm-host
-         tile-gemm-host-cubin tile-runtime-gpu-test tile-runtime-errors-test)
+TARGETS=(tile-opt tile-compile tile-extract-kernel tile-gemm-bench
+         tile-fa-bench TileCudaRuntime tile-runtime-gpu-test
+         tile-runtime-errors-test)
 if ((no_build)); then
-  log "--no-build: using the programs in $BUILD_DIR/bin"
+  log "--no-build: using the programs in $BUILD_DIR"
 elif [[ ! -f "$BUILD_DIR/build.ninja" ]]; then
   log "$BUILD_DIR is not configured: running scripts/setup.sh"
-  BUILD_DIR="$BUILD_DIR" bash "$ROOT/scripts/setup.sh"
+  BUILD_DIR="$BUILD_DIR" SETUP_TARGETS="${TARGETS[*]}" bash "$ROOT/scripts/setup.sh"
 fi
 if ((!no_build)); then
   log "building ${TARGETS[*]}"
@@ -93,106 +106,124 @@ if ((!no_build)); then
   fi
 fi
 BIN="$BUILD_DIR/bin"
+LIB="$BUILD_DIR/lib"
 
 rm -rf "$BUNDLE"
 mkdir -p "$BUNDLE"
-
-# --- 2. tile-mlir kernels ----------------------------------------------------
-# compile_with_capi DTYPE: the whole pipeline through the C API.
-compile_with_capi() {
-  "$BIN/tile-gemm-host" --dtype="$1" --pipeline="$PIPELINE" \
-    --compile-only --emit-cubin="$BUNDLE/gemm_$1.cubin" \
-    --emit-launch-info="$BUNDLE/gemm_$1.info"
-}
-# compile_with_tile_opt DTYPE: tile-opt runs the pipeline on the source the
-# host writes (after the bf16 substitution); the host then only extracts the
-# binary and launch configuration from tile-opt's output (empty pipeline).
-compile_with_tile_opt() {
-  local source="$BUNDLE/gemm_$1.source.mlir" compiled="$BUNDLE/gemm_$1.mlir"
-  "$BIN/tile-gemm-host" --dtype="$1" --emit-source="$source" \
-    --pipeline='builtin.module()' --compile-only >/dev/null 2>&1
-  [[ -f $source ]] || return 1
-  "$BIN/tile-opt" "$source" --pass-pipeline="$PIPELINE" -o "$compiled" &&
-    "$BIN/tile-gemm-host" --dtype="$1" --no-substitution --mlir="$compiled" \
-      --pipeline='builtin.module()' --compile-only \
-      --emit-cubin="$BUNDLE/gemm_$1.cubin" \
-      --emit-launch-info="$BUNDLE/gemm_$1.info"
-  local status=$?
-  rm -f "$source" "$compiled"
-  return $status
-}
+cp "$LIB/libtile_cuda_runtime.so" "$BUNDLE/"
 
 tile_ok=0
 compiled_with=()
+same_kernels=()
+# failed WHAT LOG: records a kernel that did not compile.
+failed() {
+  tail -n 20 "$2" >&2
+  log "error: $1 did not compile (see $(basename "$2"))"
+  compiled_with+=("$1: FAILED")
+  tile_ok=0
+}
+
+# --- 2. The AOT libraries and the example host -------------------------------
+# library NAME [VARIANT_ARGS...]: aot/NAME/{libgemm.so,gemm.h}.
+library() {
+  local name="$1" dir="$BUNDLE/aot/$1" source="$ROOT/examples/gemm.mlir"
+  shift
+  mkdir -p "$dir"
+  if (($#)); then
+    source="$dir/gemm.mlir"
+    python3 "$ROOT/scripts/gemm-variant.py" "$@" "$source" || return 1
+  fi
+  "$BIN/tile-compile" "$source" -o "$dir/libgemm.so" --header "$dir/gemm.h" \
+    --chip "$CHIP" --format "$AOT_FORMAT" --runtime-dir "$LIB"
+}
+
 if ((reference_only)); then
   log "--reference-only: not compiling the tile-mlir kernels"
 else
   tile_ok=1
-  for dtype in f16 bf16; do
-    log "compiling examples/gemm.mlir ($dtype) with $PIPELINE"
-    clog="$BUNDLE/compile_$dtype.log"
-    if compile_with_capi "$dtype" >"$clog" 2>&1; then
-      compiled_with+=("$dtype: C API")
-    elif log "the C API failed (compile_$dtype.log); trying tile-opt" &&
-         compile_with_tile_opt "$dtype" >>"$clog" 2>&1; then
-      compiled_with+=("$dtype: tile-opt")
+  for variant in "f16" "bf16 --dtype=bf16" "f16-64x256 64 256 32 256 4"; do
+    read -r -a args <<<"$variant"
+    clog="$BUNDLE/compile_aot_${args[0]}.log"
+    log "tile-compile: aot/${args[0]}/libgemm.so ($CHIP, format=$AOT_FORMAT)"
+    if library "${args[@]}" >"$clog" 2>&1; then
+      compiled_with+=("aot/${args[0]}: tile-compile")
     else
-      tail -n 20 "$clog" >&2
-      log "error: $dtype did not compile (see $clog)"
-      rm -f "$BUNDLE/gemm_$dtype.cubin" "$BUNDLE/gemm_$dtype.info"
-      compiled_with+=("$dtype: FAILED")
-      tile_ok=0
-      continue
-    fi
-    grep '^compiled' "$clog" || true
-    if [[ -n "$PTX_PIPELINE" ]]; then
-      "$BIN/tile-gemm-host" --dtype="$dtype" --pipeline="$PTX_PIPELINE" \
-        --compile-only --emit-cubin="$BUNDLE/gemm_$dtype.ptx" \
-        >>"$clog" 2>&1 ||
-        log "warning: no PTX for $dtype (see compile_$dtype.log)"
+      failed "aot/${args[0]}" "$clog"
+      rm -rf "$BUNDLE/aot/${args[0]}"
     fi
   done
+  if [[ -f $BUNDLE/aot/f16/libgemm.so ]]; then
+    # The host, as a user builds it: the header, the library, the runtime.
+    log "building gemm-host (examples/gemm_host.c) against aot/f16"
+    "${CC:-cc}" -std=c11 -O2 -pedantic -Wall -Wextra -Werror \
+      -I"$BUNDLE/aot/f16" -I"$ROOT/runtime/include" \
+      "$ROOT/examples/gemm_host.c" -o "$BUNDLE/gemm-host" \
+      -L"$BUNDLE/aot/f16" -lgemm -L"$BUNDLE" -ltile_cuda_runtime -lm \
+      -Wl,-rpath,'$ORIGIN/aot/f16:$ORIGIN'
+  fi
+fi
 
-  # FlashAttention: the same pipelines; the example is f16 (no substitution)
-  # and its kernel is flash_attention_fwd_kernel. The launch information
-  # keeps kernel=, shared_bytes= and block= (tile-gemm-host's tile= line is
-  # the GEMM's C tile: dropped).
-  FA_SOURCE="$ROOT/examples/flash_attention.mlir"
-  FA_KERNEL=flash_attention_fwd_kernel
-  fa_host() {
-    "$BIN/tile-gemm-host" --no-substitution --kernel="$FA_KERNEL" \
-      --compile-only "$@"
-  }
-  log "compiling examples/flash_attention.mlir with $PIPELINE"
-  clog="$BUNDLE/compile_fa.log"
-  if fa_host --mlir="$FA_SOURCE" --pipeline="$PIPELINE" \
-       --emit-cubin="$BUNDLE/fa.cubin" --emit-launch-info="$BUNDLE/fa.info" \
-       >"$clog" 2>&1; then
-    compiled_with+=("fa: C API")
-  elif log "the C API failed (compile_fa.log); trying tile-opt" &&
-       "$BIN/tile-opt" "$FA_SOURCE" --pass-pipeline="$PIPELINE" \
-         -o "$BUNDLE/fa.compiled.mlir" >>"$clog" 2>&1 &&
-       fa_host --mlir="$BUNDLE/fa.compiled.mlir" --pipeline='builtin.module()' \
-         --emit-cubin="$BUNDLE/fa.cubin" --emit-launch-info="$BUNDLE/fa.info" \
+# --- 3. Kernels alone, for direct launches -----------------------------------
+# extract SOURCE KERNEL NAME LOG: NAME.cubin and NAME.info (PIPELINE), through
+# the C API or, failing that, tile-opt; NAME.ptx (PTX_PIPELINE).
+extract() {
+  local source="$1" kernel="$2" name="$3" clog="$4"
+  if "$BIN/tile-extract-kernel" "$source" --kernel="$kernel" \
+       --pipeline="$PIPELINE" --binary="$BUNDLE/$name.cubin" \
+       --launch-info="$BUNDLE/$name.info" >"$clog" 2>&1; then
+    compiled_with+=("$name: C API")
+  elif log "the C API failed ($(basename "$clog")); trying tile-opt" &&
+       "$BIN/tile-opt" "$source" --pass-pipeline="$PIPELINE" \
+         -o "$BUNDLE/$name.compiled.mlir" >>"$clog" 2>&1 &&
+       "$BIN/tile-extract-kernel" "$BUNDLE/$name.compiled.mlir" \
+         --kernel="$kernel" --pipeline='builtin.module()' \
+         --binary="$BUNDLE/$name.cubin" --launch-info="$BUNDLE/$name.info" \
          >>"$clog" 2>&1; then
-    compiled_with+=("fa: tile-opt")
+    compiled_with+=("$name: tile-opt")
   else
-    tail -n 20 "$clog" >&2
-    log "error: examples/flash_attention.mlir did not compile (see $clog)"
-    rm -f "$BUNDLE/fa.cubin" "$BUNDLE/fa.info"
-    compiled_with+=("fa: FAILED")
-    tile_ok=0
+    rm -f "$BUNDLE/$name.cubin" "$BUNDLE/$name.info" \
+      "$BUNDLE/$name.compiled.mlir"
+    failed "$name" "$clog"
+    return 0
   fi
-  rm -f "$BUNDLE/fa.compiled.mlir"
-  if [[ -f $BUNDLE/fa.info ]]; then
-    grep '^compiled' "$clog" || true
-    sed -i '/^tile=/d' "$BUNDLE/fa.info"
-    if [[ -n "$PTX_PIPELINE" ]]; then
-      fa_host --mlir="$FA_SOURCE" --pipeline="$PTX_PIPELINE" \
-        --emit-cubin="$BUNDLE/fa.ptx" >>"$clog" 2>&1 ||
-        log "warning: no PTX for flash_attention (see compile_fa.log)"
+  rm -f "$BUNDLE/$name.compiled.mlir"
+  grep -F "$kernel:" "$clog" || true
+  if [[ -n "$PTX_PIPELINE" ]]; then
+    "$BIN/tile-extract-kernel" "$source" --kernel="$kernel" \
+      --pipeline="$PTX_PIPELINE" --binary="$BUNDLE/$name.ptx" >>"$clog" 2>&1 ||
+      log "warning: no PTX for $name (see $(basename "$clog"))"
+  fi
+}
+
+if ((!reference_only)); then
+  for dtype in f16 bf16; do
+    log "extracting gemm_kernel ($dtype) with $PIPELINE"
+    source="$ROOT/examples/gemm.mlir"
+    if [[ $dtype == bf16 ]]; then
+      source="$BUNDLE/gemm_bf16.source.mlir"
+      python3 "$ROOT/scripts/gemm-variant.py" --dtype=bf16 "$source"
     fi
-  fi
+    extract "$source" gemm_kernel "gemm_$dtype" "$BUNDLE/compile_$dtype.log"
+    rm -f "$BUNDLE/gemm_bf16.source.mlir"
+  done
+  # tile-gemm-bench --overhead compares a library's gemm() with launches of
+  # this file: is it the library's kernel, byte for byte? (MANIFEST)
+  for dtype in f16 bf16; do
+    [[ -f $BUNDLE/gemm_$dtype.cubin && -f $BUNDLE/aot/$dtype/libgemm.so ]] ||
+      continue
+    if python3 - "$BUNDLE/gemm_$dtype.cubin" "$BUNDLE/aot/$dtype/libgemm.so" <<'PY'
+import sys
+sys.exit(open(sys.argv[1], "rb").read() not in open(sys.argv[2], "rb").read())
+PY
+    then
+      same_kernels+=("gemm_$dtype.cubin = aot/$dtype's")
+    else
+      same_kernels+=("gemm_$dtype.cubin differs from aot/$dtype's")
+    fi
+  done
+  log "extracting flash_attention_fwd_kernel with $PIPELINE"
+  extract "$ROOT/examples/flash_attention.mlir" flash_attention_fwd_kernel fa \
+    "$BUNDLE/compile_fa.log"
 
   if ((!tile_ok)); then
     if ((allow_missing_tile)); then
@@ -205,7 +236,7 @@ else
   fi
 fi
 
-# --- 3. Reference kernels ----------------------------------------------------
+# --- 4. Reference kernels ----------------------------------------------------
 NVCC="${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
 if [[ -x "$NVCC" ]]; then
   for dtype in f16 bf16; do
@@ -220,21 +251,31 @@ if [[ -x "$NVCC" ]]; then
 else
   log "warning: no nvcc: no reference kernels"
 fi
-if ! compgen -G "$BUNDLE/*gemm_*.cubin" >/dev/null; then
+if ! compgen -G "$BUNDLE/*gemm_*.cubin" >/dev/null &&
+   ! compgen -G "$BUNDLE/aot/*/libgemm.so" >/dev/null; then
   die "neither tile-mlir nor reference kernels: nothing to run"
 fi
 
-# --- 4. Programs, run script, checks -----------------------------------------
-PROGRAMS=(tile-gemm-bench tile-fa-bench tile-gemm-host-cubin
-          tile-runtime-gpu-test tile-runtime-errors-test)
+# --- 5. Programs, run script, checks -----------------------------------------
+PROGRAMS=(tile-gemm-bench tile-fa-bench tile-runtime-gpu-test
+          tile-runtime-errors-test)
 for program in "${PROGRAMS[@]}"; do
   cp "$BIN/$program" "$BUNDLE/"
-  # The GPU machine has no MLIR or LLVM: nothing may need them.
-  if ldd "$BUNDLE/$program" | grep -E 'MLIR|LLVM|not found'; then
-    die "$program needs libraries the GPU machine does not have"
-  fi
 done
 cp "$ROOT/scripts/gpu-run.sh" "$BUNDLE/gpu-run.sh"
+# The GPU machine has no MLIR or LLVM: nothing may need them, and everything
+# must resolve inside the bundle (or the system).
+for file in "$BUNDLE"/tile-* "$BUNDLE"/gemm-host "$BUNDLE"/aot/*/libgemm.so \
+            "$BUNDLE/libtile_cuda_runtime.so"; do
+  [[ -f $file ]] || continue
+  if ldd "$file" | grep -E 'MLIR|LLVM|not found'; then
+    die "$(basename "$file") needs libraries the GPU machine does not have"
+  fi
+done
+if [[ -x $BUNDLE/gemm-host ]] &&
+   ! ldd "$BUNDLE/gemm-host" | grep -q "libtile_cuda_runtime.so => $BUNDLE/"; then
+  die "gemm-host does not find the bundle's libtile_cuda_runtime.so"
+fi
 
 bundle_kib=$(du -sk "$BUNDLE" | cut -f1)
 ((bundle_kib < MAX_BUNDLE_MIB * 1024)) ||
@@ -245,14 +286,16 @@ bundle_kib=$(du -sk "$BUNDLE" | cut -f1)
   echo "created: $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(hostname)"
   echo "commit: $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)$(
     git -C "$ROOT" diff --quiet 2>/dev/null || echo ' (with local changes)')"
-  echo "chip: $CHIP"
+  echo "chip: $CHIP, libraries: format=$AOT_FORMAT"
   echo "pipeline: $PIPELINE"
-  echo "tile-mlir kernels: ${compiled_with[*]:-none}"
+  echo "tile-mlir kernels: $(joined "${compiled_with[@]:-none}")"
+  echo "kernels for direct launches: $(joined "${same_kernels[@]:-none}")"
   echo
-  (cd "$BUNDLE" && sha256sum -- * | grep -v ' MANIFEST$')
+  (cd "$BUNDLE" && find . -type f ! -name MANIFEST | sed 's|^\./||' | sort |
+    xargs sha256sum --)
 } >"$BUNDLE/MANIFEST"
 
 log "bundle $BUNDLE ($((bundle_kib / 1024)) MiB):"
-ls -l "$BUNDLE"
+(cd "$BUNDLE" && find . -type f | sed 's|^\./||' | sort | xargs ls -l)
 log "run it on the GPU machine with the device tool:"
 log "  carry [\"$(basename "$BUNDLE")\"], command \"bash $(basename "$BUNDLE")/gpu-run.sh\""

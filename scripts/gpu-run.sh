@@ -9,20 +9,29 @@
 # Steps (each under a time limit; a step whose files are missing is skipped):
 #   1. device information, and the TileRuntime tests;
 #   2. harness check: the reference kernels (bench/reference_gemm.cu) through
-#      tile-gemm-bench --check;
-#   3. tile-mlir correctness, f16 and bf16, tile-gemm-bench --check against
-#      cuBLAS and a CPU fp64 reference at 1024^3, 4096^3, 4096x4096x512,
-#      1000^3, 4095x4097x1023 and 1x4096x4096, and 128x128x32 and 256x256x96
-#      (interior tiles with 1 and 3 K steps, fewer than the pipeline's
-#      stages); and the example host
-#      (tile-gemm-host-cubin) at 1000^3;
-#      and the same checks on views 1, 2 and 8 elements into aligned
-#      allocations (tile-gemm-bench --offset);
-#   4. compute-sanitizer memcheck, racecheck and synccheck on the tile-mlir
-#      kernel at 256x256x256 and 129x65x33 (memcheck also at offset 1);
-#   5. the benchmark table, bf16, tile-mlir vs cuBLAS at 1024^3, 4096^3,
-#      8192^3 and 4096x4096x512 (BENCH_SHAPES overrides; BENCH_F16=1 adds
-#      f16, as does a bundle without the bf16 kernel);
+#      tile-gemm-bench --check --cubin;
+#   3. tile-mlir correctness through the AOT libraries (aot/<variant>/
+#      libgemm.so, tile-compile): tile-gemm-bench --check --library, whose
+#      gemm() computes the grid and launches the kernel, f16 and bf16,
+#      against cuBLAS and a CPU fp64 reference at 1024^3, 4096^3,
+#      4096x4096x512, 1000^3, 4095x4097x1023 and 1x4096x4096, and 128x128x32
+#      and 256x256x96 (interior tiles with 1 and 3 K steps, fewer than the
+#      pipeline's stages); the same on views 1, 2 and 8 elements into aligned
+#      allocations (--offset: the descriptors' aligned pointers moved); the
+#      example host gemm-host (examples/gemm_host.c, plain C linked against
+#      aot/f16/libgemm.so; LD_LIBRARY_PATH=aot/<variant> gives the same
+#      binary another library) on its default shapes and its error path;
+#      the 64x256-tile variant (aot/f16-64x256) through the same, unchanged
+#      programs; the host on a stream of its own; and the kernel launched
+#      directly (--cubin gemm_<dtype>.cubin, the --overhead baseline);
+#   4. compute-sanitizer memcheck, racecheck and synccheck on the library's
+#      gemm() at 256x256x256 and 129x65x33 (memcheck also at offset 1), and
+#      memcheck on the example host (its error path included);
+#   5. the benchmark table, bf16, gemm() of aot/bf16 vs cuBLAS at 1024^3,
+#      4096^3, 8192^3 and 4096x4096x512 (BENCH_SHAPES overrides; BENCH_F16=1
+#      adds f16, as does a bundle without the bf16 library); then the call
+#      overhead, tile-gemm-bench --overhead: gemm() against direct launches
+#      of its kernel at 1024^3 and 4096^3 (OVERHEAD_SHAPES overrides);
 #   6. FlashAttention (fa.cubin, examples/flash_attention.mlir), with
 #      tile-fa-bench: --check against a CPU fp64 reference of all of O with
 #      S in {1, 2, 17, 64, 100, 128, 129, 257, 1000} times B*H in {1, 3, 8};
@@ -38,8 +47,9 @@
 # expected failure counts as passed; an unexpected pass, XPASS, does not).
 #
 # Environment: STEP_TIMEOUT (seconds per step, default 240), BENCH_SHAPES,
-# BENCH_F16, FA_BENCH_SHAPES, SKIP_SANITIZER=1, ONLY (an extended regular
-# expression: only the steps whose names match it run, e.g. ONLY='^FA').
+# BENCH_F16, OVERHEAD_SHAPES, FA_BENCH_SHAPES, SKIP_SANITIZER=1, ONLY (an
+# extended regular expression: only the steps whose names match it run, e.g.
+# ONLY='^FA').
 set -uo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -58,6 +68,8 @@ CHECK_SHAPES="1024x1024x1024,4096x4096x4096,4096x4096x512,1000x1000x1000,4095x40
 SANITIZER_SHAPES="256x256x256,129x65x33"
 OFFSET_SHAPES="1024x1024x1024,4096x4096x512,1000x1000x1000,4095x4097x1023,129x65x33"
 BENCH_SHAPES="${BENCH_SHAPES:-1024x1024x1024,4096x4096x4096,8192x8192x8192,4096x4096x512}"
+OVERHEAD_SHAPES="${OVERHEAD_SHAPES:-1024x1024x1024,4096x4096x4096}"
+DIRECT_SHAPES="1000x1000x1000,4095x4097x1023,129x65x33"
 # FlashAttention, BHxS or BxHxS (D = 128).
 FA_SANITIZER_SHAPES="3x17,1x129,2x257"
 FA_RACE_SHAPES="1x129"
@@ -156,70 +168,110 @@ for dtype in f16 bf16; do
 done
 
 # --- 3. tile-mlir correctness ------------------------------------------------
+# library_path VARIANT: an LD_LIBRARY_PATH=... assignment for env with
+# aot/VARIANT first (gemm-host needs "libgemm.so"; its runpath has aot/f16).
+library_path() {
+  echo "LD_LIBRARY_PATH=$HERE/aot/$1${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+}
+
 have_tile=0
 for dtype in f16 bf16; do
-  if [[ ! -f gemm_$dtype.cubin ]]; then
-    skip "tile-mlir check $dtype" "no gemm_$dtype.cubin"
+  lib=aot/$dtype/libgemm.so
+  if [[ ! -f $lib ]]; then
+    skip "tile-mlir check $dtype" "no $lib"
     continue
   fi
   have_tile=1
-  if command -v cuobjdump >/dev/null; then
+  # (gemm_<dtype>.cubin is the kernel in the library, byte for byte: see
+  # the MANIFEST's "kernels for direct launches".)
+  if command -v cuobjdump >/dev/null && [[ -f gemm_$dtype.cubin ]]; then
     echo
-    echo "=== gemm_$dtype.cubin: $(cuobjdump --dump-sass gemm_$dtype.cubin |
+    echo "=== gemm_$dtype.cubin: $(cuobjdump --dump-sass "gemm_$dtype.cubin" |
       grep -cE 'HGMMA|HMMA') tensor core instructions (HGMMA/HMMA) in the SASS"
   fi
-  step "tile-mlir check $dtype" ./tile-gemm-bench --check \
-    --cubin="gemm_$dtype.cubin" --launch-info="gemm_$dtype.info" \
+  step "tile-mlir check $dtype" ./tile-gemm-bench --check --library="$lib" \
     --dtype="$dtype" --shapes="$CHECK_SHAPES"
   # Views that start 1, 2 and 8 elements into aligned allocations (A, B and
-  # C): the interior fast path must notice the misaligned data pointer. The
-  # reference is the CPU's fp64 one: cuBLAS itself takes another (less
-  # accurate, bf16) path for misaligned bf16 operands.
+  # C; the descriptors' aligned pointers move): the interior fast path must
+  # notice the misaligned data pointer. The reference is the CPU's fp64 one:
+  # cuBLAS itself takes another (less accurate, bf16) path for misaligned
+  # bf16 operands.
   for off in 1 2 8; do
-    step "tile-mlir check $dtype offset $off" ./tile-gemm-bench --check --no-cublas \
-      --cubin="gemm_$dtype.cubin" --launch-info="gemm_$dtype.info" \
-      --dtype="$dtype" --offset="$off" --shapes="$OFFSET_SHAPES"
+    step "tile-mlir check $dtype offset $off" ./tile-gemm-bench --check \
+      --no-cublas --library="$lib" --dtype="$dtype" --offset="$off" \
+      --shapes="$OFFSET_SHAPES"
   done
-  step "example host $dtype 1000^3" ./tile-gemm-host-cubin \
-    --cubin="gemm_$dtype.cubin" --launch-info="gemm_$dtype.info" \
-    --dtype="$dtype" --shape=1000x1000x1000
+  if [[ -x gemm-host ]]; then
+    step "example host $dtype" env "$(library_path "$dtype")" ./gemm-host \
+      --dtype="$dtype"
+  fi
+  # The kernel alone, launched by the harness (the --overhead baseline).
+  if [[ -f gemm_$dtype.cubin ]]; then
+    step "direct launch check $dtype" ./tile-gemm-bench --check \
+      --cubin="gemm_$dtype.cubin" --launch-info="gemm_$dtype.info" \
+      --dtype="$dtype" --shapes="$DIRECT_SHAPES"
+  fi
 done
+# Other tiles, same programs: the 64x256-tile variant (256 threads).
+lib=aot/f16-64x256/libgemm.so
+if [[ -f $lib ]]; then
+  step "tile-mlir check f16-64x256" ./tile-gemm-bench --check \
+    --library="$lib" --dtype=f16 --shapes="$CHECK_SHAPES"
+  step "tile-mlir check f16-64x256 offset 1" ./tile-gemm-bench --check \
+    --no-cublas --library="$lib" --dtype=f16 --offset=1 \
+    --shapes="$OFFSET_SHAPES"
+  [[ -x gemm-host ]] && step "example host f16-64x256" \
+    env "$(library_path f16-64x256)" ./gemm-host --dtype=f16
+else
+  skip "tile-mlir check f16-64x256" "no $lib"
+fi
+# The host's calls on a stream of its own (tileRtSetStream).
+if [[ -x gemm-host && -f aot/f16/libgemm.so ]]; then
+  step "example host f16 own stream" ./gemm-host --dtype=f16 --stream \
+    --shape=1000x1000x1000,4095x4097x1023,129x65x33,1x1x1
+fi
 
 # --- 4. compute-sanitizer ----------------------------------------------------
 SANITIZER="$(command -v compute-sanitizer || true)"
 if ((!have_tile)); then
-  skip "compute-sanitizer" "no tile-mlir kernels"
+  skip "compute-sanitizer" "no tile-mlir libraries"
 elif [[ -n "${SKIP_SANITIZER:-}" ]]; then
   skip "compute-sanitizer" "SKIP_SANITIZER set"
 elif [[ -z "$SANITIZER" ]]; then
   skip "compute-sanitizer" "compute-sanitizer not found"
 else
   dtype=bf16
-  [[ -f gemm_$dtype.cubin ]] || dtype=f16
+  [[ -f aot/$dtype/libgemm.so ]] || dtype=f16
+  lib=aot/$dtype/libgemm.so
   for tool in memcheck racecheck synccheck; do
     # No cuBLAS under the sanitizer: only the tile-mlir kernel is checked
     # (against the CPU reference).
     step "sanitizer $tool $dtype" "$SANITIZER" --tool "$tool" \
       --error-exitcode 3 ./tile-gemm-bench --check --no-cublas \
-      --cubin="gemm_$dtype.cubin" --launch-info="gemm_$dtype.info" \
-      --dtype="$dtype" --shapes="$SANITIZER_SHAPES"
+      --library="$lib" --dtype="$dtype" --shapes="$SANITIZER_SHAPES"
   done
   step "sanitizer memcheck $dtype offset 1" "$SANITIZER" --tool memcheck \
     --error-exitcode 3 ./tile-gemm-bench --check --no-cublas --offset=1 \
-    --cubin="gemm_$dtype.cubin" --launch-info="gemm_$dtype.info" \
-    --dtype="$dtype" --shapes="$SANITIZER_SHAPES"
+    --library="$lib" --dtype="$dtype" --shapes="$SANITIZER_SHAPES"
+  if [[ -x gemm-host ]]; then
+    step "sanitizer memcheck example host $dtype" \
+      env "$(library_path "$dtype")" "$SANITIZER" --tool memcheck \
+      --error-exitcode 3 ./gemm-host --dtype="$dtype" \
+      --shape="$SANITIZER_SHAPES,1x1x1"
+  fi
 fi
 
-# --- 5. Benchmark ------------------------------------------------------------
+# --- 5. Benchmark and call overhead ------------------------------------------
 bench_dtypes=(bf16)
-# f16 too when asked, or when only the f16 kernel compiled.
-if [[ -n "${BENCH_F16:-}" ]] || [[ ! -f gemm_bf16.cubin && -f gemm_f16.cubin ]]; then
+# f16 too when asked, or when only the f16 library compiled.
+if [[ -n "${BENCH_F16:-}" ]] ||
+   [[ ! -f aot/bf16/libgemm.so && -f aot/f16/libgemm.so ]]; then
   bench_dtypes+=(f16)
 fi
 for dtype in "${bench_dtypes[@]}"; do
-  if [[ -f gemm_$dtype.cubin ]]; then
-    step "benchmark $dtype" ./tile-gemm-bench \
-      --cubin="gemm_$dtype.cubin" --launch-info="gemm_$dtype.info" \
+  lib=aot/$dtype/libgemm.so
+  if [[ -f $lib ]]; then
+    step "benchmark $dtype" ./tile-gemm-bench --library="$lib" \
       --dtype="$dtype" --shapes="$BENCH_SHAPES"
   elif [[ -f ref_gemm_$dtype.cubin ]]; then
     # Without tile-mlir kernels, time the reference kernel so that the
@@ -229,6 +281,17 @@ for dtype in "${bench_dtypes[@]}"; do
       --dtype="$dtype" --shapes=1024x1024x1024,4096x4096x512 --runs=3
   else
     skip "benchmark $dtype" "no kernel"
+  fi
+done
+for dtype in "${bench_dtypes[@]}"; do
+  lib=aot/$dtype/libgemm.so
+  if [[ -f $lib && -f gemm_$dtype.cubin ]]; then
+    step "call overhead $dtype" ./tile-gemm-bench --overhead \
+      --library="$lib" --cubin="gemm_$dtype.cubin" \
+      --launch-info="gemm_$dtype.info" --dtype="$dtype" \
+      --shapes="$OVERHEAD_SHAPES"
+  else
+    skip "call overhead $dtype" "no $lib or gemm_$dtype.cubin"
   fi
 done
 

@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
 # The main job: compile examples/gemm.mlir (or the file given as $1) through
-# the whole tile-mlir pipeline and, where a GPU is visible, run and check it.
+# the whole tile-mlir pipeline, host side included, and call it from C.
 #
 #   1. tile IR -> pipelining, layouts (printed: the IR after layout inference)
 #   2. -> tile-to-nvvm: PTX and a cubin for sm_90a (written to build/example/)
-#   3. -> if nvidia-smi shows a GPU: run the cubin through the C runtime at
-#      1000x1000x1000 and check it against a CPU reference
-#      (examples/gemm_host.c).
+#   3. -> tile-compile: a shared library exporting gemm(A, B, C) (the host
+#      function of the example: argument checks, grid, launch) and its C
+#      header; then the C host examples/gemm_host.c, compiled against them
+#      and the tile runtime (cc, nothing else), allocates, fills, calls
+#      gemm and checks the result against a CPU reference on odd and ~1000^3
+#      shapes, and checks that mismatched shapes are an error that launches
+#      nothing. Without a GPU the host reports the runtime's error (exit
+#      status 3): compiled and linked only.
 #
-# Needs no GPU: without one it stops after step 2.
+# Needs no GPU. CHIP (default sm_90a) is the target; CC the C compiler.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -37,11 +42,38 @@ done
 ls -l "$OUT_DIR"/*.cubin | awk '{print "   " $NF ": " $5 " bytes"}'
 
 echo
-if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
-  echo "== 3. running on $(nvidia-smi -L | head -n 1)"
-  "$BIN/tile-gemm-host" --mlir="$EXAMPLE" --shape=1000x1000x1000 --dtype=f16
-else
-  echo "== 3. no GPU visible here (nvidia-smi shows none): compiled only."
-  echo "   On a GPU machine the same command runs the kernel and checks it;"
-  echo "   see docs/perf.md for the results measured on an H200."
+echo "== 3. tile-compile: the host side too, as a C library; the C host"
+# A cubin where ptxas is found, else PTX (the driver compiles it).
+FORMAT=isa
+if command -v ptxas >/dev/null || [[ -x /usr/local/cuda/bin/ptxas ]]; then
+  FORMAT=bin
 fi
+"$BIN/tile-compile" "$EXAMPLE" -o "$OUT_DIR/libgemm.so" \
+  --header "$OUT_DIR/gemm.h" --chip "$CHIP" --format "$FORMAT"
+echo "   $OUT_DIR/libgemm.so ($FORMAT), $OUT_DIR/gemm.h:"
+sed -n '/^\/\* func\.func/,/);$/p' "$OUT_DIR/gemm.h" | sed 's/^/     /'
+if ! grep -q 'void gemm(tile_memref_2d \*arg0, tile_memref_2d \*arg1, tile_memref_2d \*arg2);' \
+     "$OUT_DIR/gemm.h"; then
+  echo "   (no gemm(A, B, C) in $EXAMPLE: examples/gemm_host.c does not apply)"
+  exit 0
+fi
+dtype_flag=()
+grep -q 'memref<?x?xbf16>' "$OUT_DIR/gemm.h" && dtype_flag=(-DGEMM_DTYPE_BF16)
+host_cc=("${CC:-cc}" -std=c11 -O2 -Wall -Wextra -pedantic "${dtype_flag[@]}"
+  -I"$OUT_DIR" -I"$ROOT/runtime/include" "$ROOT/examples/gemm_host.c"
+  -o "$OUT_DIR/gemm-host" -L"$OUT_DIR" -lgemm -L"$BUILD_DIR/lib"
+  -ltile_cuda_runtime -lm -Wl,-rpath,"$OUT_DIR:$BUILD_DIR/lib")
+echo "   \$ ${host_cc[*]}"
+"${host_cc[@]}"
+echo "   \$ $OUT_DIR/gemm-host"
+set +e
+"$OUT_DIR/gemm-host"
+status=$?
+set -e
+case $status in
+  0) echo "== done: the kernel ran and every check passed." ;;
+  3) echo "== done: no GPU here, compiled and linked only (the host's exit"
+     echo "   status 3). On a GPU machine the same program runs and checks the"
+     echo "   kernel; see docs/perf.md for the results measured on H100/H200." ;;
+  *) echo "== the host failed (exit status $status)"; exit "$status" ;;
+esac

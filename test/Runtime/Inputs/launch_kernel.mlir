@@ -1,8 +1,8 @@
 // A module shaped like the output of the tile pipeline before serialization:
 // a gpu.module with an NVVM kernel `gemm_kernel` and its gpu.launch_func with
-// a constant block size and dynamic shared memory size. gemm-host.test
+// a constant block size and dynamic shared memory size. extract-kernel.test
 // serializes it with gpu-module-to-binary and extracts the result through
-// tile-gemm-host (tile-c/Compile.h).
+// tile-extract-kernel (tile-c/Compile.h).
 module attributes {gpu.container_module} {
   gpu.module @gemm_kernel {
     llvm.func @gemm_kernel(%arg0: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel} {
