@@ -299,4 +299,9 @@ TILE_RT_HIDDEN int tileDefaultDevice(void);
 /// Ends the error prefix of a compiled host call (driver.c; tileRtHostEnd).
 TILE_RT_HIDDEN void tileHostCallEnded(void);
 
+/// Records the error of using a NULL module or function in `what` (e.g.
+/// "mgpuLaunchKernel"), with the reason of the first failed module load if
+/// there was one (mgpu_module.c).
+TILE_RT_HIDDEN void tileRecordNullHandle(const char *what, const char *handle);
+
 #endif // TILE_RUNTIME_DRIVER_H

@@ -1,6 +1,7 @@
 //===- mgpu.c - The mgpu runtime ABI of MLIR's GPU lowering -------*- C -*-===//
 //
-// Modules, launches, streams, events and memory of tile_mgpu.h. Each function
+// Launches, streams, events and memory of tile_mgpu.h (modules are in
+// mgpu_module.c). Each function
 // runs in a TileScope (the primary context of the thread's default device),
 // checks its handles and records failures as the thread's sticky error. The
 // argument types are those LLVM 22's gpu-to-llvm and gpu.binary translation
@@ -18,148 +19,6 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
-
-//===----------------------------------------------------------------------===//
-// Module load failures
-//===----------------------------------------------------------------------===//
-
-// gpu.binary loads its module in a global constructor, before main; the
-// error it records there is cleared by the first tileRtHostBegin. The first
-// failure is kept here for the process, so that a later use of the NULL
-// module still says why it is NULL.
-static pthread_mutex_t loadFailureLock = PTHREAD_MUTEX_INITIALIZER;
-static int loadFailureStatus;
-static char loadFailure[kTileMessageSize];
-static int loadFailureCount;
-
-static void rememberLoadFailure(void) {
-  int status = 0;
-  const char *message = tileLastFailure(&status);
-  pthread_mutex_lock(&loadFailureLock);
-  if (loadFailureCount++ == 0) {
-    loadFailureStatus = status;
-    snprintf(loadFailure, sizeof(loadFailure), "%s", message);
-  }
-  pthread_mutex_unlock(&loadFailureLock);
-}
-
-/// Records the error of using a NULL module or function in `what` (e.g.
-/// "mgpuModuleGetFunction('gemm_kernel')"): the status of the first failed
-/// module load, with its message, or an invalid argument.
-static void recordNullHandle(const char *what, const char *handle) {
-  pthread_mutex_lock(&loadFailureLock);
-  int status = loadFailureStatus;
-  int count = loadFailureCount;
-  char reason[kTileMessageSize];
-  snprintf(reason, sizeof(reason), "%s", loadFailure);
-  pthread_mutex_unlock(&loadFailureLock);
-  if (count == 0) {
-    tileRecordError(TILE_RT_ERROR_INVALID_ARGUMENT, "%s: NULL %s", what,
-                    handle);
-  } else if (count == 1) {
-    tileRecordErrorMessage(status, "%s: NULL %s: module not loaded: %s", what,
-                           handle, reason);
-  } else {
-    tileRecordErrorMessage(status,
-                           "%s: NULL %s: module not loaded: %s (and %d more "
-                           "failed module loads)",
-                           what, handle, reason, count - 1);
-  }
-}
-
-//===----------------------------------------------------------------------===//
-// Modules
-//===----------------------------------------------------------------------===//
-
-static const char *imageKind(const void *data, size_t size) {
-  if (!tileIsBinaryImage(data, size))
-    return "PTX";
-  return ((const unsigned char *)data)[0] == 0x7f ? "cubin" : "fatbin";
-}
-
-/// Loads `size` bytes at `data`; `optLevel` < 0 leaves the JIT's default.
-static CUmodule loadModule(const char *api, const void *data, size_t size,
-                           int optLevel) {
-  CUmodule module = NULL;
-  TileScope scope;
-  if (!data || size == 0) {
-    tileRecordError(TILE_RT_ERROR_INVALID_ARGUMENT, "%s: empty image", api);
-  } else if (tileScopeEnter(&scope, api) == 0) {
-    char log[4096];
-    int status =
-        tileLoadModuleImage(&module, data, size, optLevel, log, sizeof(log));
-    char options[32] = "";
-    if (optLevel >= 0)
-      snprintf(options, sizeof(options), ", -O%d", optLevel);
-    if (status != CUDA_SUCCESS && log[0])
-      tileRecordErrorMessage(status,
-                             "%s: cuModuleLoadDataEx(%s, %zu bytes%s): %s; "
-                             "JIT log: %s",
-                             api, imageKind(data, size), size, options,
-                             tileRtErrorString(status), log);
-    else if (status != CUDA_SUCCESS)
-      tileRecordError(status, "%s: cuModuleLoadDataEx(%s, %zu bytes%s)", api,
-                      imageKind(data, size), size, options);
-    tileScopeExit(&scope);
-  }
-  if (!module)
-    rememberLoadFailure();
-  return module;
-}
-
-struct CUmod_st *mgpuModuleLoad(void *data, size_t size) {
-  return loadModule("mgpuModuleLoad", data, size, -1);
-}
-
-struct CUmod_st *mgpuModuleLoadJIT(void *data, int optLevel) {
-  if (optLevel < 0 || optLevel > 4) {
-    tileRecordErrorMessage(TILE_RT_ERROR_INVALID_ARGUMENT,
-                           "mgpuModuleLoadJIT: optimization level %d not in "
-                           "[0, 4]: invalid argument",
-                           optLevel);
-    rememberLoadFailure();
-    return NULL;
-  }
-  size_t size = data ? strlen(data) + 1 : 0;
-  return loadModule("mgpuModuleLoadJIT", data, size, optLevel);
-}
-
-void mgpuModuleUnload(struct CUmod_st *module) {
-  TileScope scope;
-  if (!module || tileScopeEnter(&scope, "mgpuModuleUnload"))
-    return;
-  CUresult result = tileCu.cuModuleUnload(module);
-  if (result != CUDA_SUCCESS)
-    tileRecordError(result, "mgpuModuleUnload: cuModuleUnload");
-  tileScopeExit(&scope);
-}
-
-struct CUfunc_st *mgpuModuleGetFunction(struct CUmod_st *module,
-                                        const char *name) {
-  char what[320];
-  snprintf(what, sizeof(what), "mgpuModuleGetFunction('%s')",
-           name ? name : "(null)");
-  if (!module) {
-    recordNullHandle(what, "module");
-    return NULL;
-  }
-  if (!name) {
-    tileRecordError(TILE_RT_ERROR_INVALID_ARGUMENT, "%s: NULL kernel name",
-                    what);
-    return NULL;
-  }
-  TileScope scope;
-  if (tileScopeEnter(&scope, what))
-    return NULL;
-  CUfunction function = NULL;
-  CUresult result = tileCu.cuModuleGetFunction(&function, module, name);
-  if (result != CUDA_SUCCESS) {
-    function = NULL;
-    tileRecordError(result, "%s: cuModuleGetFunction", what);
-  }
-  tileScopeExit(&scope);
-  return function;
-}
 
 //===----------------------------------------------------------------------===//
 // Launches
@@ -205,7 +64,7 @@ static int prepareLaunch(const char *api, CUfunction function,
                          unsigned grid[3], unsigned block[3],
                          TileScope *scope) {
   if (!function) {
-    recordNullHandle(api, "function");
+    tileRecordNullHandle(api, "function");
     return 1;
   }
   if (toDims(api, "grid", gridValues, grid, 3) ||
@@ -240,7 +99,7 @@ void mgpuLaunchKernel(struct CUfunc_st *function, intptr_t gridX,
                       size_t paramsCount) {
   const char *api = "mgpuLaunchKernel";
   if (!function) {
-    recordNullHandle(api, "function");
+    tileRecordNullHandle(api, "function");
     return;
   }
   if (paramsCount > 0 && !params && !extra) {
