@@ -50,12 +50,15 @@ static const char *const usage =
     "  -O N                  host code optimization level, 0-3 (default 2)\n"
     "  --runtime-dir DIR     where libtile_cuda_runtime.so is (default: the\n"
     "                        lib directory next to this tool's bin)\n"
+    "  --rpath PATH          the library's run-time search path for the\n"
+    "                        runtime (default: the runtime directory; e.g.\n"
+    "                        '$ORIGIN' for a library shipped next to it)\n"
     "  --cc CC               the C compiler that links (default: $CC or cc)\n"
     "  --keep-llvm FILE      also write the lowered module (LLVM dialect)\n";
 
 typedef struct {
   const char *input, *output, *header, *chip, *format, *extra, *runtimeDir;
-  const char *cc, *keepLLVM;
+  const char *cc, *keepLLVM, *rpath;
   int optLevel;
   bool objectOnly;
 } Options;
@@ -142,6 +145,8 @@ static int parseOptions(int argc, char **argv, Options *o) {
       value = &o->extra;
     } else if (!strcmp(a, "--runtime-dir")) {
       value = &o->runtimeDir;
+    } else if (!strcmp(a, "--rpath")) {
+      value = &o->rpath;
     } else if (!strcmp(a, "--cc")) {
       value = &o->cc;
     } else if (!strcmp(a, "--keep-llvm")) {
@@ -274,7 +279,8 @@ int main(int argc, char **argv) {
     defaultRuntimeDir(runtimeDir, sizeof(runtimeDir));
   char libFlag[PATH_MAX + 8], rpathFlag[PATH_MAX + 16];
   snprintf(libFlag, sizeof(libFlag), "-L%s", runtimeDir);
-  snprintf(rpathFlag, sizeof(rpathFlag), "-Wl,-rpath,%s", runtimeDir);
+  snprintf(rpathFlag, sizeof(rpathFlag), "-Wl,-rpath,%s",
+           o.rpath ? o.rpath : runtimeDir);
   char shared[] = "-shared", dashO[] = "-o", runtime[] = "-ltile_cuda_runtime",
        noUndefined[] = "-Wl,--no-undefined";
   char cc[PATH_MAX], output[PATH_MAX];
