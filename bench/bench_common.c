@@ -8,64 +8,65 @@
 
 #include "bench_common.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 //===----------------------------------------------------------------------===//
-// Options and launch information
+// The device and the kernel
 //===----------------------------------------------------------------------===//
 
-const char *benchOptionValue(const char *arg, const char *name) {
-  size_t length = strlen(name);
-  if (strncmp(arg, name, length) == 0 && arg[length] == '=')
-    return arg + length + 1;
-  return NULL;
-}
-
-int benchParseBlock(const char *text, unsigned block[3]) {
-  unsigned x = 0, y = 1, z = 1;
-  int n = sscanf(text, "%u,%u,%u", &x, &y, &z);
-  if (n < 1 || x == 0 || y == 0 || z == 0)
+int benchInitDevice(TileRtContext **ctx, int device) {
+  if (tileRtInit(ctx, device) != TILE_RT_SUCCESS) {
+    printf("no GPU: %s\n", tileRtLastError(NULL));
     return 0;
-  block[0] = x;
-  block[1] = y;
-  block[2] = z;
+  }
+  char name[256] = "?";
+  int major = 0, minor = 0, sms = 0, driver = 0;
+  tileRtDeviceName(*ctx, name, sizeof(name));
+  tileRtDeviceComputeCapability(*ctx, &major, &minor);
+  tileRtDeviceSMCount(*ctx, &sms);
+  tileRtDriverVersion(&driver);
+  printf("device: %s (sm_%d%d, %d SMs, driver %d.%d)\n", name, major, minor,
+         sms, driver / 1000, driver % 1000 / 10);
   return 1;
 }
 
-int benchReadLaunchInfo(const char *path, BenchLaunchInfo *info) {
-  memset(info, 0, sizeof(*info));
-  info->sharedBytes = -1;
-  FILE *file = fopen(path, "r");
-  if (!file) {
-    fprintf(stderr, "error: cannot open launch info '%s': %s\n", path,
-            strerror(errno));
+int benchLoadKernel(TileRtContext *ctx, const BenchOptions *opts,
+                    const char *launch, TileRtModule **module,
+                    TileRtFunction **fn) {
+  if (tileRtModuleLoadFile(ctx, opts->cubin, module) != TILE_RT_SUCCESS ||
+      tileRtGetFunction(*module, opts->kernel, fn) != TILE_RT_SUCCESS) {
+    printf("error: %s\n", tileRtLastError(ctx));
     return 0;
   }
-  char line[512];
-  while (fgets(line, sizeof(line), file)) {
-    const char *value;
-    line[strcspn(line, "\r\n")] = 0;
-    if ((value = benchOptionValue(line, "shared_bytes"))) {
-      info->sharedBytes = atoll(value);
-    } else if ((value = benchOptionValue(line, "block"))) {
-      if (!benchParseBlock(value, info->block)) {
-        fprintf(stderr, "error: %s: bad block '%s'\n", path, value);
-        fclose(file);
-        return 0;
-      }
-      info->haveBlock = 1;
-    } else if ((value = benchOptionValue(line, "kernel"))) {
-      size_t length = strlen(value);
-      if (length >= sizeof(info->kernel))
-        length = sizeof(info->kernel) - 1;
-      memcpy(info->kernel, value, length);
-      info->kernel[length] = 0;
-    }
+  int regs = 0, staticSmem = 0, local = 0, maxThreads = 0;
+  tileRtFunctionInfo(*fn, &regs, &staticSmem, &local, &maxThreads);
+  printf("kernel: %s from %s: %d registers, %d B static shared memory, %d B "
+         "local memory; launch: block (%u, %u, %u), %lld B dynamic shared "
+         "memory, %s\n",
+         opts->kernel, opts->cubin, regs, staticSmem, local, opts->block[0],
+         opts->block[1], opts->block[2], opts->smem, launch);
+  return 1;
+}
+
+int benchLaunch(TileRtContext *ctx, TileRtFunction *fn, const unsigned grid[3],
+                const BenchOptions *opts, void **params) {
+  int status =
+      tileRtLaunch(fn, grid, opts->block, (unsigned)opts->smem, params);
+  if (status != TILE_RT_SUCCESS)
+    fprintf(stderr, "error: %s\n", tileRtLastError(ctx));
+  return status == TILE_RT_SUCCESS;
+}
+
+int benchAllocFlush(TileRtContext *ctx, TileRtDevicePtr *flush,
+                    size_t *flushBytes) {
+  *flushBytes = (size_t)256 << 20;
+  if (tileRtMalloc(ctx, *flushBytes, flush) != TILE_RT_SUCCESS) {
+    printf("error: %s\n", tileRtLastError(ctx));
+    return 0;
   }
-  fclose(file);
+  printf("timing with a cold L2: 256 MiB overwritten before each launch\n");
   return 1;
 }
 
@@ -82,6 +83,18 @@ uint64_t benchSplitmix64(uint64_t *state) {
 
 double benchUniform(uint64_t *state) {
   return (double)(benchSplitmix64(state) >> 11) * 0x1.0p-53;
+}
+
+void benchFillUniform(uint16_t *data, size_t count, double range, uint64_t seed,
+                      uint16_t (*toBits)(float)) {
+  uint64_t state = seed;
+  for (size_t i = 0; i < count; ++i)
+    data[i] = toBits((float)(range * (2.0 * benchUniform(&state) - 1.0)));
+}
+
+void benchFillLut(float *lut, float (*toFloat)(uint16_t)) {
+  for (uint32_t i = 0; i < 65536; ++i)
+    lut[i] = toFloat((uint16_t)i);
 }
 
 //===----------------------------------------------------------------------===//
@@ -139,20 +152,20 @@ done:
 }
 
 double benchCalibrate(const BenchTimer *timer, BenchLaunchFn launch, void *arg,
-                      int warmup, int iters, double targetMs) {
-  for (int i = 0; i < warmup; ++i)
+                      const BenchOptions *opts) {
+  for (int i = 0; i < opts->warmup; ++i)
     if (!launch(arg))
       return -1;
   if (tileRtSynchronize(timer->ctx)) {
     fprintf(stderr, "error: %s\n", tileRtLastError(timer->ctx));
     return -1;
   }
-  if (iters > 0)
-    return iters;
+  if (opts->iters > 0)
+    return opts->iters;
   double ms = benchTimeLaunches(timer, launch, arg, 3);
   if (ms < 0)
     return -1;
-  double count = ceil(targetMs / (ms > 1e-4 ? ms : 1e-4));
+  double count = ceil(opts->targetMs / (ms > 1e-4 ? ms : 1e-4));
   if (count < 1)
     count = 1;
   if (count > 100000)
@@ -160,9 +173,57 @@ double benchCalibrate(const BenchTimer *timer, BenchLaunchFn launch, void *arg,
   return count;
 }
 
+int benchMedianTimes(const BenchTimer *timer, const BenchOptions *opts,
+                     int count, const BenchLaunchFn *launches,
+                     void *const *args, double *ms) {
+  double iters[kBenchMaxSideBySide];
+  double runs[kBenchMaxSideBySide][kBenchMaxRuns];
+  int numRuns = opts->runs < kBenchMaxRuns ? opts->runs : kBenchMaxRuns;
+  if (count < 1 || count > kBenchMaxSideBySide || numRuns < 1)
+    return 0;
+  for (int i = 0; i < count; ++i)
+    if ((iters[i] = benchCalibrate(timer, launches[i], args[i], opts)) < 0)
+      return 0;
+  for (int r = 0; r < numRuns; ++r)
+    for (int i = 0; i < count; ++i)
+      if ((runs[i][r] = benchTimeLaunches(timer, launches[i], args[i],
+                                          (int)iters[i])) < 0)
+        return 0;
+  for (int i = 0; i < count; ++i) {
+    qsort(runs[i], (size_t)numRuns, sizeof(double), benchCompareDoubles);
+    ms[i] = runs[i][numRuns / 2];
+  }
+  return 1;
+}
+
 int benchCompareDoubles(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return (x > y) - (x < y);
+}
+
+//===----------------------------------------------------------------------===//
+// Runs on a poisoned output
+//===----------------------------------------------------------------------===//
+
+int benchRunPoisoned(TileRtContext *ctx, BenchLaunchFn launch, void *arg,
+                     TileRtDevicePtr window, size_t bytes, void *host) {
+  RT_CHECK(ctx, tileRtMemsetD8(ctx, window, kPoisonByte, bytes));
+  if (!launch(arg))
+    return 0;
+  RT_CHECK(ctx, tileRtSynchronize(ctx));
+  RT_CHECK(ctx, tileRtMemcpyDtoH(ctx, host, window, bytes));
+  return 1;
+}
+
+void benchCountPoison(const uint16_t *window, size_t total, size_t start,
+                      size_t count, size_t *unwritten, size_t *outside) {
+  *unwritten = *outside = 0;
+  for (size_t i = 0; i < total; ++i) {
+    if (i >= start && i - start < count)
+      *unwritten += window[i] == kPoison;
+    else
+      *outside += window[i] != kPoison;
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -205,4 +266,8 @@ void benchStatsAdd(BenchStats *stats, const BenchTolerance *tol, double out,
 double benchNormRel(const BenchStats *stats) {
   return stats->sumSqRef > 0 ? sqrt(stats->sumSqDiff / stats->sumSqRef)
                              : sqrt(stats->sumSqDiff);
+}
+
+int benchStatsPass(const BenchStats *stats, double normTol) {
+  return stats->count > 0 && stats->bad == 0 && benchNormRel(stats) <= normTol;
 }

@@ -1,16 +1,18 @@
 //===- bench_common.h - Helpers shared by the kernel harnesses ----*- C -*-===//
 //
 // What tile-gemm-bench (gemm_bench.c) and tile-fa-bench (fa_bench.c) have in
-// common: "--name=value" options, launch information files, the seeded
-// random source, timing with CUDA events, and error statistics against a
-// reference. Plain C11 over TileRuntime; nothing here prints except the
-// "error: ..." lines of failed runtime calls and unreadable files.
+// common beside their options (bench_options.h): the device and the kernel
+// file with the lines that describe them, the seeded random inputs, timing
+// with CUDA events, runs on a poisoned output, and error statistics against
+// a reference. Plain C11 over TileRuntime; nothing here prints but those
+// lines and the "error: ..." lines of failed runtime calls.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TILE_BENCH_COMMON_H
 #define TILE_BENCH_COMMON_H
 
+#include "bench_options.h"
 #include "tile_runtime.h"
 
 #include <stddef.h>
@@ -29,28 +31,31 @@
   } while (0)
 
 //===----------------------------------------------------------------------===//
-// Options and launch information
+// The device and the kernel
 //===----------------------------------------------------------------------===//
 
-/// Matches "--name=value" (or "name=value"); returns the value or NULL.
-const char *benchOptionValue(const char *arg, const char *name);
+/// tileRtInit on `device`. Prints "no GPU: WHY" and returns 0 if it fails,
+/// else prints "device: NAME (sm_XY, N SMs, driver X.Y)".
+int benchInitDevice(TileRtContext **ctx, int device);
 
-/// Parses "X[,Y[,Z]]" (all positive) into `block`; returns 0 if malformed.
-int benchParseBlock(const char *text, unsigned block[3]);
+/// Loads opts->kernel from opts->cubin and prints "kernel: NAME from FILE:
+/// its registers, static shared and local memory; launch: block (X, Y, Z),
+/// N B dynamic shared memory, LAUNCH"; prints the runtime's error and
+/// returns 0 on failure.
+int benchLoadKernel(TileRtContext *ctx, const BenchOptions *opts,
+                    const char *launch, TileRtModule **module,
+                    TileRtFunction **fn);
 
-/// The launch configuration the compiler reports, as written by
-/// tile-extract-kernel --launch-info: lines "kernel=NAME",
-/// "shared_bytes=N" and "block=X,Y,Z" (others are ignored).
-typedef struct {
-  char kernel[256]; // "" when the file names no kernel
-  long long sharedBytes; // -1 when absent
-  unsigned block[3];
-  int haveBlock;
-} BenchLaunchInfo;
+/// Launches `fn` with `grid`, the block and dynamic shared memory of `opts`
+/// and the kernel parameters `params`, on the default stream; 1 on
+/// success, 0 after printing the runtime's error.
+int benchLaunch(TileRtContext *ctx, TileRtFunction *fn, const unsigned grid[3],
+                const BenchOptions *opts, void **params);
 
-/// Reads `path` into `info`; prints an error and returns 0 if the file cannot
-/// be opened or a block line is malformed.
-int benchReadLaunchInfo(const char *path, BenchLaunchInfo *info);
+/// --flush-l2: allocates a 256 MiB buffer and prints so; prints the
+/// runtime's error and returns 0 on failure.
+int benchAllocFlush(TileRtContext *ctx, TileRtDevicePtr *flush,
+                    size_t *flushBytes);
 
 //===----------------------------------------------------------------------===//
 // Random inputs
@@ -60,6 +65,14 @@ uint64_t benchSplitmix64(uint64_t *state);
 
 /// Uniform in [0, 1) with 53 random bits.
 double benchUniform(uint64_t *state);
+
+/// Fills `data` with values uniform in [-range, range] from `seed`, rounded
+/// to a 16-bit type by `toBits` (tileRtFloatToHalf, tileRtFloatToBF16).
+void benchFillUniform(uint16_t *data, size_t count, double range, uint64_t seed,
+                      uint16_t (*toBits)(float));
+
+/// lut[bits] = toFloat(bits) for all 16-bit values.
+void benchFillLut(float *lut, float (*toFloat)(uint16_t));
 
 //===----------------------------------------------------------------------===//
 // Timing
@@ -82,14 +95,46 @@ typedef struct {
 double benchTimeLaunches(const BenchTimer *timer, BenchLaunchFn launch,
                          void *arg, int iters);
 
-/// Runs `warmup` launches, synchronizes, and returns the number of launches
-/// per timed run: `iters` when positive, else about `targetMs` worth (1 to
-/// 100000); < 0 on error.
+/// Runs opts->warmup launches, synchronizes, and returns the number of
+/// launches per timed run: opts->iters when positive, else about
+/// opts->targetMs worth (1 to 100000); < 0 on error.
 double benchCalibrate(const BenchTimer *timer, BenchLaunchFn launch, void *arg,
-                      int warmup, int iters, double targetMs);
+                      const BenchOptions *opts);
+
+enum { kBenchMaxSideBySide = 4 };
+
+/// Times `count` (at most kBenchMaxSideBySide) computations side by side:
+/// each warmed up and calibrated in turn, then opts->runs timed runs of
+/// each, alternating. ms[i] is the median ms per launch of launches[i] on
+/// args[i]. 1 on success, 0 on an error (printed).
+int benchMedianTimes(const BenchTimer *timer, const BenchOptions *opts,
+                     int count, const BenchLaunchFn *launches,
+                     void *const *args, double *ms);
 
 /// qsort comparison of doubles.
 int benchCompareDoubles(const void *a, const void *b);
+
+//===----------------------------------------------------------------------===//
+// Runs on a poisoned output
+//===----------------------------------------------------------------------===//
+
+/// The output and guard bytes are filled with kPoisonByte before a checked
+/// run: kPoison, a NaN in f16 and bf16, where nothing was written.
+enum { kGuardBytes = 64 * 1024, kPoisonByte = 0xff };
+#define kPoison ((uint16_t)0xffff)
+
+/// Fills `bytes` at `window` with kPoisonByte, runs `launch` once,
+/// synchronizes and copies the window to `host`. 1 on success, 0 after
+/// printing an error.
+int benchRunPoisoned(TileRtContext *ctx, BenchLaunchFn launch, void *arg,
+                     TileRtDevicePtr window, size_t bytes, void *host);
+
+/// In a window of `total` 16-bit elements copied back by benchRunPoisoned,
+/// holding the output's `count` elements from `start`: counts the output's
+/// elements still kPoison (`*unwritten`) and the others that are not
+/// (`*outside`).
+void benchCountPoison(const uint16_t *window, size_t total, size_t start,
+                      size_t count, size_t *unwritten, size_t *outside);
 
 //===----------------------------------------------------------------------===//
 // Error statistics
@@ -115,5 +160,9 @@ void benchStatsAdd(BenchStats *stats, const BenchTolerance *tol, double out,
 
 /// ||out - ref|| / ||ref|| (or ||out - ref|| when the reference is 0).
 double benchNormRel(const BenchStats *stats);
+
+/// At least one element, none out of tolerance, and a norm error of at
+/// most `normTol`.
+int benchStatsPass(const BenchStats *stats, double normTol);
 
 #endif // TILE_BENCH_COMMON_H

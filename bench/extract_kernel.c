@@ -24,6 +24,7 @@
 
 #define _POSIX_C_SOURCE 200809L
 
+#include "bench_options.h"
 #include "mlir-c/Diagnostics.h"
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
@@ -52,13 +53,6 @@ static void usage(FILE *out) {
           "lines\n");
 }
 
-static const char *optionValue(const char *arg, const char *name) {
-  size_t length = strlen(name);
-  if (strncmp(arg, name, length) == 0 && arg[length] == '=')
-    return arg + length + 1;
-  return NULL;
-}
-
 static int parseOptions(int argc, char **argv, Options *o) {
   memset(o, 0, sizeof(*o));
   o->pipeline = "builtin.module(tile-to-nvvm{chip=sm_90a})";
@@ -67,13 +61,13 @@ static int parseOptions(int argc, char **argv, Options *o) {
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       usage(stdout);
       exit(0);
-    } else if ((v = optionValue(a, "--kernel"))) {
+    } else if ((v = benchOptionValue(a, "--kernel"))) {
       o->kernel = v;
-    } else if ((v = optionValue(a, "--pipeline"))) {
+    } else if ((v = benchOptionValue(a, "--pipeline"))) {
       o->pipeline = v;
-    } else if ((v = optionValue(a, "--binary"))) {
+    } else if ((v = benchOptionValue(a, "--binary"))) {
       o->binary = v;
-    } else if ((v = optionValue(a, "--launch-info"))) {
+    } else if ((v = benchOptionValue(a, "--launch-info"))) {
       o->launchInfo = v;
     } else if (a[0] != '-' && !o->input) {
       o->input = a;

@@ -112,7 +112,8 @@ static void usage(FILE *out) {
       "                       allocation (views; default 0)\n");
 }
 
-static int parseShape(const char *text, Shape *shape) {
+static int parseShape(const char *text, void *item) {
+  Shape *shape = item;
   long long m, n, k;
   char tail;
   if (sscanf(text, "%lldx%lldx%lld%c", &m, &n, &k, &tail) != 3)
@@ -126,38 +127,15 @@ static int parseShape(const char *text, Shape *shape) {
   return 1;
 }
 
-static int parseShapes(const char *text, Options *opts) {
-  opts->numShapes = 0;
-  char *copy = strdup(text);
-  int ok = copy != NULL;
-  for (char *save = NULL, *item = copy ? strtok_r(copy, ",", &save) : NULL;
-       ok && item; item = strtok_r(NULL, ",", &save)) {
-    if (opts->numShapes == kMaxShapes ||
-        !parseShape(item, &opts->shapes[opts->numShapes])) {
-      fprintf(stderr, "error: bad shape '%s' (expected MxNxK)\n", item);
-      ok = 0;
-      break;
-    }
-    ++opts->numShapes;
-  }
-  free(copy);
-  return ok && opts->numShapes > 0;
-}
-
 static int parseOptions(int argc, char **argv, Options *opts) {
   memset(opts, 0, sizeof(*opts));
-  opts->kernel = "gemm_kernel";
+  BenchOptions *common = &opts->common;
+  benchOptionsInit(common, 128);
+  common->kernel = "gemm_kernel";
   opts->function = "gemm";
   opts->dtype = DTYPE_BF16;
   opts->useCublas = 1;
-  opts->runs = 5;
-  opts->warmup = 5;
-  opts->targetMs = 50;
-  opts->smem = -1;
-  opts->block[0] = 128;
-  opts->block[1] = opts->block[2] = 1;
   opts->tileM = opts->tileN = 128;
-  opts->seed = 1234;
   opts->cpuFullLimit = 2147483648.0;
   opts->cpuRef = 1;
   memcpy(opts->shapes, kDefaultShapes, sizeof(kDefaultShapes));
@@ -172,20 +150,6 @@ static int parseOptions(int argc, char **argv, Options *opts) {
       opts->library = value;
     } else if ((value = benchOptionValue(arg, "--function"))) {
       opts->function = value;
-    } else if ((value = benchOptionValue(arg, "--cubin"))) {
-      opts->cubin = value;
-    } else if ((value = benchOptionValue(arg, "--kernel"))) {
-      opts->kernel = value;
-    } else if ((value = benchOptionValue(arg, "--launch-info"))) {
-      opts->launchInfo = value;
-    } else if ((value = benchOptionValue(arg, "--smem"))) {
-      opts->smem = atoll(value);
-    } else if ((value = benchOptionValue(arg, "--block"))) {
-      if (!benchParseBlock(value, opts->block)) {
-        fprintf(stderr, "error: bad block size '%s'\n", value);
-        return 0;
-      }
-      opts->blockSet = 1;
     } else if ((value = benchOptionValue(arg, "--tile"))) {
       if (sscanf(value, "%dx%d", &opts->tileM, &opts->tileN) != 2 ||
           opts->tileM < 1 || opts->tileN < 1) {
@@ -202,7 +166,8 @@ static int parseOptions(int argc, char **argv, Options *opts) {
         return 0;
       }
     } else if ((value = benchOptionValue(arg, "--shapes"))) {
-      if (!parseShapes(value, opts))
+      if (!benchParseShapes(value, parseShape, opts->shapes, sizeof(Shape),
+                            kMaxShapes, &opts->numShapes, "MxNxK"))
         return 0;
     } else if (!strcmp(arg, "--check")) {
       opts->check = 1;
@@ -210,45 +175,20 @@ static int parseOptions(int argc, char **argv, Options *opts) {
       opts->overhead = 1;
     } else if (!strcmp(arg, "--no-cublas")) {
       opts->useCublas = 0;
-    } else if (!strcmp(arg, "--flush-l2")) {
-      opts->flushL2 = 1;
     } else if (!strcmp(arg, "--no-cpu-ref")) {
       opts->cpuRef = 0;
     } else if ((value = benchOptionValue(arg, "--cpu-full-limit"))) {
       opts->cpuFullLimit = atof(value);
-    } else if ((value = benchOptionValue(arg, "--runs"))) {
-      opts->runs = atoi(value);
-    } else if ((value = benchOptionValue(arg, "--iters"))) {
-      opts->iters = atoi(value);
-    } else if ((value = benchOptionValue(arg, "--target-ms"))) {
-      opts->targetMs = atof(value);
-    } else if ((value = benchOptionValue(arg, "--warmup"))) {
-      opts->warmup = atoi(value);
-    } else if ((value = benchOptionValue(arg, "--seed"))) {
-      opts->seed = strtoull(value, NULL, 10);
-    } else if ((value = benchOptionValue(arg, "--offset"))) {
-      char *end;
-      opts->offset = strtoll(value, &end, 10);
-      if (*end || opts->offset < 0 || opts->offset > 4096) {
-        fprintf(stderr, "error: --offset expects 0 to 4096 elements\n");
-        return 0;
-      }
-    } else if ((value = benchOptionValue(arg, "--device"))) {
-      opts->device = atoi(value);
-    } else if (arg[0] != '-' && !opts->cubin) {
-      opts->cubin = arg;
-    } else {
-      fprintf(stderr, "error: unknown argument '%s'\n", arg);
-      usage(stderr);
+    } else if (!benchParseOption(arg, common, usage)) {
       return 0;
     }
   }
-  if (!opts->library && !opts->cubin) {
+  if (!opts->library && !common->cubin) {
     fprintf(stderr, "error: nothing to run: --library=FILE or --cubin=FILE\n");
     usage(stderr);
     return 0;
   }
-  if (opts->overhead && (!opts->library || !opts->cubin)) {
+  if (opts->overhead && (!opts->library || !common->cubin)) {
     fprintf(stderr, "error: --overhead compares gemm() of --library=FILE "
                     "with direct launches of its kernel, --cubin=FILE: "
                     "both are needed\n");
@@ -258,26 +198,7 @@ static int parseOptions(int argc, char **argv, Options *opts) {
     fprintf(stderr, "error: --overhead and --check are separate runs\n");
     return 0;
   }
-  if (opts->runs < 1)
-    opts->runs = 1;
-  if (opts->warmup < 0)
-    opts->warmup = 0;
-  if (opts->targetMs <= 0)
-    opts->targetMs = 50;
-  return 1;
-}
-
-/// Reads "shared_bytes=N" and "block=X,Y,Z" lines; command-line values win.
-static int readLaunchInfo(Options *opts) {
-  if (!opts->launchInfo)
-    return 1;
-  BenchLaunchInfo info;
-  if (!benchReadLaunchInfo(opts->launchInfo, &info))
-    return 0;
-  if (opts->smem < 0)
-    opts->smem = info.sharedBytes;
-  if (info.haveBlock && !opts->blockSet)
-    memcpy(opts->block, info.block, sizeof(opts->block));
+  benchOptionsFinish(common);
   return 1;
 }
 
@@ -298,42 +219,20 @@ static int benchShape(Bench *bench, Shape s, Row *row) {
   shapeName(s, row->shape, sizeof(row->shape));
   row->cublasMs = -1;
   Problem p;
-  int ok = problemInit(bench, s, &p);
-  double tileIters = ok ? calibrate(bench, &p, launchTile) : -1;
-  double cublasIters = 0;
-  if (tileIters < 0) {
+  // tile-mlir and cuBLAS (when loaded) side by side.
+  const LaunchFn launches[2] = {launchTile, launchCublas};
+  double ms[2];
+  if (!problemInit(bench, s, &p) ||
+      !medianTimes(bench, &p, bench->haveCublas ? 2 : 1, launches, ms)) {
     problemFree(bench, &p);
     return 0;
-  }
-  if (bench->haveCublas &&
-      (cublasIters = calibrate(bench, &p, launchCublas)) < 0) {
-    problemFree(bench, &p);
-    return 0;
-  }
-  double tileRuns[64], cublasRuns[64];
-  int runs = opts->runs > 64 ? 64 : opts->runs;
-  for (int r = 0; r < runs; ++r) {
-    tileRuns[r] = timeLaunches(bench, &p, launchTile, (int)tileIters);
-    if (tileRuns[r] < 0) {
-      problemFree(bench, &p);
-      return 0;
-    }
-    if (bench->haveCublas) {
-      cublasRuns[r] = timeLaunches(bench, &p, launchCublas, (int)cublasIters);
-      if (cublasRuns[r] < 0) {
-        problemFree(bench, &p);
-        return 0;
-      }
-    }
   }
   double flop = 2.0 * (double)s.m * s.n * s.k;
-  qsort(tileRuns, runs, sizeof(double), benchCompareDoubles);
-  row->tileMs = tileRuns[runs / 2];
+  row->tileMs = ms[0];
   row->tileTflops = flop / (row->tileMs * 1e-3) / 1e12;
   snprintf(row->check, sizeof(row->check), "-");
   if (bench->haveCublas) {
-    qsort(cublasRuns, runs, sizeof(double), benchCompareDoubles);
-    row->cublasMs = cublasRuns[runs / 2];
+    row->cublasMs = ms[1];
     row->cublasTflops = flop / (row->cublasMs * 1e-3) / 1e12;
     // Both outputs hold the result of their last launch.
     size_t count = (size_t)s.m * s.n;
@@ -390,42 +289,21 @@ static int setUp(Bench *bench) {
     printf("library: %s: %s() (%s)\n", opts->library, opts->function,
            dtypeName(opts->dtype));
   }
-  if (tileRtInit(&bench->ctx, opts->device) != TILE_RT_SUCCESS) {
-    printf("no GPU: %s\n", tileRtLastError(NULL));
+  if (!benchInitDevice(&bench->ctx, opts->common.device))
     return 0;
-  }
-  TileRtContext *ctx = bench->ctx;
-  char device[256] = "?";
-  int major = 0, minor = 0, sms = 0, driver = 0;
-  tileRtDeviceName(ctx, device, sizeof(device));
-  tileRtDeviceComputeCapability(ctx, &major, &minor);
-  tileRtDeviceSMCount(ctx, &sms);
-  tileRtDriverVersion(&driver);
-  printf("device: %s (sm_%d%d, %d SMs, driver %d.%d)\n", device, major, minor,
-         sms, driver / 1000, driver % 1000 / 10);
   if (opts->library && !libraryKernelsLoaded(bench))
     return 0;
-  if (opts->cubin) {
-    if (!kernelLoad(bench))
+  if (opts->common.cubin) {
+    char launch[64];
+    snprintf(launch, sizeof(launch), "C tile %dx%d%s", opts->tileM, opts->tileN,
+             opts->library ? " (for --overhead)" : "");
+    if (!benchLoadKernel(bench->ctx, &opts->common, launch, &bench->module,
+                         &bench->fn))
       return 0;
-    int regs = 0, staticSmem = 0, local = 0, maxThreads = 0;
-    tileRtFunctionInfo(bench->fn, &regs, &staticSmem, &local, &maxThreads);
-    printf("kernel: %s from %s: %d registers, %d B static shared memory, %d B "
-           "local memory; launch: block (%u, %u, %u), %lld B dynamic shared "
-           "memory, C tile %dx%d%s\n",
-           opts->kernel, opts->cubin, regs, staticSmem, local, opts->block[0],
-           opts->block[1], opts->block[2], opts->smem, opts->tileM,
-           opts->tileN, opts->library ? " (for --overhead)" : "");
   }
-  if (opts->flushL2 && !opts->overhead) {
-    bench->flushBytes = (size_t)256 << 20;
-    if (tileRtMalloc(ctx, bench->flushBytes, &bench->flush) !=
-        TILE_RT_SUCCESS) {
-      printf("error: %s\n", tileRtLastError(ctx));
-      return 0;
-    }
-    printf("timing with a cold L2: 256 MiB overwritten before each launch\n");
-  }
+  if (opts->common.flushL2 && !opts->overhead &&
+      !benchAllocFlush(bench->ctx, &bench->flush, &bench->flushBytes))
+    return 0;
   if (opts->useCublas && !opts->overhead) {
     char error[512];
     bench->haveCublas = cublasLoad(&bench->cublas, error, sizeof(error));
@@ -439,14 +317,13 @@ int main(int argc, char **argv) {
   static Bench bench; // large (lut): not on the stack
   Options opts;
   setvbuf(stdout, NULL, _IOLBF, 0);
-  if (!parseOptions(argc, argv, &opts) || !readLaunchInfo(&opts))
+  if (!parseOptions(argc, argv, &opts) || !benchApplyLaunchInfo(&opts.common))
     return 2;
-  if (opts.smem < 0)
-    opts.smem = 0;
+  if (opts.common.smem < 0)
+    opts.common.smem = 0;
   bench.opts = &opts;
-  for (uint32_t i = 0; i < 65536; ++i)
-    bench.lut[i] = opts.dtype == DTYPE_BF16 ? tileRtBF16ToFloat((uint16_t)i)
-                                            : tileRtHalfToFloat((uint16_t)i);
+  benchFillLut(bench.lut, opts.dtype == DTYPE_BF16 ? tileRtBF16ToFloat
+                                                   : tileRtHalfToFloat);
 
   int failures = 0, errors = 0;
   if (!setUp(&bench)) {

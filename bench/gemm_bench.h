@@ -1,4 +1,4 @@
-//===- gemm_bench.h - tile-gemm-bench's pieces ---------------------*- C -*-===//
+//===- gemm_bench.h - tile-gemm-bench's pieces --------------------*- C -*-===//
 //
 // The parts of tile-gemm-bench (see gemm_bench.c): options, the problem
 // data, the three ways to compute C = A B (the AOT-compiled gemm() of a
@@ -25,29 +25,18 @@ typedef struct {
 enum { kMaxShapes = 64 };
 
 typedef struct {
+  BenchOptions common;  // --cubin, --kernel, timing, seed, --offset, ...
   const char *library;  // --library: an AOT-compiled library exporting gemm
   const char *function; // its function (default gemm)
-  const char *cubin;    // --cubin: a kernel file launched directly
-  const char *kernel;
-  const char *launchInfo;
   DType dtype;
   Shape shapes[kMaxShapes];
   int numShapes;
   int check;
   int overhead; // --overhead: gemm() calls vs direct launches
   int useCublas;
-  int runs, iters, warmup;
-  double targetMs;
-  long long smem; // -1: from the launch info file (or 0)
-  unsigned block[3];
-  int blockSet;
   int tileM, tileN;
-  uint64_t seed;
   double cpuFullLimit;
   int cpuRef; // 1: compare with a CPU reference in --check mode
-  int flushL2;
-  int device;
-  long long offset; // elements by which A, B and C start past an aligned base
 } Options;
 
 /// cuBLAS, loaded at run time.
@@ -91,9 +80,6 @@ typedef struct {
   size_t guardBytes;
 } Problem;
 
-enum { kGuardBytes = 64 * 1024, kPoisonByte = 0xff };
-#define kPoison ((uint16_t)0xffff)
-
 const char *dtypeName(DType dtype);
 void shapeName(Shape s, char *buffer, size_t size);
 
@@ -113,10 +99,6 @@ int libraryOpen(Bench *bench);
 /// runtime's error and returns 0.
 int libraryKernelsLoaded(const Bench *bench);
 
-/// Loads opts->cubin and its kernel; prints an error and returns 0 on
-/// failure.
-int kernelLoad(Bench *bench);
-
 /// Random A and B (from the seed), device buffers (views `offset` elements
 /// into their allocations, C between two guards), copies of A and B.
 int problemInit(Bench *bench, Shape shape, Problem *p);
@@ -135,15 +117,18 @@ int launchTile(Bench *bench, const Problem *p);
 /// cublasGemmEx into p->cRef.
 int launchCublas(Bench *bench, const Problem *p);
 
-/// Times `iters` back-to-back launches; ms per launch, < 0 on error. With
-/// --flush-l2, the flush buffer is overwritten before each launch and each
-/// launch is timed alone (at most 200).
-double timeLaunches(Bench *bench, const Problem *p, LaunchFn launch,
-                    int iters);
-
 /// Warms up and returns the number of launches per timed run (--iters, or
 /// about --target-ms worth); < 0 on error.
 double calibrate(Bench *bench, const Problem *p, LaunchFn launch);
+
+/// benchMedianTimes of `count` ways to compute C side by side: ms[i], the
+/// median ms per computation of launches[i]. 1 on success.
+int medianTimes(Bench *bench, const Problem *p, int count,
+                const LaunchFn *launches, double *ms);
+
+/// benchRunPoisoned of `launch`, C's `bytes` from `window`.
+int runPoisoned(Bench *bench, const Problem *p, LaunchFn launch,
+                TileRtDevicePtr window, size_t bytes, uint16_t *host);
 
 //===----------------------------------------------------------------------===//
 // gemm_check.c

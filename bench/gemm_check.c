@@ -38,8 +38,7 @@ static double normTolerance(DType dtype) {
 }
 
 int statsPass(const Stats *stats, DType dtype) {
-  return stats->count > 0 && stats->bad == 0 &&
-         benchNormRel(stats) <= normTolerance(dtype);
+  return benchStatsPass(stats, normTolerance(dtype));
 }
 
 static void statsPrint(const char *what, const Stats *stats, DType dtype) {
@@ -93,7 +92,7 @@ static Sample *cpuReference(const Bench *bench, const Problem *p, int full,
   int64_t rows[24], cols[24];
   int numRows = 0, numCols = 0;
   if (!full) {
-    uint64_t state = bench->opts->seed + 99;
+    uint64_t state = bench->opts->common.seed + 99;
     const int64_t fixedRows[] = {0,   1,       127,     128,
                                  129, s.m / 2, s.m - 2, s.m - 1};
     const int64_t fixedCols[] = {0,   1,       127,     128,
@@ -195,22 +194,16 @@ static Stats compareSamples(const Bench *bench, const uint16_t *out, Shape s,
 
 /// Runs the tile kernel once on poisoned output and copies C (with its
 /// guards) to `host` (guard + M N + guard elements).
-static int runPoisoned(Bench *bench, const Problem *p, uint16_t *host) {
-  TileRtContext *ctx = bench->ctx;
+static int runTilePoisoned(Bench *bench, const Problem *p, uint16_t *host) {
   size_t bytes = (size_t)p->shape.m * p->shape.n * 2 + 2 * p->guardBytes;
-  TileRtDevicePtr window = p->c - p->guardBytes;
-  RT_CHECK(ctx, tileRtMemsetD8(ctx, window, kPoisonByte, bytes));
-  if (!launchTile(bench, p))
-    return 0;
-  RT_CHECK(ctx, tileRtSynchronize(ctx));
-  RT_CHECK(ctx, tileRtMemcpyDtoH(ctx, host, window, bytes));
-  return 1;
+  return runPoisoned(bench, p, launchTile, p->c - p->guardBytes, bytes, host);
 }
 
 /// Correctness of one shape; returns 1 if it passes, 0 if not, -1 on a
 /// setup error.
 int checkShape(Bench *bench, Shape s) {
   const Options *opts = bench->opts;
+  const BenchOptions *common = &opts->common;
   char name[64];
   shapeName(s, name, sizeof(name));
   Problem p;
@@ -229,31 +222,27 @@ int checkShape(Bench *bench, Shape s) {
     fprintf(stderr, "error: out of host memory\n");
     goto done;
   }
-  if (!runPoisoned(bench, &p, first) || !runPoisoned(bench, &p, second))
+  if (!runTilePoisoned(bench, &p, first) || !runTilePoisoned(bench, &p, second))
     goto done;
   const uint16_t *out = first + guardElems;
 
   int pass = 1;
-  size_t unwritten = 0, guardsHit = 0;
-  for (size_t i = 0; i < count; ++i)
-    unwritten += out[i] == kPoison;
-  for (size_t i = 0; i < guardElems; ++i)
-    guardsHit +=
-        (first[i] != kPoison) + (first[guardElems + count + i] != kPoison);
+  size_t unwritten, guardsHit;
+  benchCountPoison(first, count + 2 * guardElems, guardElems, count, &unwritten,
+                   &guardsHit);
   int identical =
       memcmp(first, second, (count + 2 * guardElems) * sizeof(uint16_t)) == 0;
   if (bench->gemm)
     printf("check %s %s: %s() of %s%s\n", name, dtypeName(opts->dtype),
            opts->function, opts->library,
-           opts->offset ? ", views at the offset (aligned pointers moved)"
-                        : "");
+           common->offset ? ", views at the offset (aligned pointers moved)"
+                          : "");
   else
     printf("check %s %s: grid (%" PRId64 ", %" PRId64 "), block (%u, %u, %u), "
            "%lld B dynamic shared memory\n",
-           name, dtypeName(opts->dtype),
-           (s.n + opts->tileN - 1) / opts->tileN,
-           (s.m + opts->tileM - 1) / opts->tileM, opts->block[0],
-           opts->block[1], opts->block[2], opts->smem);
+           name, dtypeName(opts->dtype), (s.n + opts->tileN - 1) / opts->tileN,
+           (s.m + opts->tileM - 1) / opts->tileM, common->block[0],
+           common->block[1], common->block[2], common->smem);
   printf("    unwritten elements %zu, writes outside C %zu, second run "
          "identical: %s\n",
          unwritten, guardsHit, identical ? "yes" : "NO");

@@ -87,7 +87,7 @@ static const char *cublasStatusName(const Cublas *cublas, int status) {
 }
 
 //===----------------------------------------------------------------------===//
-// The library and the kernel file
+// The library
 //===----------------------------------------------------------------------===//
 
 int libraryOpen(Bench *bench) {
@@ -95,7 +95,7 @@ int libraryOpen(Bench *bench) {
   // The library's global constructor loads its kernels on this thread, for
   // the thread's default device, and records a failure as the thread's
   // error.
-  mgpuSetDefaultDevice(opts->device);
+  mgpuSetDefaultDevice(opts->common.device);
   tileRtClearError();
   // A path without a slash would be searched for: name the file given.
   char path[4096];
@@ -128,36 +128,9 @@ int libraryKernelsLoaded(const Bench *bench) {
   return 0;
 }
 
-int kernelLoad(Bench *bench) {
-  const Options *opts = bench->opts;
-  if (tileRtModuleLoadFile(bench->ctx, opts->cubin, &bench->module) !=
-          TILE_RT_SUCCESS ||
-      tileRtGetFunction(bench->module, opts->kernel, &bench->fn) !=
-          TILE_RT_SUCCESS) {
-    printf("error: %s\n", tileRtLastError(bench->ctx));
-    return 0;
-  }
-  return 1;
-}
-
 //===----------------------------------------------------------------------===//
 // Problem data
 //===----------------------------------------------------------------------===//
-
-static uint16_t toBits(DType dtype, float value) {
-  return dtype == DTYPE_BF16 ? tileRtFloatToBF16(value)
-                             : tileRtFloatToHalf(value);
-}
-
-/// Uniform values in [-1, 1], rounded to the element type.
-static void fillRandom(uint16_t *data, size_t count, DType dtype,
-                       uint64_t seed) {
-  uint64_t state = seed;
-  for (size_t i = 0; i < count; ++i) {
-    double u = (double)(benchSplitmix64(&state) >> 11) * 0x1.0p-53;
-    data[i] = toBits(dtype, (float)(2.0 * u - 1.0));
-  }
-}
 
 void problemFree(Bench *bench, Problem *p) {
   tileRtFree(bench->ctx, p->aBase);
@@ -180,14 +153,17 @@ int problemInit(Bench *bench, Shape shape, Problem *p) {
     fprintf(stderr, "error: out of host memory\n");
     return 0;
   }
-  DType dtype = bench->opts->dtype;
-  fillRandom(p->hostA, sizeA, dtype, bench->opts->seed * 2 + 1);
-  fillRandom(p->hostB, sizeB, dtype, bench->opts->seed * 2 + 2);
+  // Uniform in [-1, 1], rounded to the element type.
+  uint16_t (*toBits)(float) =
+      bench->opts->dtype == DTYPE_BF16 ? tileRtFloatToBF16 : tileRtFloatToHalf;
+  uint64_t seed = bench->opts->common.seed;
+  benchFillUniform(p->hostA, sizeA, 1.0, seed * 2 + 1, toBits);
+  benchFillUniform(p->hostB, sizeB, 1.0, seed * 2 + 2, toBits);
   TileRtContext *ctx = bench->ctx;
   p->guardBytes = kGuardBytes;
   // --offset: the operands are views starting `offset` elements into
   // aligned allocations, as frameworks hand out.
-  size_t shift = (size_t)bench->opts->offset * 2;
+  size_t shift = (size_t)bench->opts->common.offset * 2;
   RT_CHECK(ctx, tileRtMalloc(ctx, sizeA * 2 + shift, &p->aBase));
   RT_CHECK(ctx, tileRtMalloc(ctx, sizeB * 2 + shift, &p->bBase));
   RT_CHECK(ctx, tileRtMalloc(ctx, sizeC * 2 + 2 * p->guardBytes + shift,
@@ -237,11 +213,7 @@ int launchKernel(Bench *bench, const Problem *p) {
   tileRtMemRefArgs2D(&c, p->c, s.m, s.n, params, 21, &count);
   unsigned grid[3] = {(unsigned)((s.n + opts->tileN - 1) / opts->tileN),
                       (unsigned)((s.m + opts->tileM - 1) / opts->tileM), 1};
-  int status =
-      tileRtLaunch(bench->fn, grid, opts->block, (unsigned)opts->smem, params);
-  if (status != TILE_RT_SUCCESS)
-    fprintf(stderr, "error: %s\n", tileRtLastError(bench->ctx));
-  return status == TILE_RT_SUCCESS;
+  return benchLaunch(bench->ctx, bench->fn, grid, &opts->common, params);
 }
 
 int launchTile(Bench *bench, const Problem *p) {
@@ -283,17 +255,30 @@ static BenchTimer timerOf(const Bench *bench) {
   return timer;
 }
 
-double timeLaunches(Bench *bench, const Problem *p, LaunchFn launch,
-                    int iters) {
+double calibrate(Bench *bench, const Problem *p, LaunchFn launch) {
   LaunchCall call = {bench, p, launch};
   BenchTimer timer = timerOf(bench);
-  return benchTimeLaunches(&timer, callLaunch, &call, iters);
+  return benchCalibrate(&timer, callLaunch, &call, &bench->opts->common);
 }
 
-double calibrate(Bench *bench, const Problem *p, LaunchFn launch) {
-  const Options *opts = bench->opts;
-  LaunchCall call = {bench, p, launch};
+int medianTimes(Bench *bench, const Problem *p, int count,
+                const LaunchFn *launches, double *ms) {
+  LaunchCall calls[kBenchMaxSideBySide];
+  BenchLaunchFn fns[kBenchMaxSideBySide];
+  void *args[kBenchMaxSideBySide];
+  if (count > kBenchMaxSideBySide)
+    return 0;
+  for (int i = 0; i < count; ++i) {
+    calls[i] = (LaunchCall){bench, p, launches[i]};
+    fns[i] = callLaunch;
+    args[i] = &calls[i];
+  }
   BenchTimer timer = timerOf(bench);
-  return benchCalibrate(&timer, callLaunch, &call, opts->warmup, opts->iters,
-                        opts->targetMs);
+  return benchMedianTimes(&timer, &bench->opts->common, count, fns, args, ms);
+}
+
+int runPoisoned(Bench *bench, const Problem *p, LaunchFn launch,
+                TileRtDevicePtr window, size_t bytes, uint16_t *host) {
+  LaunchCall call = {bench, p, launch};
+  return benchRunPoisoned(bench->ctx, callLaunch, &call, window, bytes, host);
 }

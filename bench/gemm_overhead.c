@@ -88,14 +88,8 @@ done:
 /// Runs `launch` once on poisoned C; copies C to `host`. 1 on success.
 static int resultOf(Bench *bench, const Problem *p, LaunchFn launch,
                     uint16_t *host) {
-  TileRtContext *ctx = bench->ctx;
   size_t bytes = (size_t)p->shape.m * p->shape.n * 2;
-  RT_CHECK(ctx, tileRtMemsetD8(ctx, p->c, kPoisonByte, bytes));
-  if (!launch(bench, p))
-    return 0;
-  RT_CHECK(ctx, tileRtSynchronize(ctx));
-  RT_CHECK(ctx, tileRtMemcpyDtoH(ctx, host, p->c, bytes));
-  return 1;
+  return runPoisoned(bench, p, launch, p->c, bytes, host);
 }
 
 typedef struct {
@@ -123,8 +117,9 @@ static int overheadShape(Bench *bench, Shape s, OverheadRow *row) {
   if (iters < 0 || calibrate(bench, &p, launchLibrary) < 0)
     goto done;
   row->calls = (int)iters;
-  int runs = opts->runs > 64 ? 64 : opts->runs;
-  double kernelMs[64], gemmMs[64], kernelUs[64], gemmUs[64];
+  int runs = opts->common.runs;
+  double kernelMs[kBenchMaxRuns], gemmMs[kBenchMaxRuns];
+  double kernelUs[kBenchMaxRuns], gemmUs[kBenchMaxRuns];
   for (int r = 0; r < runs; ++r)
     if (!timeBackToBack(bench, &p, launchLibrary, row->calls, &gemmMs[r],
                         &gemmUs[r]) ||
