@@ -2,9 +2,16 @@
 // through a type alias) crashes the MLIR 22 parser, which asks the index type
 // for its bit width (found by tile-fuzz: crash-7302d17d10). tile-opt rejects
 // it with a located error before parsing; other element types, comments and
-// strings that mention such an array are left to the parser.
+// strings that mention such an array are left to the parser. tile-compile
+// and C API hosts that parse with tileModuleCreateParse* get the same check.
 
 // RUN: not tile-opt %s --split-input-file 2>&1 | FileCheck %s
+// C API hosts get the same check through tileModuleCreateParse*
+// (tile-c/Parse.h), as tile-compile does:
+// RUN: not tile-compile %s -o %t.so 2>&1 | FileCheck %s --check-prefix=COMPILE
+// COMPILE: dense-array-index.mlir":[[# @LINE + 6]]:22): error: expected integer or float type, got: 'index'
+// COMPILE: error: expected integer or float type, got: '!alias'
+// COMPILE: tile-compile: error: cannot parse
 
 // CHECK: dense-array-index.mlir:[[# @LINE + 2]]:22: error: expected integer or float type, got: 'index'
 func.func @direct() attributes {

@@ -18,6 +18,7 @@
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
 #include "tile-c/Host.h"
+#include "tile-c/Parse.h"
 #include "tile-c/Registration.h"
 
 #include <ctype.h>
@@ -186,7 +187,8 @@ int main(int argc, char **argv) {
   tileRegisterAllPasses();
 
   int status = 1;
-  MlirModule module = mlirModuleCreateParseFromFile(
+  // Checked first: text the MLIR parser would crash on is an error.
+  MlirModule module = tileModuleCreateParseFromFile(
       ctx, mlirStringRefCreateFromCString(o.input));
   if (mlirModuleIsNull(module)) {
     fail("cannot parse '%s'", o.input);

@@ -1,0 +1,41 @@
+//===- Parse.cpp - C API to parse modules safely ----------------*- C++ -*-===//
+
+#include "tile-c/Parse.h"
+
+#include "tile/Dialect/ParserGuards.h"
+
+#include "mlir/CAPI/IR.h"
+#include "mlir/CAPI/Support.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace mlir;
+
+MlirModule tileModuleCreateParse(MlirContext context, MlirStringRef source,
+                                 MlirStringRef bufferName) {
+  MLIRContext *ctx = unwrap(context);
+  StringRef text = unwrap(source);
+  StringRef name = unwrap(bufferName);
+  if (failed(tile::checkParserHazards(ctx, text, name)))
+    return MlirModule{nullptr};
+  ParserConfig config(ctx);
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(text, config, name);
+  return MlirModule{module.release().getOperation()};
+}
+
+MlirModule tileModuleCreateParseFromFile(MlirContext context,
+                                         MlirStringRef path) {
+  MLIRContext *ctx = unwrap(context);
+  StringRef name = unwrap(path);
+  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(name);
+  if (!buffer) {
+    emitError(UnknownLoc::get(ctx))
+        << "cannot read '" << name << "': " << buffer.getError().message();
+    return MlirModule{nullptr};
+  }
+  return tileModuleCreateParse(
+      context, wrap((*buffer)->getBuffer()), path);
+}
