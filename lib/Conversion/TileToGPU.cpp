@@ -7,6 +7,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -24,11 +26,14 @@ using namespace mlir::tile;
 namespace {
 
 /// Collects, in dependence order, the side-effect-free ops above `kernel`
-/// that its body needs, and the function arguments they (or the body) use.
+/// that its body needs, and the values they (or the body) use that become
+/// kernel parameters: arguments of the enclosing function, and pointers the
+/// host computed before the launch (e.g. tensor maps for TMA copies).
 /// Fails on any other value defined outside the kernel.
 LogicalResult collectCaptures(KernelOp kernel,
                               llvm::SetVector<Operation *> &sunk,
-                              llvm::SetVector<BlockArgument> &args) {
+                              llvm::SetVector<BlockArgument> &args,
+                              llvm::SetVector<Value> &hostValues) {
   llvm::SetVector<Value> above;
   getUsedValuesDefinedAbove(kernel.getBody(), above);
   // The grid operands are evaluated on the host and are not captured.
@@ -48,6 +53,11 @@ LogicalResult collectCaptures(KernelOp kernel,
       continue;
     }
     Operation *def = value.getDefiningOp();
+    if (isa<LLVM::LLVMPointerType>(value.getType()) &&
+        def->getBlock() == kernel->getBlock()) {
+      hostValues.insert(value);
+      continue;
+    }
     if (!isMemoryEffectFree(def) || def->getNumRegions() != 0)
       return kernel.emitOpError("uses a value computed outside the kernel by "
                                 "an op with side effects: ")
@@ -67,18 +77,65 @@ LogicalResult collectCaptures(KernelOp kernel,
   return success();
 }
 
+/// On chips whose tensor copies and wgmma descriptors address shared memory
+/// absolutely (sm_90), the tiles' alignment must hold for the real address.
+/// LLVM prints `gpu.dynamic_shared_memory` as a 16-byte aligned static
+/// object; an external, zero-sized, 1024-byte aligned declaration is the
+/// real dynamic shared memory, so the kernel uses that instead.
+LogicalResult useExternSharedMemory(KernelOp kernel,
+                                    gpu::GPUModuleOp gpuModule,
+                                    gpu::GPUFuncOp func) {
+  TargetAttr target = getTargetAttr(kernel);
+  if (!target || !target.getDescription() || !target.getDescription()->tma)
+    return success();
+  SmallVector<gpu::DynamicSharedMemoryOp> uses;
+  func.walk([&](gpu::DynamicSharedMemoryOp op) { uses.push_back(op); });
+  if (uses.empty())
+    return success();
+  MLIRContext *ctx = kernel.getContext();
+  OpBuilder b(ctx);
+  Location loc = kernel.getLoc();
+  Attribute space =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  auto globalType = MemRefType::get({0}, b.getI8Type(),
+                                    MemRefLayoutAttrInterface(), space);
+  StringRef name = "__tile_dynamic_shared";
+  if (!gpuModule.lookupSymbol(name)) {
+    b.setInsertionPointToStart(gpuModule.getBody());
+    memref::GlobalOp::create(b, loc, name, b.getStringAttr("public"),
+                             globalType, Attribute(), /*constant=*/false,
+                             b.getI64IntegerAttr(1024));
+  }
+  for (gpu::DynamicSharedMemoryOp op : uses) {
+    b.setInsertionPoint(op);
+    Value global = memref::GetGlobalOp::create(b, loc, globalType, name);
+    Value cast = memref::CastOp::create(b, loc, op.getType(), global);
+    op.replaceAllUsesWith(cast);
+    op.erase();
+  }
+  return success();
+}
+
 LogicalResult outline(KernelOp kernel, ModuleOp module) {
   llvm::SetVector<Operation *> sunk;
   llvm::SetVector<BlockArgument> argSet;
-  if (failed(collectCaptures(kernel, sunk, argSet)))
+  llvm::SetVector<Value> hostValues;
+  if (failed(collectCaptures(kernel, sunk, argSet, hostValues)))
     return failure();
   for (Operation *op : sunk)
     if (op->getBlock() != kernel->getBlock())
       return kernel.emitOpError("uses a value computed in another block");
-  SmallVector<BlockArgument> args(argSet.begin(), argSet.end());
-  llvm::sort(args, [](BlockArgument a, BlockArgument b) {
+  SmallVector<BlockArgument> sortedArgs(argSet.begin(), argSet.end());
+  llvm::sort(sortedArgs, [](BlockArgument a, BlockArgument b) {
     return a.getArgNumber() < b.getArgNumber();
   });
+  // Function arguments first, then host values in program order.
+  SmallVector<Value> args(sortedArgs.begin(), sortedArgs.end());
+  SmallVector<Value> host(hostValues.begin(), hostValues.end());
+  llvm::sort(host, [](Value a, Value b) {
+    return a.getDefiningOp()->isBeforeInBlock(b.getDefiningOp());
+  });
+  args.append(host.begin(), host.end());
 
   MLIRContext *ctx = kernel.getContext();
   OpBuilder b(ctx);
@@ -92,7 +149,7 @@ LogicalResult outline(KernelOp kernel, ModuleOp module) {
   auto gpuModule = gpu::GPUModuleOp::create(b, loc, moduleName);
   b.setInsertionPointToStart(gpuModule.getBody());
   SmallVector<Type> argTypes;
-  for (BlockArgument arg : args)
+  for (Value arg : args)
     argTypes.push_back(arg.getType());
   auto func = gpu::GPUFuncOp::create(b, loc, kernel.getSymName(),
                                      b.getFunctionType(argTypes, {}));
@@ -114,7 +171,8 @@ LogicalResult outline(KernelOp kernel, ModuleOp module) {
   for (Operation &op : kernel.getBody().front().without_terminator())
     b.clone(op, mapping);
   gpu::ReturnOp::create(b, loc);
-
+  if (failed(useExternSharedMemory(kernel, gpuModule, func)))
+    return failure();
   // Launch it.
   b.setInsertionPoint(kernel);
   auto one = arith::ConstantIndexOp::create(b, loc, 1);

@@ -100,6 +100,33 @@ void TargetInfo::emitAsyncWait(OpBuilder &, Location, int64_t) const {
   llvm_unreachable("callers check hasAsyncCopy()");
 }
 
+void TargetInfo::emitMbarrierInit(OpBuilder &, Location, Value,
+                                  int64_t) const {
+  llvm_unreachable("callers check hasTma()");
+}
+
+void TargetInfo::emitMbarrierInitFence(OpBuilder &, Location) const {
+  llvm_unreachable("callers check hasTma()");
+}
+
+void TargetInfo::emitMbarrierArrive(OpBuilder &, Location, Value) const {
+  llvm_unreachable("callers check hasTma()");
+}
+
+void TargetInfo::emitMbarrierArriveExpectTx(OpBuilder &, Location, Value,
+                                            int64_t) const {
+  llvm_unreachable("callers check hasTma()");
+}
+
+void TargetInfo::emitMbarrierWait(OpBuilder &, Location, Value, Value) const {
+  llvm_unreachable("callers check hasTma()");
+}
+
+void TargetInfo::emitTensorCopy(OpBuilder &, Location, Value, Value,
+                                ValueRange, Value) const {
+  llvm_unreachable("callers check hasTma()");
+}
+
 LogicalResult TargetInfo::emitRegisterBudget(OpBuilder &, Location, int64_t,
                                              Operation *op) const {
   return op->emitOpError("register budgets are not supported on ")

@@ -40,6 +40,13 @@ struct SharedOperand {
   int64_t elementBits = 0;
   SmallVector<int64_t> shape;
   std::function<Value(OpBuilder &, Location, ArrayRef<Value>)> index;
+  /// What instructions that address the tile as a whole (wgmma descriptors,
+  /// TMA) need: the swizzle span in bytes (0: none), the row padding in
+  /// bytes, and the element index in `view` of the operand's first element
+  /// (a whole matrix of the tile, so the swizzle pattern starts there).
+  int64_t swizzleBytes = 0;
+  int64_t padBytes = 0;
+  Value origin;
 };
 
 /// A register tile: each thread's registers and the distributed layout.
@@ -130,6 +137,35 @@ public:
   virtual void emitAsyncCommit(OpBuilder &b, Location loc) const;
   /// Waits until at most `pending` groups are in flight.
   virtual void emitAsyncWait(OpBuilder &b, Location loc, int64_t pending) const;
+
+  //===--------------------------------------------------------------------===//
+  // Transaction barriers and tensor copies (TMA); callers check hasTma()
+  //===--------------------------------------------------------------------===//
+
+  /// Whether the chip has tensor copies whose completion is counted in bytes
+  /// by barriers in shared memory (mbarriers with transaction counts).
+  bool hasTma() const { return chip->tma; }
+  /// Initializes the barrier at shared pointer `addr` for `arrivals`
+  /// arrivals per phase.
+  virtual void emitMbarrierInit(OpBuilder &b, Location loc, Value addr,
+                                int64_t arrivals) const;
+  /// Makes initialized barriers visible to the copy engine; a block barrier
+  /// must follow before any thread uses them.
+  virtual void emitMbarrierInitFence(OpBuilder &b, Location loc) const;
+  /// One arrival on the barrier at `addr`.
+  virtual void emitMbarrierArrive(OpBuilder &b, Location loc,
+                                  Value addr) const;
+  /// One arrival that also expects `bytes` more bytes of tensor copies.
+  virtual void emitMbarrierArriveExpectTx(OpBuilder &b, Location loc,
+                                          Value addr, int64_t bytes) const;
+  /// Waits until the phase of parity `parity` (i32 0 or 1) has completed.
+  virtual void emitMbarrierWait(OpBuilder &b, Location loc, Value addr,
+                                Value parity) const;
+  /// One tensor copy of the box at `coords` (i32, innermost dimension
+  /// first) of the tensor map at global pointer `map` into shared pointer
+  /// `dst`, completing `bytes` on the barrier at `mbar`.
+  virtual void emitTensorCopy(OpBuilder &b, Location loc, Value dst,
+                              Value map, ValueRange coords, Value mbar) const;
 
   /// Sets the executing warpgroup's register budget; diagnoses targets
   /// without one on `op`.

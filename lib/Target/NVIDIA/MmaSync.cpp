@@ -116,8 +116,12 @@ static FailureOr<std::pair<int64_t, int64_t>> partitionWarps(GemmOp op,
 
 FailureOr<MmaAttr> NVIDIATargetInfo::selectMma(GemmOp op,
                                                int64_t numThreads) const {
-  // wgmma (sm_90a) is selected once the Hopper lowering exists; until then
-  // every NVIDIA chip computes gemms with mma.sync.
+  // wgmma where the chip has it and the gemm allows it (whole warpgroups,
+  // swizzled shared operands), mma.sync otherwise.
+  if (chip->wgmma)
+    if (MmaAttr mma = nvidia::trySelectWgmma(op, numThreads, getWarpSize(),
+                                              getWarpgroupSize()))
+      return mma;
   if (failed(checkMmaSyncTypes(op, getChipName())) ||
       failed(checkMmaSyncShape(op, 0, 0)))
     return failure();
@@ -144,8 +148,8 @@ LogicalResult NVIDIATargetInfo::verifyMma(GemmOp op, MmaAttr mma,
     if (!chip->wgmma)
       return op.emitOpError("wgmma needs sm_90a; the target is ")
              << getChipName();
-    return op.emitOpError("wgmma is not supported by the lowering for ")
-           << getChipName() << " yet; use mma_sync";
+    return nvidia::verifyWgmma(op, mma, numThreads, getWarpSize(),
+                               getWarpgroupSize());
   case MmaKind::Mfma:
     return op.emitOpError("mfma is an AMD instruction; the target is ")
            << getChipName();
@@ -168,6 +172,8 @@ LogicalResult NVIDIATargetInfo::verifyMma(GemmOp op, MmaAttr mma,
 }
 
 MmaLayouts NVIDIATargetInfo::getMmaLayouts(GemmOp op, MmaAttr mma) const {
+  if (mma.getKind() == MmaKind::Wgmma)
+    return nvidia::getWgmmaLayouts(op, mma, getWarpSize());
   int64_t wm = mma.getWarpsM(), wn = mma.getWarpsN();
   int64_t bits = getInputBits(op);
   return {nvidia::mmaSyncOperandA(op.getM(), op.getK(), bits, wm, wn),
@@ -404,6 +410,8 @@ LogicalResult MmaSyncEmitter::emit(const NVIDIATargetInfo &target) {
 LogicalResult NVIDIATargetInfo::emitGemm(OpBuilder &b, Location loc,
                                          const GemmEmission &g) const {
   GemmOp op = g.op;
+  if (g.mma.getKind() == MmaKind::Wgmma && chip->wgmma)
+    return nvidia::emitWgmma(b, loc, g, getWarpgroupSize());
   if (g.mma.getKind() != MmaKind::MmaSync)
     return op.emitOpError("no lowering for this mma choice on ")
            << getChipName();

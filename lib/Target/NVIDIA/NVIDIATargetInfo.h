@@ -46,12 +46,42 @@ public:
   void emitAsyncWait(OpBuilder &b, Location loc,
                      int64_t pending) const override;
 
+  // Tma.cpp
+  void emitMbarrierInit(OpBuilder &b, Location loc, Value addr,
+                        int64_t arrivals) const override;
+  void emitMbarrierInitFence(OpBuilder &b, Location loc) const override;
+  void emitMbarrierArrive(OpBuilder &b, Location loc,
+                          Value addr) const override;
+  void emitMbarrierArriveExpectTx(OpBuilder &b, Location loc, Value addr,
+                                  int64_t bytes) const override;
+  void emitMbarrierWait(OpBuilder &b, Location loc, Value addr,
+                        Value parity) const override;
+  void emitTensorCopy(OpBuilder &b, Location loc, Value dst, Value map,
+                      ValueRange coords, Value mbar) const override;
+
   // LdMatrix.cpp
   LogicalResult emitSharedToRegisters(OpBuilder &b, Location loc,
                                       const SharedOperand &src,
                                       const RegisterOperand &dst,
                                       Value tid) const override;
 };
+
+// Wgmma.cpp
+/// The wgmma choice for `op` over `numThreads` threads, or null where wgmma
+/// cannot compute it (the caller then picks mma.sync).
+MmaAttr trySelectWgmma(GemmOp op, int64_t numThreads, int64_t warpSize,
+                       int64_t warpgroupSize);
+/// Diagnoses a wgmma choice the gemm or the thread count does not allow.
+LogicalResult verifyWgmma(GemmOp op, MmaAttr mma, int64_t numThreads,
+                          int64_t warpSize, int64_t warpgroupSize);
+/// The accumulator layout of a wgmma choice (A and B come from shared
+/// memory).
+MmaLayouts getWgmmaLayouts(GemmOp op, MmaAttr mma, int64_t warpSize);
+/// Emits a verified wgmma choice: descriptors for the swizzled shared
+/// operands, one m64nNk16 per 64-row slab and k step, completed before
+/// returning.
+LogicalResult emitWgmma(OpBuilder &b, Location loc, const GemmEmission &g,
+                        int64_t warpgroupSize);
 
 } // namespace mlir::tile::nvidia
 

@@ -248,6 +248,9 @@ SharedOperand LoweringContext::toOperand(const SharedRef &ref) {
                               ArrayRef<Value> coords) -> Value {
     return sharedIndex(ref, coords);
   };
+  operand.swizzleBytes = ref.tile->layout.getSwizzle();
+  operand.padBytes = ref.tile->layout.getPad();
+  operand.origin = ref.origin;
   return operand;
 }
 

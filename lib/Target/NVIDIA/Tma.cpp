@@ -1,0 +1,68 @@
+//===- Tma.cpp - NVIDIA tensor copies and transaction barriers --*- C++ -*-===//
+//
+// sm_90's bulk tensor copies (TMA: `cp.async.bulk.tensor`) and the shared
+// memory barriers that count their completion in bytes (`mbarrier` with
+// transaction counts). Barriers and destinations are `!llvm.ptr<3>`
+// (shared::cta); the copy instruction addresses shared::cluster, which
+// contains the block's own shared memory, so its destination is cast there.
+//
+//===----------------------------------------------------------------------===//
+
+#include "NVIDIATargetInfo.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::nvidia;
+
+static Value i32Const(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIntOp::create(b, loc, v, 32);
+}
+
+void NVIDIATargetInfo::emitMbarrierInit(OpBuilder &b, Location loc, Value addr,
+                                        int64_t arrivals) const {
+  NVVM::MBarrierInitOp::create(b, loc, addr, i32Const(b, loc, arrivals),
+                               Value());
+}
+
+void NVIDIATargetInfo::emitMbarrierInitFence(OpBuilder &b,
+                                             Location loc) const {
+  NVVM::FenceMbarrierInitOp::create(b, loc);
+}
+
+void NVIDIATargetInfo::emitMbarrierArrive(OpBuilder &b, Location loc,
+                                          Value addr) const {
+  NVVM::MBarrierArriveOp::create(b, loc, Type(), addr, Value());
+}
+
+void NVIDIATargetInfo::emitMbarrierArriveExpectTx(OpBuilder &b, Location loc,
+                                                  Value addr,
+                                                  int64_t bytes) const {
+  NVVM::MBarrierArriveExpectTxOp::create(
+      b, loc, Type(), addr, i32Const(b, loc, bytes), NVVM::MemScopeKind::CTA,
+      /*relaxed=*/false, /*predicate=*/Value());
+}
+
+void NVIDIATargetInfo::emitMbarrierWait(OpBuilder &b, Location loc, Value addr,
+                                        Value parity) const {
+  // The op loops on `mbarrier.try_wait.parity` until the phase completes;
+  // 0 ticks leaves the suspend time to the hardware.
+  NVVM::MBarrierTryWaitParityOp::create(b, loc, addr, parity,
+                                        i32Const(b, loc, 0));
+}
+
+void NVIDIATargetInfo::emitTensorCopy(OpBuilder &b, Location loc, Value dst,
+                                      Value map, ValueRange coords,
+                                      Value mbar) const {
+  auto clusterPtr = LLVM::LLVMPointerType::get(
+      b.getContext(), static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
+  Value dstCluster = LLVM::AddrSpaceCastOp::create(b, loc, clusterPtr, dst);
+  NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+      b, loc, dstCluster, map, coords, mbar, /*im2colOffsets=*/ValueRange(),
+      /*multicastMask=*/Value(), /*l2CacheHint=*/Value(),
+      NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false,
+      /*group=*/NVVM::CTAGroupKindAttr(), /*predicate=*/Value());
+}

@@ -1,0 +1,273 @@
+//===- Wgmma.cpp - Hopper warpgroup MMA (wgmma) -----------------*- C++ -*-===//
+//
+// Legality, layouts and emission of `wgmma.mma_async` m64nNk16 (f16 and
+// bf16 inputs, f32 accumulators, sm_90a). Warpgroups split the accumulator
+// along M: warpgroup w owns rows [w * M / G, (w + 1) * M / G), computed as
+// 64-row slabs, each with the whole N (at most 256) per instruction. A and
+// B are read from swizzled shared memory through matrix descriptors:
+//
+//   bits  0-13  start address >> 4 (shared window)
+//   bits 16-29  leading byte offset >> 4 (LBO)
+//   bits 32-45  stride byte offset >> 4 (SBO)
+//   bits 62-63  swizzle: 1 = 128B, 2 = 64B, 3 = 32B
+//
+// An operand whose contiguous dimension is K ("K-major", A untransposed, B
+// transposed) has rows of `swizzle` bytes, 8-row groups SBO = 8 x swizzle
+// apart; a k step moves the start address within the row (the hardware
+// applies the swizzle to absolute address bits, hence the 1024-byte
+// alignment of shared tiles). An operand whose contiguous dimension is M
+// or N ("MN-major") stores its rows of K in `swizzle`-byte column panels
+// (`#tile.shared` panels): LBO is the distance between panels, SBO the one
+// between groups of 8 rows of K.
+//
+// The gemm completes before the emitted code goes on (`wgmma.wait_group
+// 0`): a pipelined loop may then release the stage the gemm read.
+//
+//===----------------------------------------------------------------------===//
+
+#include "NVIDIATargetInfo.h"
+
+#include "tile/Target/IndexBuilder.h"
+#include "tile/Target/NVIDIA/Layouts.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::nvidia;
+
+//===----------------------------------------------------------------------===//
+// Legality
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Why wgmma cannot compute a gemm (empty when it can).
+struct WgmmaCheck {
+  std::string reason;
+  explicit operator bool() const { return reason.empty(); }
+};
+} // namespace
+
+static int64_t rowBytes(Value operand) {
+  auto type = cast<MemRefType>(operand.getType());
+  return type.getShape().back() * type.getElementTypeBitWidth() / 8;
+}
+
+static WgmmaCheck checkWgmma(GemmOp op, int64_t numThreads,
+                             int64_t warpgroupSize) {
+  auto fail = [](const Twine &why) { return WgmmaCheck{why.str()}; };
+  auto aType = cast<MemRefType>(op.getA().getType());
+  auto bType = cast<MemRefType>(op.getB().getType());
+  Type in = aType.getElementType();
+  Type acc = cast<MemRefType>(op.getC().getType()).getElementType();
+  if (getMemoryKind(aType) != MemoryKind::Shared ||
+      getMemoryKind(bType) != MemoryKind::Shared)
+    return fail("wgmma reads A and B from shared memory here");
+  if ((!in.isF16() && !in.isBF16()) || bType.getElementType() != in)
+    return fail("wgmma supports f16 and bf16 inputs here");
+  if (!acc.isF32())
+    return fail("wgmma accumulates in f32 here");
+  if (!warpgroupSize || numThreads % warpgroupSize != 0)
+    return fail("wgmma runs on whole warpgroups of " + Twine(warpgroupSize) +
+                " threads, the gemm on " + Twine(numThreads));
+  int64_t groups = numThreads / warpgroupSize;
+  if (op.getM() % (64 * groups) != 0)
+    return fail("wgmma needs M to be a multiple of 64 x " + Twine(groups) +
+                " warpgroups, got " + Twine(op.getM()));
+  if (op.getN() % 8 != 0 || op.getN() > 256)
+    return fail("wgmma needs N to be a multiple of 8 up to 256, got " +
+                Twine(op.getN()));
+  if (op.getK() % 16 != 0)
+    return fail("wgmma needs K to be a multiple of 16, got " +
+                Twine(op.getK()));
+  for (auto [name, v] : {std::pair<StringRef, Value>{"A", op.getA()},
+                         {"B", op.getB()}})
+    if (rowBytes(v) % 32 != 0)
+      return fail("wgmma needs swizzled operands: rows of " + name +
+                  " must be multiples of 32 bytes, got " +
+                  Twine(rowBytes(v)));
+  return {};
+}
+
+MmaAttr nvidia::trySelectWgmma(GemmOp op, int64_t numThreads, int64_t warpSize,
+                               int64_t warpgroupSize) {
+  if (!checkWgmma(op, numThreads, warpgroupSize))
+    return {};
+  return MmaAttr::get(op.getContext(), MmaKind::Wgmma, {64, op.getN(), 16},
+                      {numThreads / warpSize, 1});
+}
+
+LogicalResult nvidia::verifyWgmma(GemmOp op, MmaAttr mma, int64_t numThreads,
+                                  int64_t warpSize, int64_t warpgroupSize) {
+  if (WgmmaCheck check = checkWgmma(op, numThreads, warpgroupSize); !check)
+    return op.emitOpError(check.reason);
+  if (mma.getInstrM() != 64 || mma.getInstrN() != op.getN() ||
+      mma.getInstrK() != 16)
+    return op.emitOpError("wgmma computes this gemm with m64n")
+           << op.getN() << "k16, got m" << mma.getInstrM() << "n"
+           << mma.getInstrN() << "k" << mma.getInstrK();
+  if (mma.getWarpsM() * warpSize != numThreads || mma.getWarpsN() != 1)
+    return op.emitOpError("wgmma splits the gemm along M over its ")
+           << numThreads / warpSize << " warps: expected warps = ["
+           << numThreads / warpSize << ", 1]";
+  return success();
+}
+
+MmaLayouts nvidia::getWgmmaLayouts(GemmOp op, MmaAttr mma, int64_t warpSize) {
+  MmaLayouts layouts;
+  int64_t groups = mma.getWarpsM() / 4;
+  (void)warpSize;
+  layouts.c = wgmmaAccumulator(op.getM(), op.getN(), groups);
+  return layouts;
+}
+
+//===----------------------------------------------------------------------===//
+// Emission
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A shared operand as descriptors address it.
+struct DescriptorOperand {
+  SharedOperand tile;
+  bool kMajor;     // the contiguous (last) dimension is K
+  int64_t rows;    // rows of the stored matrix
+  int64_t bytes;   // bytes per element
+  uint64_t fixed;  // LBO, SBO and swizzle bits
+  Value base;      // byte address (i64) of the operand's first element
+};
+} // namespace
+
+static uint64_t swizzleMode(int64_t bytes) {
+  return bytes == 128 ? 1 : bytes == 64 ? 2 : 3;
+}
+
+static FailureOr<DescriptorOperand> describe(OpBuilder &b, Location loc,
+                                             GemmOp op, const GemmOperand &x,
+                                             StringRef name, bool kMajor) {
+  FailureOr<SharedOperand> tile = x.resolveShared();
+  if (failed(tile))
+    return failure();
+  if (tile->swizzleBytes < 32 || tile->padBytes != 0 ||
+      tile->shape.size() != 2)
+    return op.emitOpError("wgmma needs the ")
+           << name << " tile in a swizzled shared layout (#tile.shared<swizzle"
+           << " = 32|64|128>)";
+  DescriptorOperand d{*tile, kMajor, tile->shape[0], tile->elementBits / 8,
+                      0, Value()};
+  int64_t swizzle = tile->swizzleBytes;
+  uint64_t lbo = kMajor ? 16 : uint64_t(d.rows * swizzle);
+  uint64_t sbo = 8 * swizzle;
+  d.fixed = ((lbo >> 4) << 16) | ((sbo >> 4) << 32) |
+            (swizzleMode(swizzle) << 62);
+  IndexBuilder ib{b, loc};
+  Value address =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, tile->view);
+  address = ib.add(address, ib.mul(tile->origin, ib.idx(d.bytes)));
+  d.base = arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
+  return d;
+}
+
+/// The descriptor of the instruction operand starting at MN index `mn` (a
+/// multiple of the panel width) and K index `k`.
+static Value descriptorAt(OpBuilder &b, Location loc,
+                          const DescriptorOperand &d, Value mn, int64_t k) {
+  IndexBuilder ib{b, loc};
+  int64_t swizzle = d.tile.swizzleBytes;
+  int64_t panelCols = swizzle / d.bytes;
+  Value offset;
+  if (d.kMajor)
+    offset = ib.add(ib.mul(mn, ib.idx(swizzle)),
+                    ib.idx((k / panelCols) * d.rows * swizzle +
+                           (k % panelCols) * d.bytes));
+  else
+    offset = ib.add(ib.mul(ib.divConst(mn, panelCols), ib.idx(d.rows * swizzle)),
+                    ib.idx(k * swizzle));
+  Type i64 = b.getI64Type();
+  Value address = arith::AddIOp::create(
+      b, loc, d.base, arith::IndexCastOp::create(b, loc, i64, offset));
+  Value field = arith::ShRUIOp::create(
+      b, loc,
+      arith::AndIOp::create(b, loc, address,
+                            arith::ConstantIntOp::create(b, loc, 0x3FFFF, 64)),
+      arith::ConstantIntOp::create(b, loc, 4, 64));
+  return arith::OrIOp::create(
+      b, loc, field,
+      arith::ConstantIntOp::create(b, loc, static_cast<int64_t>(d.fixed), 64));
+}
+
+LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
+                                const GemmEmission &g, int64_t warpgroupSize) {
+  GemmOp op = g.op;
+  const RegisterOperand &c = *g.c;
+  MLIRContext *ctx = b.getContext();
+  IndexBuilder ib{b, loc};
+  int64_t m = op.getM(), n = op.getN(), k = op.getK();
+  int64_t groups = g.mma.getWarpsM() / 4;
+  if (c.layout != wgmmaAccumulator(m, n, groups))
+    return op.emitOpError("the accumulator's layout is not the wgmma "
+                          "accumulator layout of this gemm");
+  Type in = cast<MemRefType>(op.getA().getType()).getElementType();
+  FailureOr<DescriptorOperand> a =
+      describe(b, loc, op, g.a, "A", !op.getTransposeA());
+  FailureOr<DescriptorOperand> bd =
+      describe(b, loc, op, g.b, "B", op.getTransposeB());
+  if (failed(a) || failed(bd))
+    return failure();
+
+  int64_t rowsPerGroup = m / groups, slabs = rowsPerGroup / 64;
+  Value group = ib.divConst(g.tid, warpgroupSize);
+  Value rowBase = ib.mul(group, ib.idx(rowsPerGroup));
+  Value zero = ib.idx(0);
+
+  // Accumulators, one struct of n / 2 floats per slab: registers
+  // [slab * n / 2, (slab + 1) * n / 2) of the layout, in instruction order.
+  Type f32 = b.getF32Type();
+  int64_t perSlab = n / 2;
+  auto accType = LLVM::LLVMStructType::getLiteral(
+      ctx, SmallVector<Type>(perSlab, f32));
+  SmallVector<Value> accs;
+  for (int64_t s = 0; s < slabs; ++s) {
+    Value acc = LLVM::PoisonOp::create(b, loc, accType);
+    if (!op.getClearAccum())
+      for (int64_t i = 0; i < perSlab; ++i) {
+        Value v = memref::LoadOp::create(b, loc, c.regs,
+                                         ib.idx(s * perSlab + i));
+        acc = LLVM::InsertValueOp::create(b, loc, acc, v,
+                                          ArrayRef<int64_t>{i});
+      }
+    accs.push_back(acc);
+  }
+
+  auto type = in.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+  // Layouts in NVVM's terms: row-major A and column-major B are K-major.
+  auto layoutA = a->kMajor ? NVVM::MMALayout::row : NVVM::MMALayout::col;
+  auto layoutB = bd->kMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row;
+  NVVM::WgmmaFenceAlignedOp::create(b, loc);
+  for (int64_t ks = 0; ks < k / 16; ++ks) {
+    Value descB = descriptorAt(b, loc, *bd, zero, ks * 16);
+    for (int64_t s = 0; s < slabs; ++s) {
+      Value rows = ib.add(rowBase, ib.idx(s * 64));
+      Value descA = descriptorAt(b, loc, *a, rows, ks * 16);
+      bool first = ks == 0 && op.getClearAccum();
+      accs[s] = NVVM::WgmmaMmaAsyncOp::create(
+          b, loc, accType, accs[s], descA, descB,
+          NVVM::MMAShapeAttr::get(ctx, 64, n, 16), type, type,
+          NVVM::WGMMATypes::f32,
+          first ? NVVM::WGMMAScaleOut::zero : NVVM::WGMMAScaleOut::one,
+          NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, layoutA, layoutB,
+          NVVM::MMAIntOverflowAttr());
+    }
+  }
+  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  for (int64_t s = 0; s < slabs; ++s)
+    for (int64_t i = 0; i < perSlab; ++i) {
+      Value v = LLVM::ExtractValueOp::create(b, loc, accs[s],
+                                             ArrayRef<int64_t>{i});
+      memref::StoreOp::create(b, loc, v, c.regs, ib.idx(s * perSlab + i));
+    }
+  return success();
+}
