@@ -61,6 +61,15 @@ LogicalResult CopyOp::verify() {
     return emitOpError("only copies from global to shared memory can be "
                        "asynchronous");
 
+  if (getTma() && !getAsync())
+    return emitOpError("'tma' copies are asynchronous: add 'async'");
+  if (getTma() && (getSourceType().getElementType() !=
+                       getTargetType().getElementType() ||
+                   getTargetType().getRank() != 2 ||
+                   getSourceType().getRank() != 2))
+    return emitOpError("'tma' copies move 2-D tiles without converting the "
+                       "element type");
+
   if (getInBounds() && srcKind != MemoryKind::Global &&
       dstKind != MemoryKind::Global)
     return emitOpError("'in_bounds' needs a global operand");

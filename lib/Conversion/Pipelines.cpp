@@ -398,6 +398,9 @@ void mlir::tile::buildTileToNVVMPipeline(
     pm.addPass(createInjectPipeline());
   }
   pm.addPass(createLayoutInference());
+  // Tensor copies for the pipes on sm_90 (the swizzles are chosen now).
+  if (options.pipeline)
+    pm.addPass(createSelectTma());
   // Again with the multi-buffered tiles and the layouts' padding.
   pm.addPass(createCheckResources());
   pm.addPass(createLowerOps());

@@ -45,9 +45,8 @@ func::FuncOp declareRuntimeFunction(ModuleOp module, StringRef name,
   if (auto existing = module.lookupSymbol<func::FuncOp>(name))
     return existing;
   OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
-  auto func = func::FuncOp::create(
-      builder, module.getLoc(), name,
-      builder.getFunctionType(inputs, results));
+  auto func = func::FuncOp::create(builder, module.getLoc(), name,
+                                   builder.getFunctionType(inputs, results));
   func.setPrivate();
   return func;
 }
@@ -147,8 +146,8 @@ private:
           return func.emitOpError("argument #")
                  << i << ": 'tile.shape' dimension " << dim
                  << " is a negative size";
-        if (!symbol.getAsInteger(10, value) &&
-            !type.isDynamicDim(dim) && type.getDimSize(dim) != value)
+        if (!symbol.getAsInteger(10, value) && !type.isDynamicDim(dim) &&
+            type.getDimSize(dim) != value)
           return func.emitOpError("argument #")
                  << i << ": 'tile.shape' dimension " << dim << " is " << value
                  << " but the type's is " << type.getDimSize(dim);
@@ -179,9 +178,9 @@ private:
           builder, loc, builder.getZeroAttr(dim.getType()));
       Value positive = arith::CmpIOp::create(
           builder, loc, arith::CmpIPredicate::sgt, dim, zero);
-      nonEmpty = nonEmpty ? arith::AndIOp::create(builder, loc, nonEmpty,
-                                                  positive)
-                          : positive;
+      nonEmpty = nonEmpty
+                     ? arith::AndIOp::create(builder, loc, nonEmpty, positive)
+                     : positive;
     }
     if (!nonEmpty)
       return;
@@ -232,9 +231,8 @@ private:
     checkArguments(func, builder, report);
 
     // Everything after the checks runs only if they all passed.
-    Value failed =
-        func::CallOp::create(builder, loc, hostFailed, ValueRange{})
-            .getResult(0);
+    Value failed = func::CallOp::create(builder, loc, hostFailed, ValueRange{})
+                       .getResult(0);
     Value zero = arith::ConstantIntOp::create(builder, loc, 0, 32);
     Value ok = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
                                      failed, zero);
@@ -271,24 +269,39 @@ private:
 
     // Launch on the runtime's stream; the call ends with tileRtHostEnd.
     builder.setInsertionPoint(guardIf);
-    Value stream =
-        func::CallOp::create(builder, loc, hostStream, ValueRange{})
-            .getResult(0);
+    Value stream = func::CallOp::create(builder, loc, hostStream, ValueRange{})
+                       .getResult(0);
     // gpu-to-llvm launches an async launch_func on the stream its token
     // stands for (an !llvm.ptr after conversion), and waits for nothing.
     Type tokenType = gpu::AsyncTokenType::get(ctx);
-    Value token = UnrealizedConversionCastOp::create(builder, loc, tokenType,
-                                                     stream)
-                      .getResult(0);
+    Value token =
+        UnrealizedConversionCastOp::create(builder, loc, tokenType, stream)
+            .getResult(0);
     for (gpu::LaunchFuncOp launch : launches) {
       OpBuilder at(launch);
+      // Pointers the host made for the kernel (tensor maps) are null when
+      // making them failed, which the runtime has reported: skip the launch.
+      Value allMade;
+      for (Value operand : launch.getKernelOperands()) {
+        if (!isa<LLVM::LLVMPointerType>(operand.getType()))
+          continue;
+        Value null = LLVM::ZeroOp::create(at, loc, operand.getType());
+        Value made = LLVM::ICmpOp::create(at, loc, LLVM::ICmpPredicate::ne,
+                                          operand, null);
+        allMade =
+            allMade ? arith::AndIOp::create(at, loc, allMade, made).getResult()
+                    : made;
+      }
+      if (allMade) {
+        auto guard = scf::IfOp::create(at, loc, allMade, false);
+        at.setInsertionPointToStart(guard.thenBlock());
+      }
       std::optional<gpu::KernelDim3> cluster;
       if (launch.hasClusterSize())
         cluster = launch.getClusterSizeOperandValues();
       gpu::LaunchFuncOp::create(
           at, launch.getLoc(), launch.getKernelAttr(),
-          launch.getGridSizeOperandValues(),
-          launch.getBlockSizeOperandValues(),
+          launch.getGridSizeOperandValues(), launch.getBlockSizeOperandValues(),
           launch.getDynamicSharedMemorySize(), launch.getKernelOperands(),
           tokenType, ValueRange{token}, cluster);
       launch.erase();
@@ -324,7 +337,8 @@ private:
                        ? arith::AndIOp::create(builder, loc, nonEmpty, positive)
                        : positive;
       }
-      bool staticallyEmpty = type.getNumElements() == 0 && type.hasStaticShape();
+      bool staticallyEmpty =
+          type.getNumElements() == 0 && type.hasStaticShape();
       if (!staticallyEmpty) {
         Value pointer =
             memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, arg);
@@ -353,8 +367,7 @@ private:
               arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sle,
                                     metadata.getStrides()[d], zero);
           report(arith::AndIOp::create(builder, loc, many, notPositive),
-                 what + " has a non-positive stride in dimension " +
-                     Twine(d));
+                 what + " has a non-positive stride in dimension " + Twine(d));
         }
       }
       // tile.shape: exact sizes and sizes shared by name.
@@ -372,8 +385,7 @@ private:
           Value expected = arith::ConstantIndexOp::create(builder, loc, exact);
           report(arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne,
                                        sizes[d], expected),
-                 what + " dimension " + Twine(d) + " must be " +
-                     Twine(exact));
+                 what + " dimension " + Twine(d) + " must be " + Twine(exact));
           continue;
         }
         auto [it, inserted] = symbols.try_emplace(

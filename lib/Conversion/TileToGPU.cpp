@@ -68,10 +68,22 @@ LogicalResult collectCaptures(KernelOp kernel,
       worklist.push_back(operand);
     sunk.insert(def);
   }
-  // Keep the original order so that definitions precede uses.
+  // Keep the original order so that definitions precede uses: the values
+  // come from the kernel's block and the blocks enclosing it, where ops of
+  // outer blocks precede the region holding the kernel.
+  auto depth = [](Operation *op) {
+    unsigned d = 0;
+    for (Operation *p = op->getParentOp(); p; p = p->getParentOp())
+      ++d;
+    return d;
+  };
   SmallVector<Operation *> ordered(sunk.begin(), sunk.end());
-  llvm::sort(ordered,
-             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  llvm::sort(ordered, [&](Operation *a, Operation *b) {
+    unsigned da = depth(a), db = depth(b);
+    if (da != db)
+      return da < db;
+    return a->isBeforeInBlock(b);
+  });
   sunk.clear();
   sunk.insert(ordered.begin(), ordered.end());
   return success();
@@ -82,8 +94,7 @@ LogicalResult collectCaptures(KernelOp kernel,
 /// LLVM prints `gpu.dynamic_shared_memory` as a 16-byte aligned static
 /// object; an external, zero-sized, 1024-byte aligned declaration is the
 /// real dynamic shared memory, so the kernel uses that instead.
-LogicalResult useExternSharedMemory(KernelOp kernel,
-                                    gpu::GPUModuleOp gpuModule,
+LogicalResult useExternSharedMemory(KernelOp kernel, gpu::GPUModuleOp gpuModule,
                                     gpu::GPUFuncOp func) {
   TargetAttr target = getTargetAttr(kernel);
   if (!target || !target.getDescription() || !target.getDescription()->tma)
@@ -97,8 +108,8 @@ LogicalResult useExternSharedMemory(KernelOp kernel,
   Location loc = kernel.getLoc();
   Attribute space =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  auto globalType = MemRefType::get({0}, b.getI8Type(),
-                                    MemRefLayoutAttrInterface(), space);
+  auto globalType =
+      MemRefType::get({0}, b.getI8Type(), MemRefLayoutAttrInterface(), space);
   StringRef name = "__tile_dynamic_shared";
   if (!gpuModule.lookupSymbol(name)) {
     b.setInsertionPointToStart(gpuModule.getBody());
@@ -123,7 +134,7 @@ LogicalResult outline(KernelOp kernel, ModuleOp module) {
   if (failed(collectCaptures(kernel, sunk, argSet, hostValues)))
     return failure();
   for (Operation *op : sunk)
-    if (op->getBlock() != kernel->getBlock())
+    if (!op->getBlock()->findAncestorOpInBlock(*kernel))
       return kernel.emitOpError("uses a value computed in another block");
   SmallVector<BlockArgument> sortedArgs(argSet.begin(), argSet.end());
   llvm::sort(sortedArgs, [](BlockArgument a, BlockArgument b) {

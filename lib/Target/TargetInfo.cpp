@@ -122,6 +122,11 @@ void TargetInfo::emitMbarrierWait(OpBuilder &, Location, Value, Value) const {
   llvm_unreachable("callers check hasTma()");
 }
 
+Value TargetInfo::emitTensorMap(OpBuilder &, Location, Value,
+                                ArrayRef<int64_t>, int64_t) const {
+  llvm_unreachable("callers check hasTma()");
+}
+
 void TargetInfo::emitTensorCopy(OpBuilder &, Location, Value, Value,
                                 ValueRange, Value) const {
   llvm_unreachable("callers check hasTma()");

@@ -180,6 +180,19 @@ static LogicalResult lowerAllocs(LoweringContext &ctx) {
       return alloc.emitOpError("unexpected memory space");
     }
   }
+  // Barriers of the pipes fed by tensor copies, then their initialization.
+  for (auto &[pipe, entry] : ctx.barrierPipes) {
+    if (!dynamicShared)
+      dynamicShared = gpu::DynamicSharedMemoryOp::create(b, loc(), bytesType);
+    offset = llvm::alignTo(offset, 8);
+    auto type = MemRefType::get({2 * entry.slots}, b.getI64Type(),
+                                MemRefLayoutAttrInterface(), sharedSpace);
+    entry.barriers = memref::ViewOp::create(b, loc(), type, dynamicShared,
+                                            idx(offset), ValueRange());
+    offset += 16 * entry.slots;
+  }
+  ctx.currentLoc = kernel.getLoc();
+  initBarrierPipes(ctx);
   ctx.kernel->setAttr(TileDialect::kSharedMemoryBytesAttrName,
                       b.getI64IntegerAttr(offset));
   return success();
@@ -244,7 +257,8 @@ static LogicalResult lowerKernel(KernelOp kernel) {
   LoweringContext ctx(kernel, *target);
   allocateScratch(ctx);
   insertSynchronization(kernel, *target);
-  if (failed(assignBarrierIds(ctx)) || failed(lowerAllocs(ctx)))
+  if (failed(assignBarrierIds(ctx)) || failed(planBarrierPipes(ctx)) ||
+      failed(lowerAllocs(ctx)))
     return failure();
   // Lower innermost ops first (tile.ws bodies before the tile.ws), in
   // program order otherwise.

@@ -19,6 +19,14 @@ AllocOp mlir::tile::getRootAlloc(Value value) {
   return nullptr;
 }
 
+PipeProduceAcquireOp mlir::tile::getHandOff(CopyOp copy) {
+  for (Operation *op = copy; op && !isa<KernelOp>(op); op = op->getParentOp())
+    for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode())
+      if (auto acquire = dyn_cast<PipeProduceAcquireOp>(prev))
+        return acquire;
+  return nullptr;
+}
+
 bool mlir::tile::isProducerCopy(Operation *op, scf::ForOp loop) {
   auto copy = dyn_cast<CopyOp>(op);
   if (!copy || getMemoryKind(copy.getSourceType()) != MemoryKind::Global ||

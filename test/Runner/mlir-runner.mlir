@@ -1,8 +1,9 @@
 // The tile runtime provides upstream's mgpu ABI, so the stock mlir-runner
 // runs a module compiled by tile-to-nvvm with it as its shared library: a
 // main (below) is appended to examples/gemm.mlir, compiled, and run. No GPU
-// here (TILE_RT_LIBCUDA points nowhere, also on a GPU machine): the kernel
-// lookup of the launch (the module loads lazily) reports it, and main prints
+// here (TILE_RT_LIBCUDA points nowhere, also on a GPU machine): the first
+// runtime call, making the tensor maps of the TMA kernel (the allocations
+// are aligned), reports it, and main prints
 // the runtime's error message instead of the process aborting. With
 // host-runtime=false the host code is upstream's own (mgpuStreamCreate,
 // mgpuLaunchKernel, mgpuStreamSynchronize, ...).
@@ -14,9 +15,9 @@
 // RUN: tile-opt %t.mlir --tile-to-nvvm="format=isa host-runtime=false" -o %t.upstream.mlir
 // RUN: env TILE_RT_LIBCUDA=/nonexistent %mlir_runner %t.upstream.mlir -e main --entry-point-result=void --shared-libs=%tile_cuda_runtime | FileCheck %s --check-prefix=UPSTREAM
 
-// CHECK: gemm: mgpuModuleGetFunction('gemm_kernel'): libcuda.so.1 not found (dlopen("/nonexistent"){{.*}}
+// CHECK: gemm: mgpuTensorMapEncodeTiledMemref: libcuda.so.1 not found (dlopen("/nonexistent"){{.*}}
 // CHECK-NEXT: main done
-// UPSTREAM: mgpuModuleGetFunction('gemm_kernel'): libcuda.so.1 not found (dlopen("/nonexistent"){{.*}}
+// UPSTREAM: mgpuTensorMapEncodeTiledMemref: libcuda.so.1 not found (dlopen("/nonexistent"){{.*}}
 // UPSTREAM-NEXT: main done
 
 func.func private @tileRtGetErrorMessage() -> !llvm.ptr

@@ -1,4 +1,4 @@
-// RUN: tile-opt %s -split-input-file -tile-layout-inference=remarks=true -verify-diagnostics | FileCheck %s
+// RUN: tile-opt %s -split-input-file -tile-attach-target=chip=sm_80 -tile-layout-inference=remarks=true -verify-diagnostics | FileCheck %s
 
 // The GEMM example: the accumulator gets the mma.sync layout with the 4 warps
 // split 2 x 2 (square policy); the shared operands get the widest swizzle

@@ -36,16 +36,19 @@
 // CHECK-COUNT-16: nvgpu.mma.sync
 // CHECK-NOT: nvgpu.mma.sync
 // CHECK: return
-func.func @copy_and_gemm(%A: !g, %B: !g, %i: index) {
-  tile.kernel @k blocks(%bx) in [4] threads(128) {
-    %as = tile.alloc : !s
-    %bs = tile.alloc : !b
-    %acc = tile.alloc : !f
-    tile.copy %A[%i, %i], %as : !g to !s
-    tile.copy %B[%i, %i], %bs : !g to !b
-    tile.gemm %as, %bs, %acc clear_accum : !s, !b, !f
+// mma.sync (sm_80); sm_90a is tested in lower-ops-sm90.mlir.
+module attributes {tile.target = #tile.target<"sm_80">} {
+  func.func @copy_and_gemm(%A: !g, %B: !g, %i: index) {
+    tile.kernel @k blocks(%bx) in [4] threads(128) {
+      %as = tile.alloc : !s
+      %bs = tile.alloc : !b
+      %acc = tile.alloc : !f
+      tile.copy %A[%i, %i], %as : !g to !s
+      tile.copy %B[%i, %i], %bs : !g to !b
+      tile.gemm %as, %bs, %acc clear_accum : !s, !b, !f
+    }
+    return
   }
-  return
 }
 
 // -----
@@ -169,16 +172,19 @@ func.func @in_bounds(%C: !g, %i: index) {
 // CHECK: memref.store %{{.*}} : memref<{{[0-9]+}}xf32, #gpu.address_space<workgroup>>
 // CHECK: gpu.barrier
 // CHECK: arith.maxnumf
-func.func @reduce() {
-  tile.kernel @k blocks(%bx) in [1] threads(128) {
-    %as = tile.alloc : !s
-    %bs = tile.alloc : !b
-    %acc = tile.alloc : !f
-    %m = tile.alloc : !r
-    tile.gemm %as, %bs, %acc clear_accum : !s, !b, !f
-    tile.reduce <max> %acc, %m dim 1 clear : !f to !r
+// mma.sync (sm_80); sm_90a is tested in lower-ops-sm90.mlir.
+module attributes {tile.target = #tile.target<"sm_80">} {
+  func.func @reduce() {
+    tile.kernel @k blocks(%bx) in [1] threads(128) {
+      %as = tile.alloc : !s
+      %bs = tile.alloc : !b
+      %acc = tile.alloc : !f
+      %m = tile.alloc : !r
+      tile.gemm %as, %bs, %acc clear_accum : !s, !b, !f
+      tile.reduce <max> %acc, %m dim 1 clear : !f to !r
+    }
+    return
   }
-  return
 }
 
 // -----
@@ -256,8 +262,9 @@ func.func @tf32() {
 // A shared-memory write inside tile.ws synchronizes the region's threads
 // only: its barriers (and the async wait's) are the named barrier 1 over the
 // 128 threads of warpgroup 1, never the block-wide one the other warpgroup
-// does not reach. A user tile.barrier and a cross-warp reduction in a second
-// region use barrier 2 over that region's 128 threads.
+// does not reach. A user tile.barrier and a cross-warp reduction (the gemm
+// pinned to mma.sync with 2 x 2 warps) in a second region use barrier 2 over
+// that region's 128 threads.
 
 // CHECK-LABEL: func.func @ws_shared
 // CHECK-NOT: gpu.barrier
@@ -291,7 +298,7 @@ func.func @ws_shared(%in: memref<?x?xf16>) {
     }
     tile.ws [0] {
       tile.barrier
-      tile.gemm %as, %bs, %acc clear_accum : memref<64x32xf16, #gpu.address_space<workgroup>>, memref<32x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.mem<fragment>>
+      tile.gemm %as, %bs, %acc clear_accum {mma = #tile.mma<mma_sync, shape = [16, 8, 16], warps = [2, 2]>} : memref<64x32xf16, #gpu.address_space<workgroup>>, memref<32x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.mem<fragment>>
       tile.reduce <max> %acc, %m dim 1 clear : memref<64x64xf32, #tile.mem<fragment>> to memref<64xf32, #tile.mem<fragment>>
     }
   }

@@ -119,3 +119,72 @@ func.func @amd() {
 func.func @bad_attr() attributes {x = #tile.mma<mma_sync, shape = [16, 8, 16], warps = [4]>} {
   return
 }
+
+// -----
+
+// A pinned wgmma must have the instruction shape of the gemm (m64nNk16).
+!sA = memref<64x32xf16, #gpu.address_space<workgroup>>
+!sB = memref<32x64xf16, #gpu.address_space<workgroup>>
+!fC = memref<64x64xf32, #tile.mem<fragment>>
+func.func @wgmma_shape() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %a = tile.alloc : !sA
+    %b = tile.alloc : !sB
+    %c = tile.alloc : !fC
+    // expected-error @+1 {{wgmma computes this gemm with m64n64k16, got m64n128k16}}
+    tile.gemm %a, %b, %c {mma = #tile.mma<wgmma, shape = [64, 128, 16], warps = [4, 1]>} : !sA, !sB, !fC
+  }
+  return
+}
+
+// -----
+
+// wgmma splits the gemm along M over all the warps that execute it.
+!sA = memref<64x32xf16, #gpu.address_space<workgroup>>
+!sB = memref<32x64xf16, #gpu.address_space<workgroup>>
+!fC = memref<64x64xf32, #tile.mem<fragment>>
+func.func @wgmma_warps() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %a = tile.alloc : !sA
+    %b = tile.alloc : !sB
+    %c = tile.alloc : !fC
+    // expected-error @+1 {{wgmma splits the gemm along M over its 4 warps: expected warps = [4, 1]}}
+    tile.gemm %a, %b, %c {mma = #tile.mma<wgmma, shape = [64, 64, 16], warps = [2, 2]>} : !sA, !sB, !fC
+  }
+  return
+}
+
+// -----
+
+// wgmma runs on whole warpgroups; M must cover 64 rows per warpgroup.
+!sA = memref<64x32xf16, #gpu.address_space<workgroup>>
+!sB = memref<32x64xf16, #gpu.address_space<workgroup>>
+!fC = memref<64x64xf32, #tile.mem<fragment>>
+func.func @wgmma_rows() {
+  tile.kernel @k blocks(%bx) in [1] threads(256) {
+    %a = tile.alloc : !sA
+    %b = tile.alloc : !sB
+    %c = tile.alloc : !fC
+    // expected-error @+1 {{wgmma needs M to be a multiple of 64 x 2 warpgroups, got 64}}
+    tile.gemm %a, %b, %c {mma = #tile.mma<wgmma, shape = [64, 64, 16], warps = [8, 1]>} : !sA, !sB, !fC
+  }
+  return
+}
+
+// -----
+
+// wgmma reads both operands from shared memory (the register-A form is not
+// implemented yet).
+!fA = memref<64x32xf16, #tile.mem<fragment>>
+!sB = memref<32x64xf16, #gpu.address_space<workgroup>>
+!fC = memref<64x64xf32, #tile.mem<fragment>>
+func.func @wgmma_register_a() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %a = tile.alloc : !fA
+    %b = tile.alloc : !sB
+    %c = tile.alloc : !fC
+    // expected-error @+1 {{wgmma reads A and B from shared memory here}}
+    tile.gemm %a, %b, %c {mma = #tile.mma<wgmma, shape = [64, 64, 16], warps = [4, 1]>} : !fA, !sB, !fC
+  }
+  return
+}

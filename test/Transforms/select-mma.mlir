@@ -1,15 +1,20 @@
 // RUN: tile-opt %examples/gemm.mlir --tile-attach-target=chip=sm_80 --tile-select-mma | FileCheck %s --check-prefix=GEMM
-// RUN: tile-opt %examples/gemm.mlir --tile-attach-target=chip=sm_90a --tile-select-mma | FileCheck %s --check-prefix=GEMM
+// RUN: tile-opt %examples/gemm.mlir --tile-attach-target=chip=sm_90a --tile-select-mma | FileCheck %s --check-prefix=GEMM90
 // RUN: tile-opt %examples/flash_attention.mlir --tile-attach-target=chip=sm_80 --tile-select-mma | FileCheck %s --check-prefix=FA
-// RUN: tile-opt %examples/flash_attention.mlir --tile-attach-target=chip=sm_90a --tile-select-mma | FileCheck %s --check-prefix=FA
+// RUN: tile-opt %examples/flash_attention.mlir --tile-attach-target=chip=sm_90a --tile-select-mma | FileCheck %s --check-prefix=FA90
 // RUN: tile-opt %s -split-input-file --tile-select-mma | FileCheck %s
 
-// The instruction of each gemm of the examples: mma.sync m16n8k16 on both
-// sm_80 and sm_90a (wgmma comes with the Hopper lowering), with the warp
-// partition of the gemm's policy (4 warps in the GEMM, 8 in FlashAttention).
+// The instruction of each gemm of the examples. sm_80: mma.sync m16n8k16
+// with the warp partition of the gemm's policy (4 warps in the GEMM, 8 in
+// FlashAttention). sm_90a: wgmma m64nNk16 for gemms whose operands are both
+// in shared memory, split along M over the warpgroups; FlashAttention's
+// P * V reads P from registers and keeps mma.sync.
 // GEMM: tile.gemm {{.*}} {mma = #tile.mma<mma_sync, shape = [16, 8, 16], warps = [2, 2]>}
+// GEMM90: tile.gemm {{.*}} {mma = #tile.mma<wgmma, shape = [64, 128, 16], warps = [4, 1]>}
 // FA: tile.gemm {{.*}} transpose_b clear_accum policy <full_row> {mma = #tile.mma<mma_sync, shape = [16, 8, 16], warps = [8, 1]>}
 // FA: tile.gemm {{.*}} policy <full_row> {mma = #tile.mma<mma_sync, shape = [16, 8, 16], warps = [8, 1]>}
+// FA90: tile.gemm {{.*}} transpose_b clear_accum policy <full_row> {mma = #tile.mma<wgmma, shape = [64, 64, 16], warps = [8, 1]>}
+// FA90: tile.gemm {{.*}} policy <full_row> {mma = #tile.mma<mma_sync, shape = [16, 8, 16], warps = [8, 1]>}
 
 !sA = memref<64x32xf16, #gpu.address_space<workgroup>>
 !sB = memref<32x64xf16, #gpu.address_space<workgroup>>
@@ -31,13 +36,13 @@ func.func @pinned() {
 
 // -----
 
-// bf16 on a tile.ws region of two warpgroups: the partition is over its 8
-// warps.
+// bf16 on a tile.ws region of two warpgroups (sm_90a, the default): wgmma
+// over its 8 warps, each warpgroup owning 64 rows.
 !sA = memref<128x32xbf16, #gpu.address_space<workgroup>>
 !sB = memref<32x128xbf16, #gpu.address_space<workgroup>>
 !fC = memref<128x128xf32, #tile.mem<fragment>>
 // CHECK-LABEL: func.func @ws_bf16
-// CHECK: tile.gemm {{.*}} {mma = #tile.mma<mma_sync, shape = [16, 8, 16], warps = [4, 2]>}
+// CHECK: tile.gemm {{.*}} {mma = #tile.mma<wgmma, shape = [64, 128, 16], warps = [8, 1]>}
 func.func @ws_bf16() {
   tile.kernel @k blocks(%bx) in [1] threads(384) {
     %a = tile.alloc : !sA

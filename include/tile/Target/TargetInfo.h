@@ -119,6 +119,9 @@ public:
   /// A barrier over `scope` (block-wide by default).
   virtual void emitBarrier(OpBuilder &b, Location loc,
                            BarrierScope scope) const;
+  /// Waits until every lane of the warp has arrived here (nothing where
+  /// warps run in lockstep).
+  virtual void emitWarpSync(OpBuilder &b, Location loc) const {}
   /// The value `v` of the lane whose id is this lane's XOR `mask`, within
   /// groups of `width` lanes.
   virtual Value emitShuffleXor(OpBuilder &b, Location loc, Value v,
@@ -161,6 +164,13 @@ public:
   /// Waits until the phase of parity `parity` (i32 0 or 1) has completed.
   virtual void emitMbarrierWait(OpBuilder &b, Location loc, Value addr,
                                 Value parity) const;
+  /// Host code, before the launch: the tensor map (an `!llvm.ptr` to a
+  /// device copy) of the 2-D global memref `tensor` for boxes of `box`
+  /// elements (rows, columns) written to shared memory with a swizzle span
+  /// of `swizzleBytes` (0: none); elements outside the tensor read as zero.
+  virtual Value emitTensorMap(OpBuilder &b, Location loc, Value tensor,
+                              ArrayRef<int64_t> box,
+                              int64_t swizzleBytes) const;
   /// One tensor copy of the box at `coords` (i32, innermost dimension
   /// first) of the tensor map at global pointer `map` into shared pointer
   /// `dst`, completing `bytes` on the barrier at `mbar`.

@@ -31,6 +31,44 @@ def AttachTarget : Pass<"tile-attach-target", "ModuleOp"> {
   ];
 }
 
+def SelectTma : Pass<"tile-select-tma", "ModuleOp"> {
+  let summary = "Use tensor copies (TMA) for pipelined copies into shared "
+                "memory, with a run-time fall-back";
+  let description = [{
+    On chips with a tensor copy engine (sm_90), the asynchronous copies a
+    pipelined loop hands off through a `tile.pipe` become `tile.copy async
+    tma`: one thread copies each swizzle panel of the tile with one tensor
+    copy, completed on the barrier of the pipe's slot, and the hardware
+    fills elements outside the tensor with zeros. A pipe uses TMA for all
+    of its copies or for none.
+
+    A tensor copy needs, besides what the types show (2-D tiles, no element
+    conversion, a swizzled or row-major shared tile, boxes of at most 256
+    rows), what only the call knows: the tensor's first element 16-byte
+    aligned, rows a multiple of 16 bytes apart, unit innermost stride. The
+    pass therefore versions each kernel with TMA copies: the host tests
+    these facts for every tensor the copies read and launches the TMA
+    version (`<kernel>_tma`) when they hold, the original kernel otherwise.
+    A copy whose tensor's static type already rules TMA out (say a row
+    stride of 66 bytes) keeps its copy engine, with a remark saying why;
+    with `remarks=true` also copies ruled out for other reasons (3-D
+    tensors, element conversions, padded tiles) and those that use TMA.
+
+    Runs after layout inference, which chooses the swizzles.
+  }];
+  let options = [
+    Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
+           "Also report the copies that use TMA and every other reason "
+           "a copy does not">
+  ];
+  let dependentDialects = [
+    "::mlir::tile::TileDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
 def CheckResources : Pass<"tile-check-resources", "ModuleOp"> {
   let summary = "Compute and check the on-chip resources of each tile kernel";
   let description = [{

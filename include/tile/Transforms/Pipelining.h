@@ -26,6 +26,12 @@ bool readsTile(Operation *op, Operation *alloc);
 /// allocated outside `loop`: the ops software pipelining overlaps.
 bool isProducerCopy(Operation *op, scf::ForOp loop);
 
+/// The `tile.pipe.produce_acquire` of the hand-off an asynchronous copy
+/// fills: the closest one before it in its block or an enclosing block of
+/// its kernel (tile-inject-pipeline puts each iteration's copies between an
+/// acquire and a commit), or null.
+PipeProduceAcquireOp getHandOff(CopyOp copy);
+
 /// A shared tile a pipelined loop writes in one stage and reads in later
 /// ones.
 struct VersionedBuffer {

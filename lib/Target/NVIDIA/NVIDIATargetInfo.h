@@ -34,6 +34,7 @@ public:
   // Sync.cpp
   void emitBarrier(OpBuilder &b, Location loc,
                    BarrierScope scope) const override;
+  void emitWarpSync(OpBuilder &b, Location loc) const override;
   LogicalResult emitRegisterBudget(OpBuilder &b, Location loc,
                                    int64_t registers,
                                    Operation *op) const override;
@@ -56,6 +57,9 @@ public:
                                   int64_t bytes) const override;
   void emitMbarrierWait(OpBuilder &b, Location loc, Value addr,
                         Value parity) const override;
+  Value emitTensorMap(OpBuilder &b, Location loc, Value tensor,
+                      ArrayRef<int64_t> box,
+                      int64_t swizzleBytes) const override;
   void emitTensorCopy(OpBuilder &b, Location loc, Value dst, Value map,
                       ValueRange coords, Value mbar) const override;
 

@@ -33,6 +33,10 @@ void NVIDIATargetInfo::emitBarrier(OpBuilder &b, Location loc,
                           NVVM::BarrierReductionAttr(), Value());
 }
 
+void NVIDIATargetInfo::emitWarpSync(OpBuilder &b, Location loc) const {
+  NVVM::SyncWarpOp::create(b, loc, arith::ConstantIntOp::create(b, loc, -1, 32));
+}
+
 LogicalResult NVIDIATargetInfo::emitRegisterBudget(OpBuilder &b, Location loc,
                                                    int64_t registers,
                                                    Operation *op) const {

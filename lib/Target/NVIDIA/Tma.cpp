@@ -5,14 +5,20 @@
 // transaction counts). Barriers and destinations are `!llvm.ptr<3>`
 // (shared::cta); the copy instruction addresses shared::cluster, which
 // contains the block's own shared memory, so its destination is cast there.
+// Tensor maps are made by the host (`nvgpu.tma.create.descriptor`, which
+// calls the runtime's `mgpuTensorMapEncodeTiledMemref`) and reach the kernel
+// as a pointer to a device copy.
 //
 //===----------------------------------------------------------------------===//
 
 #include "NVIDIATargetInfo.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -28,8 +34,7 @@ void NVIDIATargetInfo::emitMbarrierInit(OpBuilder &b, Location loc, Value addr,
                                Value());
 }
 
-void NVIDIATargetInfo::emitMbarrierInitFence(OpBuilder &b,
-                                             Location loc) const {
+void NVIDIATargetInfo::emitMbarrierInitFence(OpBuilder &b, Location loc) const {
   NVVM::FenceMbarrierInitOp::create(b, loc);
 }
 
@@ -58,11 +63,41 @@ void NVIDIATargetInfo::emitTensorCopy(OpBuilder &b, Location loc, Value dst,
                                       Value map, ValueRange coords,
                                       Value mbar) const {
   auto clusterPtr = LLVM::LLVMPointerType::get(
-      b.getContext(), static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
+      b.getContext(),
+      static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
   Value dstCluster = LLVM::AddrSpaceCastOp::create(b, loc, clusterPtr, dst);
   NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
       b, loc, dstCluster, map, coords, mbar, /*im2colOffsets=*/ValueRange(),
       /*multicastMask=*/Value(), /*l2CacheHint=*/Value(),
       NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false,
       /*group=*/NVVM::CTAGroupKindAttr(), /*predicate=*/Value());
+}
+
+Value NVIDIATargetInfo::emitTensorMap(OpBuilder &b, Location loc, Value tensor,
+                                      ArrayRef<int64_t> box,
+                                      int64_t swizzleBytes) const {
+  MLIRContext *ctx = b.getContext();
+  auto type = cast<MemRefType>(tensor.getType());
+  auto shared = MemRefType::get(
+      box, type.getElementType(), MemRefLayoutAttrInterface(),
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
+  nvgpu::TensorMapSwizzleKind swizzle =
+      swizzleBytes == 128  ? nvgpu::TensorMapSwizzleKind::SWIZZLE_128B
+      : swizzleBytes == 64 ? nvgpu::TensorMapSwizzleKind::SWIZZLE_64B
+      : swizzleBytes == 32 ? nvgpu::TensorMapSwizzleKind::SWIZZLE_32B
+                           : nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE;
+  auto mapType = nvgpu::TensorMapDescriptorType::get(
+      ctx, shared, swizzle, nvgpu::TensorMapL2PromoKind::L2PROMO_256B,
+      nvgpu::TensorMapOOBKind::OOB_ZERO,
+      nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
+  auto unranked =
+      UnrankedMemRefType::get(type.getElementType(), type.getMemorySpace());
+  Value cast = memref::CastOp::create(b, loc, unranked, tensor);
+  SmallVector<Value> dims;
+  for (int64_t d : box)
+    dims.push_back(arith::ConstantIndexOp::create(b, loc, d));
+  Value map = nvgpu::TmaCreateDescriptorOp::create(b, loc, mapType, cast, dims);
+  return UnrealizedConversionCastOp::create(
+             b, loc, LLVM::LLVMPointerType::get(ctx), map)
+      .getResult(0);
 }

@@ -70,6 +70,9 @@ static WgmmaCheck checkWgmma(GemmOp op, int64_t numThreads,
     return fail("wgmma supports f16 and bf16 inputs here");
   if (!acc.isF32())
     return fail("wgmma accumulates in f32 here");
+  if (op.getPolicy() == WarpPolicy::FullCol)
+    return fail("wgmma splits the gemm along M, which policy full_col "
+                "rules out");
   if (!warpgroupSize || numThreads % warpgroupSize != 0)
     return fail("wgmma runs on whole warpgroups of " + Twine(warpgroupSize) +
                 " threads, the gemm on " + Twine(numThreads));
@@ -83,12 +86,11 @@ static WgmmaCheck checkWgmma(GemmOp op, int64_t numThreads,
   if (op.getK() % 16 != 0)
     return fail("wgmma needs K to be a multiple of 16, got " +
                 Twine(op.getK()));
-  for (auto [name, v] : {std::pair<StringRef, Value>{"A", op.getA()},
-                         {"B", op.getB()}})
+  for (auto [name, v] :
+       {std::pair<StringRef, Value>{"A", op.getA()}, {"B", op.getB()}})
     if (rowBytes(v) % 32 != 0)
       return fail("wgmma needs swizzled operands: rows of " + name +
-                  " must be multiples of 32 bytes, got " +
-                  Twine(rowBytes(v)));
+                  " must be multiples of 32 bytes, got " + Twine(rowBytes(v)));
   return {};
 }
 
@@ -132,11 +134,11 @@ namespace {
 /// A shared operand as descriptors address it.
 struct DescriptorOperand {
   SharedOperand tile;
-  bool kMajor;     // the contiguous (last) dimension is K
-  int64_t rows;    // rows of the stored matrix
-  int64_t bytes;   // bytes per element
-  uint64_t fixed;  // LBO, SBO and swizzle bits
-  Value base;      // byte address (i64) of the operand's first element
+  bool kMajor;    // the contiguous (last) dimension is K
+  int64_t rows;   // rows of the stored matrix
+  int64_t bytes;  // bytes per element
+  uint64_t fixed; // LBO, SBO and swizzle bits
+  Value base;     // byte address (i64) of the operand's first element
 };
 } // namespace
 
@@ -150,18 +152,17 @@ static FailureOr<DescriptorOperand> describe(OpBuilder &b, Location loc,
   FailureOr<SharedOperand> tile = x.resolveShared();
   if (failed(tile))
     return failure();
-  if (tile->swizzleBytes < 32 || tile->padBytes != 0 ||
-      tile->shape.size() != 2)
+  if (tile->swizzleBytes < 32 || tile->padBytes != 0 || tile->shape.size() != 2)
     return op.emitOpError("wgmma needs the ")
            << name << " tile in a swizzled shared layout (#tile.shared<swizzle"
            << " = 32|64|128>)";
   DescriptorOperand d{*tile, kMajor, tile->shape[0], tile->elementBits / 8,
-                      0, Value()};
+                      0,     Value()};
   int64_t swizzle = tile->swizzleBytes;
   uint64_t lbo = kMajor ? 16 : uint64_t(d.rows * swizzle);
   uint64_t sbo = 8 * swizzle;
-  d.fixed = ((lbo >> 4) << 16) | ((sbo >> 4) << 32) |
-            (swizzleMode(swizzle) << 62);
+  d.fixed =
+      ((lbo >> 4) << 16) | ((sbo >> 4) << 32) | (swizzleMode(swizzle) << 62);
   IndexBuilder ib{b, loc};
   Value address =
       memref::ExtractAlignedPointerAsIndexOp::create(b, loc, tile->view);
@@ -179,12 +180,13 @@ static Value descriptorAt(OpBuilder &b, Location loc,
   int64_t panelCols = swizzle / d.bytes;
   Value offset;
   if (d.kMajor)
-    offset = ib.add(ib.mul(mn, ib.idx(swizzle)),
-                    ib.idx((k / panelCols) * d.rows * swizzle +
-                           (k % panelCols) * d.bytes));
+    offset = ib.add(
+        ib.mul(mn, ib.idx(swizzle)),
+        ib.idx((k / panelCols) * d.rows * swizzle + (k % panelCols) * d.bytes));
   else
-    offset = ib.add(ib.mul(ib.divConst(mn, panelCols), ib.idx(d.rows * swizzle)),
-                    ib.idx(k * swizzle));
+    offset =
+        ib.add(ib.mul(ib.divConst(mn, panelCols), ib.idx(d.rows * swizzle)),
+               ib.idx(k * swizzle));
   Type i64 = b.getI64Type();
   Value address = arith::AddIOp::create(
       b, loc, d.base, arith::IndexCastOp::create(b, loc, i64, offset));
@@ -226,17 +228,16 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
   // [slab * n / 2, (slab + 1) * n / 2) of the layout, in instruction order.
   Type f32 = b.getF32Type();
   int64_t perSlab = n / 2;
-  auto accType = LLVM::LLVMStructType::getLiteral(
-      ctx, SmallVector<Type>(perSlab, f32));
+  auto accType =
+      LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(perSlab, f32));
   SmallVector<Value> accs;
   for (int64_t s = 0; s < slabs; ++s) {
     Value acc = LLVM::PoisonOp::create(b, loc, accType);
     if (!op.getClearAccum())
       for (int64_t i = 0; i < perSlab; ++i) {
-        Value v = memref::LoadOp::create(b, loc, c.regs,
-                                         ib.idx(s * perSlab + i));
-        acc = LLVM::InsertValueOp::create(b, loc, acc, v,
-                                          ArrayRef<int64_t>{i});
+        Value v =
+            memref::LoadOp::create(b, loc, c.regs, ib.idx(s * perSlab + i));
+        acc = LLVM::InsertValueOp::create(b, loc, acc, v, ArrayRef<int64_t>{i});
       }
     accs.push_back(acc);
   }
@@ -265,8 +266,8 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
   for (int64_t s = 0; s < slabs; ++s)
     for (int64_t i = 0; i < perSlab; ++i) {
-      Value v = LLVM::ExtractValueOp::create(b, loc, accs[s],
-                                             ArrayRef<int64_t>{i});
+      Value v =
+          LLVM::ExtractValueOp::create(b, loc, accs[s], ArrayRef<int64_t>{i});
       memref::StoreOp::create(b, loc, v, c.regs, ib.idx(s * perSlab + i));
     }
   return success();

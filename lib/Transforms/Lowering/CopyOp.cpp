@@ -587,5 +587,7 @@ LogicalResult mlir::tile::lowering::lowerCopy(LoweringContext &ctx, CopyOp op) {
     return op.emitOpError("asynchronous copies need an asynchronous copy "
                           "engine, which ")
            << ctx.target.getChipName() << " does not have";
+  if (op.getTma())
+    return lowerTmaCopy(ctx, op);
   return CopyLowering(ctx, op).run();
 }

@@ -20,6 +20,9 @@
 
 #include "mlir/IR/Builders.h"
 
+#include <map>
+#include <tuple>
+
 namespace mlir::tile::lowering {
 
 /// A shared tile lowered to a flat view of dynamic shared memory.
@@ -38,6 +41,17 @@ struct SharedRef {
   ArrayRef<int64_t> shape; // the view's shape
 };
 
+/// A pipe whose hand-offs are counted by transaction barriers (its copies
+/// are tensor copies): per slot a "full" barrier (one arrival with the
+/// expected bytes per copy of a hand-off) and an "empty" barrier (one
+/// arrival per consumer warp).
+struct BarrierPipe {
+  int64_t slots = 0;
+  int64_t fullArrivals = 0;
+  int64_t emptyArrivals = 0;
+  Value barriers; // memref<2 x slots x i64> in shared memory: full, empty
+};
+
 class LoweringContext {
 public:
   LoweringContext(KernelOp kernel, const TargetInfo &target)
@@ -54,6 +68,14 @@ public:
   DenseMap<Operation *, Value> scratch;
   /// Hardware barrier ids of the tile.ws regions that synchronize.
   DenseMap<Operation *, int64_t> barrierIds;
+  /// Pipes fed by tensor copies, keyed by their tile.pipe.create value.
+  DenseMap<Value, BarrierPipe> barrierPipes;
+  /// The pipe and sequence number of each tensor copy's hand-off (found
+  /// before the pipe ops are lowered).
+  DenseMap<Operation *, std::pair<Value, Value>> tmaHandOffs;
+  /// Tensor maps made on the host, per (tensor, box rows, box columns,
+  /// swizzle).
+  std::map<std::tuple<void *, int64_t, int64_t, int64_t>, Value> tensorMaps;
 
   Location loc() { return currentLoc; }
   IndexBuilder ib() { return IndexBuilder{b, currentLoc}; }
@@ -103,6 +125,8 @@ public:
   Value sharedIndex(const SharedRef &ref, ArrayRef<Value> coords);
   /// `ref` as instruction emitters see it.
   SharedOperand toOperand(const SharedRef &ref);
+  /// A `!llvm.ptr<3>` to element `index` of the flat shared view `view`.
+  Value sharedPointer(Value view, Value index);
   /// The register tile `value` denotes, or an error on `user`.
   RegisterOperand *getRegTile(Value value, Operation *user);
 };
@@ -121,6 +145,18 @@ LogicalResult lowerAsyncWait(LoweringContext &ctx, AsyncWaitOp op);
 /// tile.pipe.produce_acquire / produce_commit / consume_wait /
 /// consume_release.
 LogicalResult lowerPipeOp(LoweringContext &ctx, Operation *op);
+
+// Tensor copies and the pipes they feed (TmaCopy.cpp).
+/// Finds the pipes fed by `tma` copies and their barrier counts.
+LogicalResult planBarrierPipes(LoweringContext &ctx);
+/// Initializes the barriers of the planned pipes (their storage allocated),
+/// at the builder's insertion point at the start of the kernel.
+void initBarrierPipes(LoweringContext &ctx);
+/// A `tma` copy: one tensor copy per swizzle panel, issued by one thread.
+LogicalResult lowerTmaCopy(LoweringContext &ctx, CopyOp op);
+/// The pipe ops of a barrier pipe.
+LogicalResult lowerBarrierPipeOp(LoweringContext &ctx, Operation *op,
+                                 BarrierPipe &pipe);
 
 /// Solves `target` = XOR of a subset of `bases` over GF(2); returns the
 /// subset as a bit mask over `bases`, or none.

@@ -45,6 +45,10 @@ LogicalResult mlir::tile::lowering::lowerAsyncWait(LoweringContext &ctx,
 // synchronization step placed before shared writes.
 LogicalResult mlir::tile::lowering::lowerPipeOp(LoweringContext &ctx,
                                                 Operation *op) {
+  // Pipes fed by tensor copies hand off through barriers (TmaCopy.cpp).
+  auto barrierPipe = ctx.barrierPipes.find(op->getOperand(0));
+  if (barrierPipe != ctx.barrierPipes.end())
+    return lowerBarrierPipeOp(ctx, op, barrierPipe->second);
   if (!ctx.target.hasAsyncCopy())
     return op->emitOpError("stage hand-offs need an asynchronous copy "
                            "engine, which ")

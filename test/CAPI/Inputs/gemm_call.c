@@ -19,7 +19,9 @@ static int report(const char *what) {
 }
 
 int main(void) {
-  static uint16_t a[64 * 32], b[32 * 48], c[64 * 48];
+  // 16-byte aligned: the call takes the TMA kernel (its tensor maps are
+  // made first, so their failure is the error reported).
+  static _Alignas(16) uint16_t a[64 * 32], b[32 * 48], c[64 * 48];
   tile_memref_2d A = view(a, 64, 32), B = view(b, 32, 48), C = view(c, 64, 48);
   gemm(&A, &B, &C);
   int fine = report("call");

@@ -193,6 +193,11 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     tile.copy %Cf, %C[%m, %n] : memref<128x128xf32, #frag> to memref<?x?xf16>
     ```
 
+    `tma` (set by `tile-select-tma`, on chips with a tensor copy engine)
+    makes an `async` copy one tensor copy per swizzle panel, issued by one
+    thread and completed on the barrier of its pipe's slot; the kernel is
+    only launched when the tensor's alignment allows it.
+
     `in_bounds` asserts that the global region lies within the tensor and
     that the tensor's rows and the region's last offset are multiples of the
     copy's vector width (16 bytes of the wider element type, halved until it
@@ -208,9 +213,10 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     Arg<AnyMemRef, "destination", [MemWrite]>:$target,
     Variadic<Index>:$target_offsets,
     UnitAttr:$async,
+    UnitAttr:$tma,
     UnitAttr:$in_bounds);
   let assemblyFormat = [{
-    (`async` $async^)? (`in_bounds` $in_bounds^)? $source
+    (`async` $async^)? (`tma` $tma^)? (`in_bounds` $in_bounds^)? $source
     (`[` $source_offsets^ `]`)? `,` $target
     (`[` $target_offsets^ `]`)? attr-dict `:` type($source) `to` type($target)
   }];

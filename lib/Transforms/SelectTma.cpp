@@ -1,0 +1,209 @@
+//===- SelectTma.cpp - Tensor copies for pipelined loads --------*- C++ -*-===//
+//
+// `tile-select-tma`: on chips with a tensor copy engine, marks the copies a
+// pipe hands off `tma` in a version of the kernel that the host launches
+// only when every tensor those copies read allows tensor copies (aligned
+// base, rows 16-byte multiples apart, unit innermost stride, extents a
+// tensor map can describe); the original kernel runs otherwise.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Transforms/Passes.h"
+#include "tile/Transforms/Pipelining.h"
+
+#include "tile/Dialect/ChipDescription.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/MapVector.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_SELECTTMA
+#include "tile/Transforms/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+/// Largest box extent of a tensor copy.
+static constexpr int64_t kMaxBox = 256;
+
+/// Why `copy` cannot be a tensor copy whatever the call, or "".
+static std::string checkStatically(CopyOp copy, KernelOp kernel) {
+  MemRefType src = copy.getSourceType(), dst = copy.getTargetType();
+  if (src.getRank() != 2 || dst.getRank() != 2)
+    return "tensor copies here move 2-D tiles";
+  Type elt = src.getElementType();
+  if (elt != dst.getElementType())
+    return "the copy converts its element type";
+  if (!elt.isF16() && !elt.isBF16() && !elt.isF32() && !elt.isInteger(8) &&
+      !elt.isInteger(16) && !elt.isInteger(32))
+    return "tensor copies here move f16, bf16, f32 and 8-, 16- or 32-bit "
+           "integer tiles";
+  Value source = copy.getSource();
+  if (kernel->isAncestor(source.getParentRegion()->getParentOp()))
+    return "the tensor is defined in the kernel";
+  AllocOp alloc = getRootAlloc(copy.getTarget());
+  auto layout = alloc
+                    ? dyn_cast_or_null<SharedLayoutAttr>(alloc.getLayoutAttr())
+                    : SharedLayoutAttr();
+  if (!layout)
+    return "the shared tile has no layout";
+  if (layout.getPad() != 0)
+    return "the shared tile has padded rows";
+  int64_t bytes = elt.getIntOrFloatBitWidth() / 8;
+  int64_t rows = dst.getShape()[0], cols = dst.getShape()[1];
+  int64_t boxCols =
+      layout.getSwizzle() ? std::min(cols, layout.getSwizzle() / bytes) : cols;
+  if (rows > kMaxBox || boxCols > kMaxBox)
+    return "a box of " + std::to_string(rows) + "x" + std::to_string(boxCols) +
+           " exceeds 256 elements per dimension";
+  if ((boxCols * bytes) % 16 != 0)
+    return "rows of the shared tile are not a multiple of 16 bytes";
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(src.getStridesAndOffset(strides, offset)))
+    return "the tensor's layout is not strided";
+  if (!ShapedType::isDynamic(strides[1]) && strides[1] != 1)
+    return "the tensor's innermost stride is " + std::to_string(strides[1]) +
+           ", not 1";
+  if (!ShapedType::isDynamic(strides[0]) && (strides[0] * bytes) % 16 != 0)
+    return "the tensor's row stride is " + std::to_string(strides[0] * bytes) +
+           " bytes, not a multiple of 16";
+  if (!ShapedType::isDynamic(offset) && (offset * bytes) % 16 != 0)
+    return "the tensor's offset is " + std::to_string(offset * bytes) +
+           " bytes, not a multiple of 16";
+  return "";
+}
+
+/// The host's test that `tensor` allows tensor copies at run time.
+static Value buildRuntimeTest(OpBuilder &b, Location loc, Value tensor) {
+  auto type = cast<MemRefType>(tensor.getType());
+  int64_t bytes = type.getElementTypeBitWidth() / 8;
+  auto cst = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  auto cmp = [&](arith::CmpIPredicate p, Value x, Value y) -> Value {
+    return arith::CmpIOp::create(b, loc, p, x, y);
+  };
+  auto rem = [&](Value x, int64_t m) -> Value {
+    return arith::RemUIOp::create(b, loc, x, cst(m));
+  };
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, tensor);
+  Value pointer =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, tensor);
+  Value first = arith::AddIOp::create(
+      b, loc, pointer,
+      arith::MulIOp::create(b, loc, meta.getOffset(), cst(bytes)));
+  Value rowBytes =
+      arith::MulIOp::create(b, loc, meta.getStrides()[0], cst(bytes));
+  using P = arith::CmpIPredicate;
+  SmallVector<Value> conds = {
+      cmp(P::eq, rem(first, 16), cst(0)),
+      cmp(P::eq, meta.getStrides()[1], cst(1)),
+      cmp(P::eq, rem(rowBytes, 16), cst(0)),
+      // Rows apart by at least their length, at most what a map encodes.
+      cmp(P::sge, meta.getStrides()[0], meta.getSizes()[1]),
+      cmp(P::slt, rowBytes, cst(int64_t(1) << 40))};
+  // Extents a map describes and i32 box coordinates reach.
+  for (Value size : meta.getSizes()) {
+    conds.push_back(cmp(P::sge, size, cst(1)));
+    conds.push_back(cmp(P::slt, size, cst(int64_t(1) << 31)));
+  }
+  Value all = conds.front();
+  for (Value c : ArrayRef<Value>(conds).drop_front())
+    all = arith::AndIOp::create(b, loc, all, c);
+  return all;
+}
+
+namespace {
+struct SelectTmaPass : public tile::impl::SelectTmaBase<SelectTmaPass> {
+  using SelectTmaBase::SelectTmaBase;
+
+  LogicalResult runOnKernel(KernelOp kernel) {
+    TargetAttr target = getTargetAttr(kernel);
+    if (!target || !target.getDescription() || !target.getDescription()->tma)
+      return success();
+    // The asynchronous copies of each pipe, and whether all can use TMA.
+    llvm::MapVector<Operation *, SmallVector<CopyOp>> pipes;
+    DenseMap<Operation *, bool> legal;
+    SmallVector<CopyOp> copies;
+    kernel.walk([&](CopyOp copy) {
+      if (copy.getAsync())
+        copies.push_back(copy);
+    });
+    for (CopyOp copy : copies) {
+      PipeProduceAcquireOp handOff = getHandOff(copy);
+      if (!handOff)
+        continue;
+      Operation *pipe = handOff.getPipe().getDefiningOp();
+      pipes[pipe].push_back(copy);
+      legal.try_emplace(pipe, true);
+      std::string why = checkStatically(copy, kernel);
+      if (!why.empty()) {
+        // What the tensor's type says (strides, offset) is reported always:
+        // the caller can change it; the rest with remarks=true.
+        if (emitRemarks || StringRef(why).starts_with("the tensor's"))
+          copy.emitRemark("not a tensor copy (TMA): ") << why;
+        legal[pipe] = false;
+      }
+    }
+    SmallVector<CopyOp> selected;
+    for (auto &[pipe, pipeCopies] : pipes) {
+      if (!legal[pipe]) {
+        for (CopyOp copy : pipeCopies)
+          if (emitRemarks && checkStatically(copy, kernel).empty())
+            copy.emitRemark("not a tensor copy (TMA): another copy of its "
+                            "stage cannot be one");
+        continue;
+      }
+      selected.append(pipeCopies.begin(), pipeCopies.end());
+    }
+    if (selected.empty())
+      return success();
+
+    // The host's test, over each tensor once.
+    OpBuilder b(kernel);
+    Location loc = kernel.getLoc();
+    llvm::SetVector<Value> tensors;
+    for (CopyOp copy : selected)
+      tensors.insert(copy.getSource());
+    Value test;
+    for (Value tensor : tensors) {
+      Value t = buildRuntimeTest(b, loc, tensor);
+      test = test ? arith::AndIOp::create(b, loc, test, t).getResult() : t;
+    }
+    auto branch = scf::IfOp::create(b, loc, test, /*withElseRegion=*/true);
+    // The original kernel in the else branch, the TMA version in the then.
+    b.setInsertionPointToStart(branch.thenBlock());
+    auto tmaKernel = cast<KernelOp>(b.clone(*kernel));
+    tmaKernel.setSymName((kernel.getSymName() + "_tma").str());
+    kernel->moveBefore(branch.elseBlock()->getTerminator());
+    // Walks visit both kernels in the same order.
+    SmallVector<CopyOp> original, cloned;
+    kernel.walk([&](CopyOp copy) { original.push_back(copy); });
+    tmaKernel.walk([&](CopyOp copy) { cloned.push_back(copy); });
+    llvm::SmallPtrSet<Operation *, 8> isSelected;
+    for (CopyOp copy : selected)
+      isSelected.insert(copy);
+    for (auto [from, to] : llvm::zip_equal(original, cloned))
+      if (isSelected.contains(from)) {
+        to.setTma(true);
+        if (emitRemarks)
+          to.emitRemark("tensor copy (TMA) when the tensor allows it at run "
+                        "time");
+      }
+    return success();
+  }
+
+  void runOnOperation() override {
+    SmallVector<KernelOp> kernels;
+    getOperation().walk([&](KernelOp kernel) { kernels.push_back(kernel); });
+    for (KernelOp kernel : kernels)
+      if (failed(runOnKernel(kernel)))
+        return signalPassFailure();
+  }
+};
+} // namespace

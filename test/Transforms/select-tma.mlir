@@ -1,0 +1,112 @@
+// RUN: tile-opt %s -split-input-file -tile-pipeline-planning -tile-inject-pipeline -tile-layout-inference -tile-select-tma -verify-diagnostics | FileCheck %s
+
+// A pipelined K loop on sm_90a: the kernel is versioned. The host tests, for
+// each tensor the pipe's copies read, the facts only the call knows (first
+// element 16-byte aligned, unit inner stride, rows 16-byte multiples apart,
+// extents a tensor map describes) and launches the TMA version, whose
+// copies are `tma`, or else the original kernel, unchanged.
+
+!g = memref<?x?xf16>
+!sA = memref<128x64xf16, #gpu.address_space<workgroup>>
+!sB = memref<64x128xf16, #gpu.address_space<workgroup>>
+!fC = memref<128x128xf32, #tile.mem<fragment>>
+
+// CHECK-LABEL: func.func @versioned
+// CHECK: memref.extract_strided_metadata %arg0
+// CHECK: memref.extract_aligned_pointer_as_index %arg0
+// CHECK: arith.remui %{{.*}}, %c16
+// CHECK: memref.extract_strided_metadata %arg1
+// CHECK: scf.if
+// CHECK: tile.kernel @k_tma
+// CHECK: tile.pipe.produce_acquire
+// CHECK: tile.copy async tma %arg0
+// CHECK: tile.copy async tma %arg1
+// CHECK: } else {
+// CHECK: tile.kernel @k
+// CHECK-NOT: tma
+// CHECK: return
+func.func @versioned(%A: !g, %B: !g, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %as = tile.alloc : !sA
+    %bs = tile.alloc : !sB
+    %acc = tile.alloc : !fC
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c64 : index
+      tile.copy %A[%c0, %k0], %as : !g to !sA
+      tile.copy %B[%k0, %c0], %bs : !g to !sB
+      tile.gemm %as, %bs, %acc : !sA, !sB, !fC
+    } {tile.num_stages = 3 : i64}
+  }
+  return
+}
+
+// -----
+
+// A tensor whose rows are 33 f16 = 66 bytes apart can never be read by
+// tensor copies: both copies of the pipe keep cp.async (a pipe uses TMA for
+// all its copies or none), with a remark saying why, and the kernel is not
+// versioned.
+
+!gOdd = memref<256x33xf16>
+!g = memref<?x?xf16>
+!sA = memref<128x32xf16, #gpu.address_space<workgroup>>
+!sB = memref<32x128xf16, #gpu.address_space<workgroup>>
+!fC = memref<128x128xf32, #tile.mem<fragment>>
+
+// CHECK-LABEL: func.func @odd_rows
+// CHECK-NOT: scf.if
+// CHECK: tile.kernel @k
+// CHECK-NOT: tma
+// CHECK: return
+func.func @odd_rows(%A: !gOdd, %B: !g, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %as = tile.alloc : !sA
+    %bs = tile.alloc : !sB
+    %acc = tile.alloc : !fC
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c32 : index
+      // expected-remark @below {{not a tensor copy (TMA): the tensor's row stride is 66 bytes, not a multiple of 16}}
+      tile.copy %A[%c0, %k0], %as : !gOdd to !sA
+      tile.copy %B[%k0, %c0], %bs : !g to !sB
+      tile.gemm %as, %bs, %acc : !sA, !sB, !fC
+    } {tile.num_stages = 2 : i64}
+  }
+  return
+}
+
+// -----
+
+// sm_80 has no tensor copies: nothing changes.
+!g = memref<?x?xf16>
+!sA = memref<128x32xf16, #gpu.address_space<workgroup>>
+!sB = memref<32x128xf16, #gpu.address_space<workgroup>>
+!fC = memref<128x128xf32, #tile.mem<fragment>>
+
+// CHECK-LABEL: func.func @sm80
+// CHECK-NOT: tma
+// CHECK: return
+module attributes {tile.target = #tile.target<"sm_80">} {
+func.func @sm80(%A: !g, %B: !g, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %as = tile.alloc : !sA
+    %bs = tile.alloc : !sB
+    %acc = tile.alloc : !fC
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c32 : index
+      tile.copy %A[%c0, %k0], %as : !g to !sA
+      tile.copy %B[%k0, %c0], %bs : !g to !sB
+      tile.gemm %as, %bs, %acc : !sA, !sB, !fC
+    } {tile.num_stages = 2 : i64}
+  }
+  return
+}
+}
