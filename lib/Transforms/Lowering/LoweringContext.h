@@ -19,6 +19,7 @@
 #include "tile/Target/TargetInfo.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/MapVector.h"
 
 #include <map>
 #include <tuple>
@@ -69,7 +70,7 @@ public:
   /// Hardware barrier ids of the tile.ws regions that synchronize.
   DenseMap<Operation *, int64_t> barrierIds;
   /// Pipes fed by tensor copies, keyed by their tile.pipe.create value.
-  DenseMap<Value, BarrierPipe> barrierPipes;
+  llvm::MapVector<Value, BarrierPipe> barrierPipes;
   /// The pipe and sequence number of each tensor copy's hand-off (found
   /// before the pipe ops are lowered).
   DenseMap<Operation *, std::pair<Value, Value>> tmaHandOffs;
