@@ -173,7 +173,7 @@ LogicalResult NVIDIATargetInfo::verifyMma(GemmOp op, MmaAttr mma,
 
 MmaLayouts NVIDIATargetInfo::getMmaLayouts(GemmOp op, MmaAttr mma) const {
   if (mma.getKind() == MmaKind::Wgmma)
-    return nvidia::getWgmmaLayouts(op, mma, getWarpSize());
+    return nvidia::getWgmmaLayouts(op, mma);
   int64_t wm = mma.getWarpsM(), wn = mma.getWarpsN();
   int64_t bits = getInputBits(op);
   return {nvidia::mmaSyncOperandA(op.getM(), op.getK(), bits, wm, wn),

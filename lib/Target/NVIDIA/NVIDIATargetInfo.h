@@ -80,7 +80,7 @@ LogicalResult verifyWgmma(GemmOp op, MmaAttr mma, int64_t numThreads,
                           int64_t warpSize, int64_t warpgroupSize);
 /// The accumulator layout of a wgmma choice (A and B come from shared
 /// memory).
-MmaLayouts getWgmmaLayouts(GemmOp op, MmaAttr mma, int64_t warpSize);
+MmaLayouts getWgmmaLayouts(GemmOp op, MmaAttr mma);
 /// Emits a verified wgmma choice: descriptors for the swizzled shared
 /// operands, one m64nNk16 per 64-row slab and k step, completed before
 /// returning.

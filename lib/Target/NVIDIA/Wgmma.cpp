@@ -118,10 +118,9 @@ LogicalResult nvidia::verifyWgmma(GemmOp op, MmaAttr mma, int64_t numThreads,
   return success();
 }
 
-MmaLayouts nvidia::getWgmmaLayouts(GemmOp op, MmaAttr mma, int64_t warpSize) {
+MmaLayouts nvidia::getWgmmaLayouts(GemmOp op, MmaAttr mma) {
   MmaLayouts layouts;
   int64_t groups = mma.getWarpsM() / 4;
-  (void)warpSize;
   layouts.c = wgmmaAccumulator(op.getM(), op.getN(), groups);
   return layouts;
 }

@@ -6,6 +6,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -252,6 +253,18 @@ SharedOperand LoweringContext::toOperand(const SharedRef &ref) {
   operand.padBytes = ref.tile->layout.getPad();
   operand.origin = ref.origin;
   return operand;
+}
+
+Value LoweringContext::sharedPointer(Value view, Value index) {
+  auto type = cast<MemRefType>(view.getType());
+  int64_t bytes = std::max<int64_t>(type.getElementTypeBitWidth() / 8, 1);
+  Value address =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc(), view);
+  address = add(address, mul(index, idx(bytes)));
+  Value i64 = arith::IndexCastOp::create(b, loc(), b.getI64Type(), address);
+  // Shared memory is address space 3 for NVPTX and AMDGPU alike.
+  auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  return LLVM::IntToPtrOp::create(b, loc(), ptrType, i64);
 }
 
 RegisterOperand *LoweringContext::getRegTile(Value value, Operation *user) {

@@ -26,8 +26,6 @@
 #include "tile/Transforms/Pipelining.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
@@ -69,18 +67,6 @@ LogicalResult mlir::tile::lowering::planBarrierPipes(LoweringContext &ctx) {
     entry.emptyArrivals = consumers / ctx.target.getWarpSize();
   }
   return success();
-}
-
-Value LoweringContext::sharedPointer(Value view, Value index) {
-  auto type = cast<MemRefType>(view.getType());
-  int64_t bytes = std::max<int64_t>(type.getElementTypeBitWidth() / 8, 1);
-  Value address =
-      memref::ExtractAlignedPointerAsIndexOp::create(b, loc(), view);
-  address = add(address, mul(index, idx(bytes)));
-  Value i64 = arith::IndexCastOp::create(b, loc(), b.getI64Type(), address);
-  // Shared memory is address space 3 for NVPTX and AMDGPU alike.
-  auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 3);
-  return LLVM::IntToPtrOp::create(b, loc(), ptrType, i64);
 }
 
 /// Pointer to barrier `which` (0: full, 1: empty) of `slot`.
