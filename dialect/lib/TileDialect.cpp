@@ -56,6 +56,17 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name << "' must be a #tile.target";
     return success();
   }
+  if (name == kPipelineStageAttrName) {
+    if (!isa<scf::IfOp, PipeConsumeReleaseOp>(op))
+      return op->emitError() << "'" << name
+                             << "' may only be attached to an scf.if or a "
+                                "tile.pipe.consume_release";
+    auto stage = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!stage || stage.getInt() < 0)
+      return op->emitError() << "'" << name
+                             << "' must be a non-negative integer";
+    return success();
+  }
   if (name != kNumStagesAttrName && name != kStageAttrName &&
       name != kOrderAttrName)
     return op->emitError() << "unknown tile dialect attribute '" << name << "'";

@@ -105,6 +105,10 @@ void TargetInfo::emitMbarrierInit(OpBuilder &, Location, Value,
   llvm_unreachable("callers check hasTma()");
 }
 
+void TargetInfo::emitMmaWait(OpBuilder &, Location, int64_t) const {
+  llvm_unreachable("callers check isAsyncMma()");
+}
+
 void TargetInfo::emitMbarrierInitFence(OpBuilder &, Location) const {
   llvm_unreachable("callers check hasTma()");
 }

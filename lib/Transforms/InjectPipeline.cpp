@@ -12,7 +12,8 @@
 //     (the stage hand-off through a tile.pipe: produce_acquire before the
 //      first asynchronous copy, produce_commit after the last one,
 //      consume_wait before the first group reading the copied tiles,
-//      consume_release at the end of the iteration)
+//      consume_release at the end of the iteration, or before the
+//      producers when all reads come before them)
 //
 //===----------------------------------------------------------------------===//
 
@@ -137,13 +138,22 @@ LogicalResult InjectPipelinePass::inject(scf::ForOp loop) {
   // Before the first stage reading the copied tiles, wait until only the
   // groups issued for later iterations are in flight: a tile read at stage
   // r was copied at stage w, r - w iterations (commits) ago.
-  int64_t firstRead = numStages, distance = numStages;
+  // The slot is released after its last read, `releaseDistance` hand-offs
+  // after the producers' current one.
+  int64_t firstRead = numStages, distance = numStages, releaseDistance = 0;
+  std::optional<int64_t> writeStage;
+  bool oneWriteStage = true;
   for (auto &[op, info] : buffers) {
     if (info.firstReadStage <= info.writeStage)
       continue;
     asyncTiles.insert(op);
     firstRead = std::min(firstRead, info.firstReadStage);
     distance = std::min(distance, info.firstReadStage - info.writeStage);
+    releaseDistance =
+        std::max(releaseDistance, info.lastReadStage - info.writeStage);
+    if (writeStage && *writeStage != info.writeStage)
+      oneWriteStage = false;
+    writeStage = info.writeStage;
   }
   auto isAsyncCopy = [&](Operation *op) {
     return isProducerCopy(op, loop) &&
@@ -181,20 +191,30 @@ LogicalResult InjectPipelinePass::inject(scf::ForOp loop) {
   // the last of them in emission order (they may be spread over several
   // stages): the group of iteration `it` then holds the copies of iteration
   // it - w of every tile written at stage w, which the wait count assumes.
-  std::optional<unsigned> firstAsync, lastAsync;
-  for (auto [k, i] : llvm::enumerate(emission))
+  std::optional<unsigned> firstAsync, lastAsync, lastRead;
+  for (auto [k, i] : llvm::enumerate(emission)) {
     if (isAsyncCopy(ops[i])) {
       if (!firstAsync)
         firstAsync = k;
       lastAsync = k;
     }
+    if (llvm::any_of(asyncTiles,
+                     [&](Operation *tile) { return readsTile(ops[i], tile); }))
+      lastRead = k;
+  }
+  // The consumers release their slot at the end of the iteration, or, when
+  // every read of the copied tiles comes before the producers (consumer
+  // stages emitted first), before the producers take the next slot: a
+  // producer waiting for a release later in its own iteration would wait
+  // forever where the release is deferred until the slot's MMA completes.
+  bool releaseBeforeProducers = firstAsync && lastRead && *lastRead < *firstAsync;
 
   // The stage hand-off: a pipe with a slot per version of the copied tiles.
   // Hand-off j carries the copies of original iteration j: the producers
   // (stage 0) of this iteration hand off j = (it - lb) / step, the
   // consumers wait for the one `distance` iterations older (negative in
   // the prologue: a hand-off that never happens, ready at once).
-  Value pipe, producerSeq, consumerSeq;
+  Value pipe, producerSeq, consumerSeq, releaseSeq;
   if (!asyncTiles.empty()) {
     int64_t slots = 1;
     for (Operation *tile : asyncTiles)
@@ -217,7 +237,22 @@ LogicalResult InjectPipelinePass::inject(scf::ForOp loop) {
     producerSeq = iteration;
     consumerSeq = arith::SubIOp::create(
         b, loc, iteration, arith::ConstantIndexOp::create(b, loc, distance));
+    releaseSeq =
+        releaseDistance == distance
+            ? consumerSeq
+            : arith::SubIOp::create(
+                  b, loc, iteration,
+                  arith::ConstantIndexOp::create(b, loc, releaseDistance))
+                  .getResult();
   }
+  // The release, marked with the stage of the last reads of its slot when
+  // all copied tiles are written in one stage.
+  auto release = [&] {
+    auto op = PipeConsumeReleaseOp::create(b, loc, pipe, releaseSeq);
+    if (oneWriteStage)
+      op->setAttr(TileDialect::kPipelineStageAttrName,
+                  b.getI64IntegerAttr(*writeStage + releaseDistance));
+  };
 
   b.setInsertionPoint(newLoop.getBody()->getTerminator());
   bool committed = false, waited = false;
@@ -240,8 +275,11 @@ LogicalResult InjectPipelinePass::inject(scf::ForOp loop) {
       waited = true;
     }
     // The producers take their slot before the group with the first copy.
-    if (firstAsync && *firstAsync >= pos && *firstAsync < end)
+    if (firstAsync && *firstAsync >= pos && *firstAsync < end) {
+      if (releaseBeforeProducers)
+        release();
       PipeProduceAcquireOp::create(b, loc, pipe, producerSeq);
+    }
     // Iteration executed by this stage, and whether it is in range.
     Value shift = arith::MulIOp::create(b, loc, step, constant(stage));
     Value j = arith::SubIOp::create(b, loc, it, shift);
@@ -260,6 +298,8 @@ LogicalResult InjectPipelinePass::inject(scf::ForOp loop) {
                                 j, lb),
           inRange);
     auto guard = scf::IfOp::create(b, loc, inRange, /*withElseRegion=*/false);
+    guard->setAttr(TileDialect::kPipelineStageAttrName,
+                   b.getI64IntegerAttr(stage));
     {
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(guard.thenBlock());
@@ -336,8 +376,8 @@ LogicalResult InjectPipelinePass::inject(scf::ForOp loop) {
     pos = end;
   }
   // The consumers are done with their slot at the end of the iteration.
-  if (!asyncTiles.empty())
-    PipeConsumeReleaseOp::create(b, loc, pipe, consumerSeq);
+  if (!asyncTiles.empty() && !releaseBeforeProducers)
+    release();
   b.setInsertionPointAfter(newLoop);
   if (!asyncTiles.empty())
     AsyncWaitOp::create(b, loc, 0);

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Dialect/ChipDescription.h"
 #include "tile/Transforms/Passes.h"
 #include "tile/Transforms/Pipelining.h"
 #include "tile/Transforms/Resources.h"
@@ -278,12 +279,19 @@ LogicalResult PipelinePlanningPass::plan(scf::ForOp loop) {
   if (userOrder) {
     llvm::append_range(order, userOrder.asArrayRef());
   } else {
-    // Stage by stage, program order within a stage.
+    // Stage by stage, program order within a stage. On chips whose MMA
+    // runs asynchronously (wgmma) the consumer stages go first: they
+    // release the slot read by the previous iteration's MMA, now completed,
+    // before the producers refill it; producers first would wait for that
+    // release in their own iteration.
+    const ChipDescription *chip = getTargetAttr(kernel).getDescription();
+    bool consumersFirst = chip && chip->wgmma;
     SmallVector<unsigned> indices(ops.size());
     for (unsigned i = 0; i < ops.size(); ++i)
       indices[i] = i;
-    llvm::stable_sort(
-        indices, [&](unsigned a, unsigned b) { return stages[a] < stages[b]; });
+    llvm::stable_sort(indices, [&](unsigned a, unsigned b) {
+      return consumersFirst ? stages[a] > stages[b] : stages[a] < stages[b];
+    });
     order.assign(ops.size(), 0);
     for (auto [position, i] : llvm::enumerate(indices))
       order[i] = position;

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/MapVector.h"
 
 namespace mlir::tile {
@@ -75,6 +76,24 @@ static std::string checkStatically(CopyOp copy, KernelOp kernel) {
   if (!ShapedType::isDynamic(offset) && (offset * bytes) % 16 != 0)
     return "the tensor's offset is " + std::to_string(offset * bytes) +
            " bytes, not a multiple of 16";
+  return "";
+}
+
+/// Why the hand-off of `copy` cannot be counted by barriers, or "". Barrier
+/// phases follow the hand-off's sequence number, which must number the
+/// copies' iterations from 0 once per kernel run.
+static std::string checkHandOff(CopyOp copy, PipeProduceAcquireOp handOff) {
+  auto guard = copy->getParentOfType<scf::IfOp>();
+  if (guard)
+    if (auto stage = guard->getAttrOfType<IntegerAttr>(
+            TileDialect::kPipelineStageAttrName);
+        stage && stage.getInt() != 0)
+      return "the copy runs in pipeline stage " +
+             std::to_string(stage.getInt()) + ", not 0";
+  for (Operation *op = handOff->getParentOp(); op && !isa<KernelOp>(op);
+       op = op->getParentOp())
+    if (isa<LoopLikeOpInterface>(op) && op != handOff->getParentOp())
+      return "the pipelined loop is inside another loop";
   return "";
 }
 
@@ -142,6 +161,8 @@ struct SelectTmaPass : public tile::impl::SelectTmaBase<SelectTmaPass> {
       pipes[pipe].push_back(copy);
       legal.try_emplace(pipe, true);
       std::string why = checkStatically(copy, kernel);
+      if (why.empty())
+        why = checkHandOff(copy, handOff);
       if (!why.empty()) {
         // What the tensor's type says (strides, offset) is reported always:
         // the caller can change it; the rest with remarks=true.
@@ -154,7 +175,8 @@ struct SelectTmaPass : public tile::impl::SelectTmaBase<SelectTmaPass> {
     for (auto &[pipe, pipeCopies] : pipes) {
       if (!legal[pipe]) {
         for (CopyOp copy : pipeCopies)
-          if (emitRemarks && checkStatically(copy, kernel).empty())
+          if (emitRemarks && checkStatically(copy, kernel).empty() &&
+              checkHandOff(copy, getHandOff(copy)).empty())
             copy.emitRemark("not a tensor copy (TMA): another copy of its "
                             "stage cannot be one");
         continue;

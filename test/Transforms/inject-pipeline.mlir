@@ -1,4 +1,4 @@
-// RUN: tile-opt %s -split-input-file -tile-pipeline-planning -tile-inject-pipeline -verify-diagnostics | FileCheck %s
+// RUN: tile-opt %s -split-input-file -tile-attach-target=chip=sm_80 -tile-pipeline-planning -tile-inject-pipeline -verify-diagnostics | FileCheck %s
 
 // tile-inject-pipeline, after tile-pipeline-planning: multi-versioned shared
 // tiles, the predicated pipelined loop (no prologue or epilogue: the loop
@@ -78,7 +78,7 @@
 // CHECK-NEXT: %[[BSL:.*]] = memref.subview %[[BS]][%[[VBL]], 0, 0] [1, 32, 128] [1, 1, 1]
 // CHECK-NEXT: tile.gemm %[[ASL]], %[[BSL]], %[[ACC]] :
 // CHECK-NEXT: }
-// CHECK-NEXT: tile.pipe.consume_release %{{.*}}[%{{.*}}] : <{{[0-9]+}}>
+// CHECK-NEXT: tile.pipe.consume_release %{{.*}}[%{{.*}}] {tile.pipeline_stage = 1 : i64} : <{{[0-9]+}}>
 // CHECK-NEXT: }
 // CHECK-NEXT: tile.async_wait 0
 // CHECK-NEXT: }
@@ -167,7 +167,7 @@ func.func @gemm_2_stages(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) {
 // CHECK-NEXT: %[[BSL:.*]] = memref.subview %[[BS]][%[[VBL]], 0, 0] [1, 32, 128] [1, 1, 1]
 // CHECK-NEXT: tile.gemm %[[ASL]], %[[BSL]], %[[ACC]] :
 // CHECK-NEXT: }
-// CHECK-NEXT: tile.pipe.consume_release %{{.*}}[%{{.*}}] : <{{[0-9]+}}>
+// CHECK-NEXT: tile.pipe.consume_release %{{.*}}[%{{.*}}] {tile.pipeline_stage = {{[0-9]+}} : i64} : <{{[0-9]+}}>
 // CHECK-NEXT: }
 // CHECK-NEXT: tile.async_wait 0
 // CHECK-NEXT: }
@@ -256,7 +256,7 @@ func.func @gemm_3_stages(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) {
 // CHECK-NEXT: %[[BSL:.*]] = memref.subview %[[BS]][%[[VBL]], 0, 0] [1, 32, 128] [1, 1, 1]
 // CHECK-NEXT: tile.gemm %[[ASL]], %[[BSL]], %[[ACC]] :
 // CHECK-NEXT: }
-// CHECK-NEXT: tile.pipe.consume_release %{{.*}}[%{{.*}}] : <{{[0-9]+}}>
+// CHECK-NEXT: tile.pipe.consume_release %{{.*}}[%{{.*}}] {tile.pipeline_stage = {{[0-9]+}} : i64} : <{{[0-9]+}}>
 // CHECK-NEXT: }
 // CHECK-NEXT: tile.async_wait 0
 // CHECK-NEXT: }
@@ -319,7 +319,7 @@ func.func @gemm_4_stages(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) {
 // CHECK-NEXT: %[[AS2:.*]] = memref.subview %[[AS]][%[[V]], 0, 0] [1, 128, 32] [1, 1, 1]
 // CHECK-NEXT: tile.copy %[[AS2]], %[[AF]] :
 // CHECK-NEXT: }
-// CHECK-NEXT: tile.pipe.consume_release %{{.*}}[%{{.*}}] : <{{[0-9]+}}>
+// CHECK-NEXT: tile.pipe.consume_release %{{.*}}[%{{.*}}] {tile.pipeline_stage = {{[0-9]+}} : i64} : <{{[0-9]+}}>
 // CHECK-NEXT: }
 // CHECK-NEXT: tile.async_wait 0
 // CHECK-NEXT: }
@@ -512,7 +512,7 @@ func.func @unversioned_tiles(%A: memref<?x?xf16>, %kt: index) {
 // CHECK-NEXT: scf.if %[[P2]] {
 // CHECK: tile.copy %{{.*}}, %[[AF]]
 // CHECK-NEXT: }
-// CHECK-NEXT: tile.pipe.consume_release %{{.*}}[%{{.*}}] : <{{[0-9]+}}>
+// CHECK-NEXT: tile.pipe.consume_release %{{.*}}[%{{.*}}] {tile.pipeline_stage = {{[0-9]+}} : i64} : <{{[0-9]+}}>
 // CHECK-NEXT: }
 // CHECK-NEXT: tile.async_wait 0
 func.func @trip_count_0(%A: memref<?x?xf16>) {
@@ -573,7 +573,7 @@ func.func @trip_count_0(%A: memref<?x?xf16>) {
 // CHECK-NEXT: scf.if %[[P2]] {
 // CHECK: tile.copy %{{.*}}, %[[AF]]
 // CHECK-NEXT: }
-// CHECK-NEXT: tile.pipe.consume_release %{{.*}}[%{{.*}}] : <{{[0-9]+}}>
+// CHECK-NEXT: tile.pipe.consume_release %{{.*}}[%{{.*}}] {tile.pipeline_stage = {{[0-9]+}} : i64} : <{{[0-9]+}}>
 // CHECK-NEXT: }
 // CHECK-NEXT: tile.async_wait 0
 func.func @trip_count_1(%A: memref<?x?xf16>) {
@@ -641,7 +641,7 @@ func.func @trip_count_1(%A: memref<?x?xf16>) {
 // CHECK-NEXT: %[[AS2:.*]] = memref.subview %[[AS]][%[[V2]], 0, 0] [1, 128, 32] [1, 1, 1]
 // CHECK-NEXT: tile.copy %[[AS2]], %[[AF]]
 // CHECK-NEXT: }
-// CHECK-NEXT: tile.pipe.consume_release %{{.*}}[%{{.*}}] : <{{[0-9]+}}>
+// CHECK-NEXT: tile.pipe.consume_release %{{.*}}[%{{.*}}] {tile.pipeline_stage = {{[0-9]+}} : i64} : <{{[0-9]+}}>
 // CHECK-NEXT: }
 // CHECK-NEXT: tile.async_wait 0
 func.func @dynamic_bounds(%A: memref<?x?xf16>, %lb: index, %ub: index, %step: index) {
@@ -668,7 +668,8 @@ func.func @dynamic_bounds(%A: memref<?x?xf16>, %lb: index, %ub: index, %step: in
 // A user order emitting the gemm (stage 1) first, then copyB, copyA and the
 // offset (stage 0): the groups follow that order. The offset is recomputed
 // once, before copyB, its first user. The wait stays at the start of the
-// iteration and the commit follows the copies.
+// iteration and the commit follows the copies. All reads come before the
+// producers: the release precedes their acquire.
 // CHECK-LABEL: func.func @user_order(
 // CHECK-SAME: %[[A:[^:]*]]: memref<?x?xf16>, %[[B:[^:]*]]: memref<?x?xf16>, %[[KT:[^:]*]]: index)
 // CHECK: scf.for %[[IT:.*]] = %[[C0:.*]] to %{{.*}} step %[[C1:.*]] {
@@ -686,7 +687,8 @@ func.func @dynamic_bounds(%A: memref<?x?xf16>, %lb: index, %ub: index, %step: in
 // CHECK-NEXT: scf.if %[[P1]] {
 // CHECK-COUNT-2: memref.subview
 // CHECK-NEXT: tile.gemm
-// CHECK-NEXT: }
+// CHECK-NEXT: } {tile.pipeline_stage = 1 : i64}
+// CHECK-NEXT: tile.pipe.consume_release %{{.*}}[%{{.*}}] {tile.pipeline_stage = 1 : i64} : <{{[0-9]+}}>
 // CHECK-NEXT: tile.pipe.produce_acquire %{{.*}}[%{{.*}}] : <{{[0-9]+}}>
 // CHECK-NEXT: %[[S0:.*]] = arith.constant 0 : index
 // CHECK-NEXT: %[[SH0:.*]] = arith.muli %[[C1]], %[[S0]] : index
@@ -700,7 +702,6 @@ func.func @dynamic_bounds(%A: memref<?x?xf16>, %lb: index, %ub: index, %step: in
 // CHECK-NEXT: tile.copy async %[[A]][%{{.*}}, %[[K0]]], %[[AS0]]
 // CHECK-NEXT: }
 // CHECK-NEXT: tile.pipe.produce_commit %{{.*}}[%{{.*}}] : <{{[0-9]+}}>
-// CHECK-NEXT: tile.pipe.consume_release %{{.*}}[%{{.*}}] : <{{[0-9]+}}>
 // CHECK-NEXT: }
 // CHECK-NEXT: tile.async_wait 0
 func.func @user_order(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) {
@@ -738,7 +739,10 @@ func.func @user_order(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) {
 // CHECK: scf.for
 // CHECK-NEXT: arith.subi
 // CHECK-NEXT: arith.div{{[su]}}i
-// CHECK-NEXT: arith.constant
+// CHECK-NEXT: arith.constant 1 : index
+// CHECK-NEXT: arith.subi
+// The slot is released after its last read: 2 hand-offs back for %as.
+// CHECK-NEXT: arith.constant 2 : index
 // CHECK-NEXT: arith.subi
 // CHECK-NEXT: tile.pipe.consume_wait %{{.*}}[%{{.*}}] in_flight(0) : <{{[0-9]+}}>
 // CHECK: scf.if
@@ -801,7 +805,7 @@ func.func @copies_in_two_stages(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: i
 // CHECK: scf.if
 // CHECK: tile.gemm
 // CHECK-NEXT: }
-// CHECK-NEXT: tile.pipe.consume_release %{{.*}}[%{{.*}}] : <{{[0-9]+}}>
+// CHECK-NEXT: tile.pipe.consume_release %{{.*}}[%{{.*}}] {tile.pipeline_stage = {{[0-9]+}} : i64} : <{{[0-9]+}}>
 // CHECK-NEXT: }
 // CHECK-NEXT: tile.async_wait 0
 func.func @read_in_copy_stage(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) {

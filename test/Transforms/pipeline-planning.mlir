@@ -25,7 +25,7 @@
 // CHECK-NEXT: tile.copy
 // CHECK-NEXT: tile.copy
 // CHECK-NEXT: tile.gemm
-// CHECK-NEXT: } {tile.num_stages = 2 : i64, tile.order = array<i64: 0, 1, 2, 3>, tile.stage = array<i64: 0, 0, 0, 1>}
+// CHECK-NEXT: } {tile.num_stages = 2 : i64, tile.order = array<i64: 1, 2, 3, 0>, tile.stage = array<i64: 0, 0, 0, 1>}
 func.func @gemm_2_stages(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -49,7 +49,7 @@ func.func @gemm_2_stages(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) {
 // Three stages: 48 KiB.
 // CHECK-LABEL: func.func @gemm_3_stages
 // CHECK: scf.for
-// CHECK: } {tile.num_stages = 3 : i64, tile.order = array<i64: 0, 1, 2, 3>, tile.stage = array<i64: 0, 0, 0, 2>}
+// CHECK: } {tile.num_stages = 3 : i64, tile.order = array<i64: 1, 2, 3, 0>, tile.stage = array<i64: 0, 0, 0, 2>}
 func.func @gemm_3_stages(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -73,7 +73,7 @@ func.func @gemm_3_stages(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) {
 // Four stages: 64 KiB, exactly the limit of the second RUN (which fits).
 // CHECK-LABEL: func.func @gemm_4_stages
 // CHECK: scf.for
-// CHECK: } {tile.num_stages = 4 : i64, tile.order = array<i64: 0, 1, 2, 3>, tile.stage = array<i64: 0, 0, 0, 3>}
+// CHECK: } {tile.num_stages = 4 : i64, tile.order = array<i64: 1, 2, 3, 0>, tile.stage = array<i64: 0, 0, 0, 3>}
 func.func @gemm_4_stages(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -101,7 +101,7 @@ func.func @gemm_4_stages(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) {
 //   ops:   0 %k0  1 %m  2 copyA  3 %k1  4 %n  5 copyB  6 copyF  7 gemm
 // CHECK-LABEL: func.func @interleaved_body
 // CHECK: scf.for
-// CHECK: } {tile.num_stages = 3 : i64, tile.order = array<i64: 0, 1, 2, 5, 3, 4, 6, 7>, tile.stage = array<i64: 0, 0, 0, 2, 0, 0, 2, 2>}
+// CHECK: } {tile.num_stages = 3 : i64, tile.order = array<i64: 3, 4, 5, 0, 6, 7, 1, 2>, tile.stage = array<i64: 0, 0, 0, 2, 0, 0, 2, 2>}
 func.func @interleaved_body(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -160,7 +160,7 @@ func.func @user_schedule(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) {
 // order within a stage) is added.
 // CHECK-LABEL: func.func @user_stages_only
 // CHECK: scf.for
-// CHECK: } {tile.num_stages = 3 : i64, tile.order = array<i64: 0, 2, 1, 3>, tile.stage = array<i64: 0, 1, 0, 2>}
+// CHECK: } {tile.num_stages = 3 : i64, tile.order = array<i64: 2, 1, 3, 0>, tile.stage = array<i64: 0, 1, 0, 2>}
 func.func @user_stages_only(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -626,7 +626,7 @@ func.func @one_stage(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) {
 // Two 16 KiB tiles, 4 stages: 128 KiB. Fits the default limit; over the
 // 64 KiB of the second RUN, where 2 stages (64 KiB) fit.
 // CHECK-LABEL: func.func @fits_default_limit
-// CHECK: } {tile.num_stages = 4 : i64, tile.order = array<i64: 0, 1, 2, 3>, tile.stage = array<i64: 0, 0, 0, 3>}
+// CHECK: } {tile.num_stages = 4 : i64, tile.order = array<i64: 1, 2, 3, 0>, tile.stage = array<i64: 0, 0, 0, 3>}
 // LIMIT: error: pipelining with num_stages = 4 needs 131072 bytes of shared memory but at most 65536 are available; num_stages = 2 would fit
 func.func @fits_default_limit(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) {
   %c0 = arith.constant 0 : index

@@ -1,5 +1,5 @@
 // RUN: tile-opt %s -split-input-file -allow-unregistered-dialect -tile-specialize-bounds | FileCheck %s
-// RUN: tile-opt %s -split-input-file -allow-unregistered-dialect -tile-specialize-bounds -tile-pipeline-planning -tile-inject-pipeline | FileCheck %s --check-prefix=PIPE
+// RUN: tile-opt %s -split-input-file -allow-unregistered-dialect -tile-specialize-bounds -tile-attach-target=chip=sm_80 -tile-pipeline-planning -tile-inject-pipeline | FileCheck %s --check-prefix=PIPE
 
 // tile-specialize-bounds: loops whose copies walk the tensor with the
 // induction variable get an interior version (copies marked `in_bounds`)

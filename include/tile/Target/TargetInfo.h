@@ -73,6 +73,15 @@ struct GemmEmission {
   const RegisterOperand *c = nullptr;
   /// Thread id within the threads executing the gemm.
   Value tid;
+  /// Asynchronous MMAs (see TargetInfo::isAsyncMma): how many of the
+  /// executing threads' MMA groups may still be in flight when the emitted
+  /// code ends, this gemm's included. 0 completes the gemm; 1 leaves it
+  /// running (its accumulator must not be touched before an emitMmaWait).
+  int64_t mmaGroupsInFlight = 0;
+  /// When set (i1), whether the gemm adds to the accumulator's contents: a
+  /// gemm whose first run overwrites an accumulator nothing initialized
+  /// (the zero fill folded into it, see planDeferredRelease).
+  Value accumulate;
 };
 
 /// The fragment layouts an MMA choice needs for A, B and the accumulator.
@@ -194,6 +203,12 @@ public:
   /// Emits the gemm with the instruction `g.mma` chose.
   virtual LogicalResult emitGemm(OpBuilder &b, Location loc,
                                  const GemmEmission &g) const = 0;
+  /// Whether gemms with the choice `mma` run asynchronously from the
+  /// issuing threads (their groups can stay in flight, see GemmEmission).
+  virtual bool isAsyncMma(MmaAttr mma) const { return false; }
+  /// Waits until at most `pending` of the executing threads' asynchronous
+  /// MMA groups are in flight; callers check isAsyncMma().
+  virtual void emitMmaWait(OpBuilder &b, Location loc, int64_t pending) const;
 
 protected:
   TargetAttr target;

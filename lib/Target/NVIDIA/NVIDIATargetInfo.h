@@ -30,6 +30,9 @@ public:
   MmaLayouts getMmaLayouts(GemmOp op, MmaAttr mma) const override;
   LogicalResult emitGemm(OpBuilder &b, Location loc,
                          const GemmEmission &g) const override;
+  // Wgmma.cpp
+  bool isAsyncMma(MmaAttr mma) const override;
+  void emitMmaWait(OpBuilder &b, Location loc, int64_t pending) const override;
 
   // Sync.cpp
   void emitBarrier(OpBuilder &b, Location loc,

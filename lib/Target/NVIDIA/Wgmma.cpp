@@ -199,6 +199,49 @@ static Value descriptorAt(OpBuilder &b, Location loc,
       arith::ConstantIntOp::create(b, loc, static_cast<int64_t>(d.fixed), 64));
 }
 
+/// `wgmma.mma_async` from shared A and B (descriptors) whose scale-d (add
+/// to the accumulator, or overwrite it) is the run-time i1 `accumulate`.
+/// NVVM's op takes it as a constant only; LLVM would also merge two
+/// constant variants under a branch into one with a non-constant operand.
+static Value emitWgmmaScaledAsm(OpBuilder &b, Location loc, Value acc,
+                                Value descA, Value descB, Value accumulate,
+                                int64_t n, bool bf16, bool transposeA,
+                                bool transposeB) {
+  auto type = cast<LLVM::LLVMStructType>(acc.getType());
+  int64_t regs = type.getBody().size();
+  SmallVector<Value> operands;
+  for (int64_t i = 0; i < regs; ++i)
+    operands.push_back(
+        LLVM::ExtractValueOp::create(b, loc, acc, ArrayRef<int64_t>{i}));
+  operands.push_back(descA);
+  operands.push_back(descB);
+  operands.push_back(arith::ExtUIOp::create(b, loc, b.getI32Type(), accumulate));
+  std::string text, constraints;
+  llvm::raw_string_ostream os(text), cs(constraints);
+  // Operands: the outputs $0.., the tied inputs, then A, B and scale-d.
+  int64_t first = 2 * regs;
+  os << "{\n.reg .pred p;\nsetp.ne.b32 p, $" << first + 2 << ", 0;\n"
+     << "wgmma.mma_async.sync.aligned.m64n" << n << "k16.f32."
+     << (bf16 ? "bf16.bf16" : "f16.f16") << " {";
+  for (int64_t i = 0; i < regs; ++i) {
+    os << (i ? ", $" : "$") << i;
+    cs << "=f,";
+  }
+  os << "}, $" << first << ", $" << first + 1 << ", p, 1, 1, " << transposeA
+     << ", " << transposeB << ";\n}";
+  for (int64_t i = 0; i < regs; ++i)
+    cs << i << ",";
+  cs << "l,l,r";
+  return LLVM::InlineAsmOp::create(
+             b, loc, type, operands, text, constraints,
+             /*has_side_effects=*/true, /*is_align_stack=*/false,
+             LLVM::tailcallkind::TailCallKind::None,
+             LLVM::AsmDialectAttr::get(b.getContext(),
+                                       LLVM::AsmDialect::AD_ATT),
+             ArrayAttr())
+      .getResult(0);
+}
+
 LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
                                 const GemmEmission &g, int64_t warpgroupSize) {
   GemmOp op = g.op;
@@ -251,18 +294,28 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
     for (int64_t s = 0; s < slabs; ++s) {
       Value rows = ib.add(rowBase, ib.idx(s * 64));
       Value descA = descriptorAt(b, loc, *a, rows, ks * 16);
-      bool first = ks == 0 && op.getClearAccum();
-      accs[s] = NVVM::WgmmaMmaAsyncOp::create(
-          b, loc, accType, accs[s], descA, descB,
-          NVVM::MMAShapeAttr::get(ctx, 64, n, 16), type, type,
-          NVVM::WGMMATypes::f32,
-          first ? NVVM::WGMMAScaleOut::zero : NVVM::WGMMAScaleOut::one,
-          NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, layoutA, layoutB,
-          NVVM::MMAIntOverflowAttr());
+      auto wgmma = [&](OpBuilder &b, NVVM::WGMMAScaleOut scale) -> Value {
+        return NVVM::WgmmaMmaAsyncOp::create(
+            b, loc, accType, accs[s], descA, descB,
+            NVVM::MMAShapeAttr::get(ctx, 64, n, 16), type, type,
+            NVVM::WGMMATypes::f32, scale, NVVM::WGMMAScaleIn::one,
+            NVVM::WGMMAScaleIn::one, layoutA, layoutB,
+            NVVM::MMAIntOverflowAttr());
+      };
+      if (ks == 0 && op.getClearAccum()) {
+        accs[s] = wgmma(b, NVVM::WGMMAScaleOut::zero);
+      } else if (ks == 0 && g.accumulate) {
+        // Whether to add to the accumulator is known at run time only.
+        accs[s] = emitWgmmaScaledAsm(b, loc, accs[s], descA, descB,
+                                     g.accumulate, n, in.isBF16(),
+                                     !a->kMajor, !bd->kMajor);
+      } else {
+        accs[s] = wgmma(b, NVVM::WGMMAScaleOut::one);
+      }
     }
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, g.mmaGroupsInFlight);
   for (int64_t s = 0; s < slabs; ++s)
     for (int64_t i = 0; i < perSlab; ++i) {
       Value v =
@@ -270,4 +323,13 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
       memref::StoreOp::create(b, loc, v, c.regs, ib.idx(s * perSlab + i));
     }
   return success();
+}
+
+bool NVIDIATargetInfo::isAsyncMma(MmaAttr mma) const {
+  return mma.getKind() == MmaKind::Wgmma && chip->wgmma;
+}
+
+void NVIDIATargetInfo::emitMmaWait(OpBuilder &b, Location loc,
+                                   int64_t pending) const {
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, pending);
 }

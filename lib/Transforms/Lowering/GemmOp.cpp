@@ -48,5 +48,10 @@ LogicalResult mlir::tile::lowering::lowerGemm(LoweringContext &ctx, GemmOp op) {
   g.a = *a;
   g.b = *b;
   g.tid = ctx.threadId(op);
+  auto async = ctx.asyncGemms.find(op);
+  if (async != ctx.asyncGemms.end()) {
+    g.mmaGroupsInFlight = 1;
+    g.accumulate = async->second;
+  }
   return ctx.target.emitGemm(ctx.b, ctx.loc(), g);
 }

@@ -20,6 +20,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <map>
 #include <tuple>
@@ -50,6 +51,9 @@ struct BarrierPipe {
   int64_t slots = 0;
   int64_t fullArrivals = 0;
   int64_t emptyArrivals = 0;
+  /// The slot's asynchronous MMAs stay in flight past the release: a
+  /// release of hand-off s frees the slot of s - 1, whose MMAs are done.
+  bool deferredRelease = false;
   Value barriers; // memref<2 x slots x i64> in shared memory: full, empty
 };
 
@@ -74,6 +78,11 @@ public:
   /// The pipe and sequence number of each tensor copy's hand-off (found
   /// before the pipe ops are lowered).
   DenseMap<Operation *, std::pair<Value, Value>> tmaHandOffs;
+  /// Gemms whose asynchronous MMA group stays in flight (their pipe's
+  /// release is deferred; see planBarrierPipes).
+  /// Value: whether the gemm adds to its accumulator (i1, false on the
+  /// first iteration), or null.
+  llvm::DenseMap<Operation *, Value> asyncGemms;
   /// Tensor maps made on the host, per (tensor, box rows, box columns,
   /// swizzle).
   std::map<std::tuple<void *, int64_t, int64_t, int64_t>, Value> tensorMaps;

@@ -18,7 +18,8 @@
 // Stage hand-offs (`tile.pipe.*`) need no barrier of their own on targets
 // that count asynchronous copies in groups: the barrier placed before a
 // slot's copies (the consumers' previous wait, or one inserted here) orders
-// the readers' release of that slot before it is overwritten.
+// the readers' release of that slot before it is overwritten. Tensor copies
+// (`tma`) get no barrier: their pipe's barriers order them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -115,6 +116,10 @@ static void insertBarriers(KernelOp kernel) {
   });
   OpBuilder b(kernel.getContext());
   for (Operation *op : writers) {
+    // A tensor copy fills a pipe slot its producer acquired: the slot's
+    // barriers order it after the previous readers and before the next.
+    if (auto copy = dyn_cast<CopyOp>(op); copy && copy.getTma())
+      continue;
     Operation *prev = op->getPrevNode();
     if ((!prev || !(isBarrier(prev) || writesShared(prev))) &&
         !precededByBarrier(op)) {

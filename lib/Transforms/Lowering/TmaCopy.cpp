@@ -14,7 +14,9 @@
 //                       landed, zeros outside the tensor included)
 //   produce_commit      nothing: full[slot] completes with the bytes
 //   consume_wait s      every consumer thread waits on full[slot]
-//   consume_release s   one arrival per consumer warp on empty[slot]
+//   consume_release s   one arrival per consumer warp on empty[slot]; for
+//                       s - 1 instead when the slot's gemms leave their
+//                       MMA in flight (planDeferredRelease)
 //
 // Sequence numbers below zero (prologue iterations of the predicated
 // pipeline) are hand-offs that never happen: their ops do nothing.
@@ -27,10 +29,194 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::lowering;
+
+/// The stage an scf.if guard of a pipelined loop (or a release) belongs
+/// to, or -1.
+static int64_t pipelineStage(Operation *op) {
+  auto stage =
+      op->getAttrOfType<IntegerAttr>(TileDialect::kPipelineStageAttrName);
+  return stage ? stage.getInt() : -1;
+}
+
+/// Whether `op` or an op in it uses the tile `alloc`.
+static bool usesTile(Operation *op, Operation *alloc) {
+  bool uses = false;
+  op->walk([&](Operation *inner) {
+    for (Value operand : inner->getOperands())
+      uses |= getRootAlloc(operand) == alloc;
+  });
+  return uses;
+}
+
+/// The fill of the whole tile `acc` with zero that `loop` sees last, moved
+/// into the loop's block before it (from an enclosing block: into both
+/// branches of each scf.if in between), or null if there is none.
+static FillOp findZeroFill(Operation *acc, scf::ForOp loop) {
+  SmallVector<scf::IfOp> branches;
+  for (Operation *cursor = loop; cursor;) {
+    for (Operation *op = cursor->getPrevNode(); op; op = op->getPrevNode()) {
+      if (!usesTile(op, acc))
+        continue;
+      auto fill = dyn_cast<FillOp>(op);
+      if (!fill || fill.getTarget() != acc->getResult(0) ||
+          !matchPattern(fill.getValue(), m_AnyZeroFloat()))
+        return nullptr;
+      // Sink it, outermost branch first: every path still fills.
+      for (scf::IfOp branch : llvm::reverse(branches)) {
+        bool inThen = branch.getThenRegion().isAncestor(loop->getParentRegion());
+        Region &onPath = inThen ? branch.getThenRegion() : branch.getElseRegion();
+        Region &other = inThen ? branch.getElseRegion() : branch.getThenRegion();
+        OpBuilder b(branch.getContext());
+        if (other.empty()) {
+          b.createBlock(&other);
+          scf::YieldOp::create(b, branch.getLoc());
+        }
+        b.setInsertionPointToStart(&other.front());
+        b.clone(*fill);
+        fill->moveBefore(&onPath.front().front());
+      }
+      return fill;
+    }
+    auto branch = dyn_cast<scf::IfOp>(cursor->getParentOp());
+    if (!branch || branch.getNumResults() != 0)
+      return nullptr;
+    branches.push_back(branch);
+    cursor = branch;
+  }
+  return nullptr;
+}
+
+/// Decides whether the slot of `pipe` can be released one hand-off late,
+/// leaving its gemms' asynchronous MMA groups in flight (the MMA of hand-off
+/// s then overlaps the wait for hand-off s + 1). It can when, in the
+/// pipelined loop:
+///  - the release precedes the producers' acquire (the consumer stages are
+///    emitted first), so the producers never wait for a release of their
+///    own iteration;
+///  - every asynchronous-MMA gemm reading the pipe's tiles runs in the guard
+///    of the release's stage: whenever hand-off s is released, the gemm of
+///    hand-off s was issued just before, and its wait for all but the
+///    latest group completed the MMAs of hand-off s - 1;
+///  - their accumulators are touched by nothing else in the loop (registers
+///    of an MMA in flight); a wait for all groups follows the loop;
+///  - each accumulator is zero-filled right before the loop. The fill moves
+///    after the loop, for loops that run no iteration, and the gemm's first
+///    iteration overwrites the accumulator instead: no other instruction
+///    may define an accumulator register an MMA in flight may still write
+///    (ptxas would serialize every MMA of the kernel).
+static void planDeferredRelease(LoweringContext &ctx, Value pipe,
+                                BarrierPipe &entry) {
+  PipeConsumeReleaseOp release;
+  PipeProduceAcquireOp acquire;
+  for (Operation *user : pipe.getUsers()) {
+    if (auto op = dyn_cast<PipeConsumeReleaseOp>(user)) {
+      if (release)
+        return;
+      release = op;
+    }
+    if (auto op = dyn_cast<PipeProduceAcquireOp>(user)) {
+      if (acquire)
+        return;
+      acquire = op;
+    }
+  }
+  if (!release || !acquire || pipelineStage(release) < 0)
+    return;
+  auto loop = dyn_cast<scf::ForOp>(release->getParentOp());
+  if (!loop || acquire->getParentOp() != loop ||
+      !release->isBeforeInBlock(acquire))
+    return;
+  llvm::SmallPtrSet<Operation *, 4> tiles;
+  for (auto &[copy, handOff] : ctx.tmaHandOffs)
+    if (handOff.first == pipe)
+      tiles.insert(getRootAlloc(cast<CopyOp>(copy).getTarget()));
+  SmallVector<GemmOp> gemms;
+  bool ok = true;
+  loop.walk([&](GemmOp gemm) {
+    MmaAttr mma = gemm.getMmaAttr();
+    if (!mma || !ctx.target.isAsyncMma(mma) ||
+        (!tiles.contains(getRootAlloc(gemm.getA())) &&
+         !tiles.contains(getRootAlloc(gemm.getB()))))
+      return;
+    Operation *guard = gemm->getParentOp();
+    ok &= isa<scf::IfOp>(guard) && guard->getParentOp() == loop &&
+          pipelineStage(guard) == pipelineStage(release) &&
+          guard->isBeforeInBlock(release);
+    gemms.push_back(gemm);
+  });
+  if (!ok || gemms.empty())
+    return;
+  // The accumulators: only these gemms may use them in the loop.
+  llvm::SmallPtrSet<Operation *, 4> accumulators;
+  for (GemmOp gemm : gemms) {
+    AllocOp acc = getRootAlloc(gemm.getC());
+    if (!acc || loop->isAncestor(acc))
+      return;
+    accumulators.insert(acc);
+  }
+  loop.walk([&](Operation *op) {
+    for (OpOperand &operand : op->getOpOperands()) {
+      if (!accumulators.contains(getRootAlloc(operand.get())))
+        continue;
+      auto gemm = dyn_cast<GemmOp>(op);
+      ok &= gemm && operand.get() == gemm.getC() &&
+            llvm::is_contained(gemms, gemm);
+    }
+  });
+  if (!ok)
+    return;
+  // The zero fills, and the original loop's upper bound (the pipelined loop
+  // runs to ub + (stages - 1) * step).
+  SmallVector<FillOp> fills;
+  for (Operation *acc : accumulators) {
+    FillOp fill = findZeroFill(acc, loop);
+    if (!fill)
+      return;
+    fills.push_back(fill);
+  }
+  auto bound = loop.getUpperBound().getDefiningOp<arith::AddIOp>();
+  auto extra = bound ? bound.getRhs().getDefiningOp<arith::MulIOp>()
+                     : arith::MulIOp();
+  if (!extra || extra.getLhs() != loop.getStep())
+    return;
+  Value ub = bound.getLhs();
+
+  entry.deferredRelease = true;
+  OpBuilder &b = ctx.b;
+  OpBuilder::InsertionGuard g(b);
+  Location loc = loop.getLoc();
+  // A gemm of stage r runs iteration it - r * step: the first when
+  // it == lb + r * step.
+  b.setInsertionPointToStart(loop.getBody());
+  for (GemmOp gemm : gemms) {
+    Value firstIt = arith::AddIOp::create(
+        b, loc, loop.getLowerBound(),
+        arith::MulIOp::create(
+            b, loc, loop.getStep(),
+            arith::ConstantOp::create(
+                b, loc,
+                b.getIntegerAttr(loop.getStep().getType(),
+                                 pipelineStage(gemm->getParentOp())))));
+    ctx.asyncGemms[gemm] =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                              loop.getInductionVar(), firstIt);
+  }
+  b.setInsertionPointAfter(loop);
+  ctx.target.emitMmaWait(b, loc, 0);
+  Value empty = arith::CmpIOp::create(
+      b, loc,
+      loop.getUnsignedCmp() ? arith::CmpIPredicate::uge
+                            : arith::CmpIPredicate::sge,
+      loop.getLowerBound(), ub);
+  auto guard = scf::IfOp::create(b, loc, empty, /*withElseRegion=*/false);
+  for (FillOp fill : fills)
+    fill->moveBefore(guard.thenBlock()->getTerminator());
+}
 
 LogicalResult mlir::tile::lowering::planBarrierPipes(LoweringContext &ctx) {
   WalkResult result = ctx.kernel.walk([&](CopyOp copy) {
@@ -65,6 +251,7 @@ LogicalResult mlir::tile::lowering::planBarrierPipes(LoweringContext &ctx) {
     if (consumers == 0)
       consumers = ctx.numThreads(ctx.kernel);
     entry.emptyArrivals = consumers / ctx.target.getWarpSize();
+    planDeferredRelease(ctx, pipe, entry);
   }
   return success();
 }
@@ -165,7 +352,10 @@ LogicalResult mlir::tile::lowering::lowerBarrierPipeOp(LoweringContext &ctx,
     });
     return success();
   }
-  // consume_release: the warp's reads are done once all its lanes are here.
+  // consume_release: the warp's reads are done once all its lanes are here
+  // (those of the previous hand-off when the release is deferred).
+  if (pipe.deferredRelease)
+    h = decode(ctx, ctx.addConst(seq, -1), pipe.slots);
   ctx.target.emitWarpSync(b, loc);
   Value lane = ctx.andConst(ctx.threadId(op), ctx.target.getWarpSize() - 1);
   emitIf(ctx, ctx.andBool(h.valid, isZero(ctx, lane)), [&] {

@@ -60,6 +60,12 @@ def Tile_Dialect : Dialect {
     /// Discardable attribute giving the emission order of each op of a
     /// pipelined loop body (terminator excluded), in body order.
     static constexpr ::llvm::StringLiteral kOrderAttrName = "tile.order";
+    /// Discardable attribute written by `tile-inject-pipeline`: the stage
+    /// whose ops an `scf.if` guard of a pipelined loop runs, and on
+    /// `tile.pipe.consume_release` the stage of the last reads of the slot
+    /// it releases.
+    static constexpr ::llvm::StringLiteral kPipelineStageAttrName =
+        "tile.pipeline_stage";
 
     /// Shared memory bytes a kernel allocates (set by tile-check-resources).
     static constexpr ::llvm::StringLiteral kSharedMemoryBytesAttrName =
