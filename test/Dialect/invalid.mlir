@@ -1933,3 +1933,27 @@ func.func @fill_shared_i1(%s: memref<16xi1, #gpu.address_space<workgroup>>, %v: 
   }
   return
 }
+
+// -----
+
+// TileDialect::verifyOperationAttribute: tile.pipeline_stage only on the
+// stage guards and releases tile-inject-pipeline writes.
+func.func @pipeline_stage_on_for(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'tile.pipeline_stage' may only be attached to an scf.if or a tile.pipe.consume_release}}
+  scf.for %i = %c0 to %n step %c1 {
+  } {tile.pipeline_stage = 0 : i64}
+  return
+}
+
+// -----
+
+// TileDialect::verifyOperationAttribute: tile.pipeline_stage is a
+// non-negative integer.
+func.func @pipeline_stage_negative(%p: i1) {
+  // expected-error @+1 {{'tile.pipeline_stage' must be a non-negative integer}}
+  scf.if %p {
+  } {tile.pipeline_stage = -1 : i64}
+  return
+}

@@ -1,4 +1,5 @@
 // RUN: tile-opt %s -split-input-file -tile-pipeline-planning -tile-inject-pipeline -tile-layout-inference -tile-select-tma -verify-diagnostics | FileCheck %s
+// RUN: tile-opt %s -split-input-file -tile-pipeline-planning -tile-inject-pipeline -tile-layout-inference -tile-select-tma=remarks=true 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
 
 // A pipelined K loop on sm_90a: the kernel is versioned. The host tests, for
 // each tensor the pipe's copies read, the facts only the call knows (first
@@ -109,4 +110,72 @@ func.func @sm80(%A: !g, %B: !g, %kt: index) {
   }
   return
 }
+}
+
+// -----
+
+// Barrier phases follow hand-off numbers counted from 0 in each run of the
+// loop: a pipelined loop inside another loop keeps cp.async (remarks=true
+// says why).
+!g = memref<?x?xf16>
+!sA = memref<128x32xf16, #gpu.address_space<workgroup>>
+!sB = memref<32x128xf16, #gpu.address_space<workgroup>>
+!fC = memref<128x128xf32, #tile.mem<fragment>>
+
+// CHECK-LABEL: func.func @nested_loop
+// CHECK-NOT: tma
+// CHECK: return
+func.func @nested_loop(%A: !g, %B: !g, %kt: index, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %as = tile.alloc : !sA
+    %bs = tile.alloc : !sB
+    %acc = tile.alloc : !fC
+    scf.for %t = %c0 to %n step %c1 {
+      scf.for %k = %c0 to %kt step %c1 {
+        %k0 = arith.muli %k, %c32 : index
+        // REMARK: [[@LINE+1]]:9: remark: not a tensor copy (TMA): the pipelined loop is inside another loop
+        tile.copy %A[%c0, %k0], %as : !g to !sA
+        // REMARK: [[@LINE+1]]:9: remark: not a tensor copy (TMA): the pipelined loop is inside another loop
+        tile.copy %B[%k0, %c0], %bs : !g to !sB
+        tile.gemm %as, %bs, %acc : !sA, !sB, !fC
+      } {tile.num_stages = 2 : i64}
+    }
+  }
+  return
+}
+
+// -----
+
+// A user schedule copying in stage 1: hand-off numbers count the loop's
+// iterations, not those of the copies, so its barriers would wait for
+// copies that never run; it keeps cp.async.
+!g = memref<?x?xf16>
+!sA = memref<128x32xf16, #gpu.address_space<workgroup>>
+!sB = memref<32x128xf16, #gpu.address_space<workgroup>>
+!fC = memref<128x128xf32, #tile.mem<fragment>>
+
+// CHECK-LABEL: func.func @copies_in_stage_1
+// CHECK-NOT: tma
+// CHECK: return
+func.func @copies_in_stage_1(%A: !g, %B: !g, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %as = tile.alloc : !sA
+    %bs = tile.alloc : !sB
+    %acc = tile.alloc : !fC
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c32 : index
+      // REMARK: [[@LINE+1]]:7: remark: not a tensor copy (TMA): the copy runs in pipeline stage 1, not 0
+      tile.copy %A[%c0, %k0], %as : !g to !sA
+      // REMARK: [[@LINE+1]]:7: remark: not a tensor copy (TMA): the copy runs in pipeline stage 1, not 0
+      tile.copy %B[%k0, %c0], %bs : !g to !sB
+      tile.gemm %as, %bs, %acc : !sA, !sB, !fC
+    } {tile.num_stages = 3 : i64, tile.stage = array<i64: 1, 1, 1, 2>, tile.order = array<i64: 0, 1, 2, 3>}
+  }
+  return
 }
