@@ -63,8 +63,8 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                                 "tile.pipe.consume_release";
     auto stage = dyn_cast<IntegerAttr>(attr.getValue());
     if (!stage || stage.getInt() < 0)
-      return op->emitError() << "'" << name
-                             << "' must be a non-negative integer";
+      return op->emitError()
+             << "'" << name << "' must be a non-negative integer";
     return success();
   }
   if (name != kNumStagesAttrName && name != kStageAttrName &&

@@ -207,7 +207,8 @@ LogicalResult InjectPipelinePass::inject(scf::ForOp loop) {
   // stages emitted first), before the producers take the next slot: a
   // producer waiting for a release later in its own iteration would wait
   // forever where the release is deferred until the slot's MMA completes.
-  bool releaseBeforeProducers = firstAsync && lastRead && *lastRead < *firstAsync;
+  bool releaseBeforeProducers =
+      firstAsync && lastRead && *lastRead < *firstAsync;
 
   // The stage hand-off: a pipe with a slot per version of the copied tiles.
   // Hand-off j carries the copies of original iteration j: the producers
@@ -237,13 +238,12 @@ LogicalResult InjectPipelinePass::inject(scf::ForOp loop) {
     producerSeq = iteration;
     consumerSeq = arith::SubIOp::create(
         b, loc, iteration, arith::ConstantIndexOp::create(b, loc, distance));
-    releaseSeq =
-        releaseDistance == distance
-            ? consumerSeq
-            : arith::SubIOp::create(
-                  b, loc, iteration,
-                  arith::ConstantIndexOp::create(b, loc, releaseDistance))
-                  .getResult();
+    releaseSeq = releaseDistance == distance
+                     ? consumerSeq
+                     : arith::SubIOp::create(b, loc, iteration,
+                                             arith::ConstantIndexOp::create(
+                                                 b, loc, releaseDistance))
+                           .getResult();
   }
   // The release, marked with the stage of the last reads of its slot when
   // all copied tiles are written in one stage.

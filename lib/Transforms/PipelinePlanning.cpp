@@ -414,17 +414,16 @@ LogicalResult PipelinePlanningPass::checkSharedMemory(
     // Saturating: no count of versions or tile size can wrap the sum.
     int64_t extra = 0;
     for (auto &[alloc, count] : versions)
-      extra = addSizes(extra,
-                       mulSizes(std::max<int64_t>(count - 1, 0),
-                                getSharedTileSizeInBytes(cast<AllocOp>(alloc))));
+      extra = addSizes(
+          extra, mulSizes(std::max<int64_t>(count - 1, 0),
+                          getSharedTileSizeInBytes(cast<AllocOp>(alloc))));
     return addSizes(computeSharedMemoryBytes(kernel), extra);
   };
   // The option when given (and positive), else the target's limit.
   int64_t limit =
-      getResourceLimits(kernel,
-                        maxSharedMemory.hasValue() ? maxSharedMemory.getValue()
-                                                   : 0,
-                        /*registersOption=*/0)
+      getResourceLimits(
+          kernel, maxSharedMemory.hasValue() ? maxSharedMemory.getValue() : 0,
+          /*registersOption=*/0)
           .sharedMemoryPerBlock;
   int64_t needed = bytesWith(numStages);
   if (needed <= limit)

@@ -165,8 +165,7 @@ public:
   /// must follow before any thread uses them.
   virtual void emitMbarrierInitFence(OpBuilder &b, Location loc) const;
   /// One arrival on the barrier at `addr`.
-  virtual void emitMbarrierArrive(OpBuilder &b, Location loc,
-                                  Value addr) const;
+  virtual void emitMbarrierArrive(OpBuilder &b, Location loc, Value addr) const;
   /// One arrival that also expects `bytes` more bytes of tensor copies.
   virtual void emitMbarrierArriveExpectTx(OpBuilder &b, Location loc,
                                           Value addr, int64_t bytes) const;
@@ -183,8 +182,8 @@ public:
   /// One tensor copy of the box at `coords` (i32, innermost dimension
   /// first) of the tensor map at global pointer `map` into shared pointer
   /// `dst`, completing `bytes` on the barrier at `mbar`.
-  virtual void emitTensorCopy(OpBuilder &b, Location loc, Value dst,
-                              Value map, ValueRange coords, Value mbar) const;
+  virtual void emitTensorCopy(OpBuilder &b, Location loc, Value dst, Value map,
+                              ValueRange coords, Value mbar) const;
 
   /// Sets the executing warpgroup's register budget; diagnoses targets
   /// without one on `op`.

@@ -215,7 +215,8 @@ static Value emitWgmmaScaledAsm(OpBuilder &b, Location loc, Value acc,
         LLVM::ExtractValueOp::create(b, loc, acc, ArrayRef<int64_t>{i}));
   operands.push_back(descA);
   operands.push_back(descB);
-  operands.push_back(arith::ExtUIOp::create(b, loc, b.getI32Type(), accumulate));
+  operands.push_back(
+      arith::ExtUIOp::create(b, loc, b.getI32Type(), accumulate));
   std::string text, constraints;
   llvm::raw_string_ostream os(text), cs(constraints);
   // Operands: the outputs $0.., the tied inputs, then A, B and scale-d.
@@ -306,9 +307,9 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
         accs[s] = wgmma(b, NVVM::WGMMAScaleOut::zero);
       } else if (ks == 0 && g.accumulate) {
         // Whether to add to the accumulator is known at run time only.
-        accs[s] = emitWgmmaScaledAsm(b, loc, accs[s], descA, descB,
-                                     g.accumulate, n, in.isBF16(),
-                                     !a->kMajor, !bd->kMajor);
+        accs[s] =
+            emitWgmmaScaledAsm(b, loc, accs[s], descA, descB, g.accumulate, n,
+                               in.isBF16(), !a->kMajor, !bd->kMajor);
       } else {
         accs[s] = wgmma(b, NVVM::WGMMAScaleOut::one);
       }

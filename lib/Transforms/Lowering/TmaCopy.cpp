@@ -68,9 +68,12 @@ static FillOp findZeroFill(Operation *acc, scf::ForOp loop) {
         return nullptr;
       // Sink it, outermost branch first: every path still fills.
       for (scf::IfOp branch : llvm::reverse(branches)) {
-        bool inThen = branch.getThenRegion().isAncestor(loop->getParentRegion());
-        Region &onPath = inThen ? branch.getThenRegion() : branch.getElseRegion();
-        Region &other = inThen ? branch.getElseRegion() : branch.getThenRegion();
+        bool inThen =
+            branch.getThenRegion().isAncestor(loop->getParentRegion());
+        Region &onPath =
+            inThen ? branch.getThenRegion() : branch.getElseRegion();
+        Region &other =
+            inThen ? branch.getElseRegion() : branch.getThenRegion();
         OpBuilder b(branch.getContext());
         if (other.empty()) {
           b.createBlock(&other);
@@ -180,8 +183,8 @@ static void planDeferredRelease(LoweringContext &ctx, Value pipe,
     fills.push_back(fill);
   }
   auto bound = loop.getUpperBound().getDefiningOp<arith::AddIOp>();
-  auto extra = bound ? bound.getRhs().getDefiningOp<arith::MulIOp>()
-                     : arith::MulIOp();
+  auto extra =
+      bound ? bound.getRhs().getDefiningOp<arith::MulIOp>() : arith::MulIOp();
   if (!extra || extra.getLhs() != loop.getStep())
     return;
   Value ub = bound.getLhs();
@@ -202,17 +205,16 @@ static void planDeferredRelease(LoweringContext &ctx, Value pipe,
                 b, loc,
                 b.getIntegerAttr(loop.getStep().getType(),
                                  pipelineStage(gemm->getParentOp())))));
-    ctx.asyncGemms[gemm] =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                              loop.getInductionVar(), firstIt);
+    ctx.asyncGemms[gemm] = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne, loop.getInductionVar(), firstIt);
   }
   b.setInsertionPointAfter(loop);
   ctx.target.emitMmaWait(b, loc, 0);
-  Value empty = arith::CmpIOp::create(
-      b, loc,
-      loop.getUnsignedCmp() ? arith::CmpIPredicate::uge
-                            : arith::CmpIPredicate::sge,
-      loop.getLowerBound(), ub);
+  Value empty =
+      arith::CmpIOp::create(b, loc,
+                            loop.getUnsignedCmp() ? arith::CmpIPredicate::uge
+                                                  : arith::CmpIPredicate::sge,
+                            loop.getLowerBound(), ub);
   auto guard = scf::IfOp::create(b, loc, empty, /*withElseRegion=*/false);
   for (FillOp fill : fills)
     fill->moveBefore(guard.thenBlock()->getTerminator());
