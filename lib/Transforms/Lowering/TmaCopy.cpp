@@ -336,6 +336,10 @@ LogicalResult mlir::tile::lowering::lowerBarrierPipeOp(LoweringContext &ctx,
   if (isa<PipeProduceCommitOp>(op))
     return success();
   Value seq = op->getOperand(1);
+  // A deferred release frees the previous hand-off's slot, whose MMAs are
+  // done (planDeferredRelease).
+  if (isa<PipeConsumeReleaseOp>(op) && pipe.deferredRelease)
+    seq = ctx.addConst(seq, -1);
   HandOff h = decode(ctx, seq, pipe.slots);
   if (isa<PipeProduceAcquireOp>(op)) {
     Value producer = ctx.andBool(h.valid, isZero(ctx, ctx.threadId(op)));
@@ -354,10 +358,7 @@ LogicalResult mlir::tile::lowering::lowerBarrierPipeOp(LoweringContext &ctx,
     });
     return success();
   }
-  // consume_release: the warp's reads are done once all its lanes are here
-  // (those of the previous hand-off when the release is deferred).
-  if (pipe.deferredRelease)
-    h = decode(ctx, ctx.addConst(seq, -1), pipe.slots);
+  // consume_release: the warp's reads are done once all its lanes are here.
   ctx.target.emitWarpSync(b, loc);
   Value lane = ctx.andConst(ctx.threadId(op), ctx.target.getWarpSize() - 1);
   emitIf(ctx, ctx.andBool(h.valid, isZero(ctx, lane)), [&] {
