@@ -56,6 +56,14 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name << "' must be a #tile.target";
     return success();
   }
+  if (name == kWarpSpecializeAttrName) {
+    if (!isa<KernelOp>(op))
+      return op->emitError()
+             << "'" << name << "' may only be attached to a tile.kernel";
+    if (!isa<BoolAttr>(attr.getValue()))
+      return op->emitError() << "'" << name << "' must be a boolean";
+    return success();
+  }
   if (name == kPipelineStageAttrName) {
     if (!isa<scf::IfOp, PipeConsumeReleaseOp>(op))
       return op->emitError() << "'" << name

@@ -19,14 +19,14 @@
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
-#include "mlir/Dialect/MemRef/Transforms/Passes.h"
-#include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FileSystem.h"
@@ -205,9 +205,8 @@ struct TileToNVVMPreflightPass
         std::optional<int64_t> index = dim.getConstantIndex();
         auto type = dyn_cast<MemRefType>(dim.getSource().getType());
         if (index && type && (*index < 0 || *index >= type.getRank())) {
-          dim.emitOpError("index ")
-              << *index << " is out of range for a rank-" << type.getRank()
-              << " memref";
+          dim.emitOpError("index ") << *index << " is out of range for a rank-"
+                                    << type.getRank() << " memref";
           failed = true;
         }
         return;
@@ -326,12 +325,13 @@ void mlir::tile::buildTileToNVVMPipeline(
   preflight.specializeBounds = options.specializeBounds;
   preflight.watch = std::make_shared<ErrorWatch>();
   StringRef format = options.format;
-  std::optional<bool> needsPtxas = llvm::StringSwitch<std::optional<bool>>(format)
-                                       .Cases({"bin", "binary"}, true)
-                                       .Cases({"fatbin", "fatbinary"}, true)
-                                       .Cases({"isa", "assembly"}, false)
-                                       .Cases({"llvm", "offloading"}, false)
-                                       .Default(std::nullopt);
+  std::optional<bool> needsPtxas =
+      llvm::StringSwitch<std::optional<bool>>(format)
+          .Cases({"bin", "binary"}, true)
+          .Cases({"fatbin", "fatbinary"}, true)
+          .Cases({"isa", "assembly"}, false)
+          .Cases({"llvm", "offloading"}, false)
+          .Default(std::nullopt);
   bool needsFatbinary = format == "fatbin" || format == "fatbinary";
   if (!needsPtxas)
     preflight.optionErrors.push_back(
@@ -339,9 +339,8 @@ void mlir::tile::buildTileToNVVMPipeline(
          "' for tile-to-nvvm: expected bin (cubin), isa (PTX) or fatbin")
             .str());
   if (options.optLevel < 0 || options.optLevel > 3)
-    preflight.optionErrors.push_back(
-        "opt-level must be from 0 to 3, got " +
-        std::to_string(options.optLevel));
+    preflight.optionErrors.push_back("opt-level must be from 0 to 3, got " +
+                                     std::to_string(options.optLevel));
   CudaToolkit cuda = findCudaToolkit(options.cudaPath);
   std::string toolkit = cuda.path;
   if (!llvm::sys::fs::is_directory(toolkit)) {
@@ -371,13 +370,13 @@ void mlir::tile::buildTileToNVVMPipeline(
           (cuda.source.empty() ? "" : " (from " + cuda.source + ")") +
           " has no nvvm/libdevice/libdevice.10.bc");
     for (StringRef tool : {StringRef("ptxas"), StringRef("fatbinary")}) {
-      bool needed = tool == "ptxas" ? needsPtxas.value_or(false)
-                                    : needsFatbinary;
+      bool needed =
+          tool == "ptxas" ? needsPtxas.value_or(false) : needsFatbinary;
       if (needed && !findCudaTool(toolkit, tool))
-        preflight.optionErrors.push_back(
-            ("format=" + format + " needs " + tool + ", which is neither in " +
-             toolkit + "/bin nor on PATH")
-                .str());
+        preflight.optionErrors.push_back(("format=" + format + " needs " +
+                                          tool + ", which is neither in " +
+                                          toolkit + "/bin nor on PATH")
+                                             .str());
     }
   }
   std::shared_ptr<ErrorWatch> watch = preflight.watch;
@@ -401,6 +400,8 @@ void mlir::tile::buildTileToNVVMPipeline(
   // Tensor copies for the pipes on sm_90 (the swizzles are chosen now).
   if (options.pipeline)
     pm.addPass(createSelectTma());
+  if (options.pipeline && options.warpSpecialize)
+    pm.addPass(createWarpSpecialize());
   // Again with the multi-buffered tiles and the layouts' padding.
   pm.addPass(createCheckResources());
   pm.addPass(createLowerOps());

@@ -217,6 +217,18 @@ struct SelectTmaPass : public tile::impl::SelectTmaBase<SelectTmaPass> {
           to.emitRemark("tensor copy (TMA) when the tensor allows it at run "
                         "time");
       }
+    // A wait for copy-engine groups (the one after a pipelined loop) has
+    // nothing to wait for once every asynchronous copy is a tensor copy:
+    // the pipes' barriers order them. The synchronization step places the
+    // barriers that later shared-memory writers need.
+    bool cpAsyncLeft = false;
+    tmaKernel.walk([&](Operation *op) {
+      if (auto copy = dyn_cast<CopyOp>(op))
+        cpAsyncLeft |= copy.getAsync() && !copy.getTma();
+      cpAsyncLeft |= isa<AsyncCommitOp>(op);
+    });
+    if (!cpAsyncLeft)
+      tmaKernel.walk([](AsyncWaitOp wait) { wait.erase(); });
     return success();
   }
 

@@ -22,9 +22,12 @@
 // CHECK: tile.pipe.produce_acquire
 // CHECK: tile.copy async tma %arg0
 // CHECK: tile.copy async tma %arg1
+// The pipe's barriers order the tensor copies: no copy-engine wait is left.
+// CHECK-NOT: tile.async_wait
 // CHECK: } else {
 // CHECK: tile.kernel @k
 // CHECK-NOT: tma
+// CHECK: tile.async_wait 0
 // CHECK: return
 func.func @versioned(%A: !g, %B: !g, %kt: index) {
   %c0 = arith.constant 0 : index

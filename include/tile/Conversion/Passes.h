@@ -44,6 +44,11 @@ struct TileToNVVMPipelineOptions
       *this, "pipeline",
       llvm::cl::desc("Software-pipeline loops marked with tile.num_stages"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> warpSpecialize{
+      *this, "warp-specialize",
+      llvm::cl::desc("Give pipelined loops with tensor copies a producer "
+                     "warpgroup (tile-warp-specialize)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> specializeBounds{
       *this, "specialize-bounds",
       llvm::cl::desc("Version loops so that interior tiles are copied "

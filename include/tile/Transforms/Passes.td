@@ -69,6 +69,43 @@ def SelectTma : Pass<"tile-select-tma", "ModuleOp"> {
   ];
 }
 
+def WarpSpecialize : Pass<"tile-warp-specialize", "ModuleOp"> {
+  let summary = "Give the tensor copies of pipelined loops their own "
+                "producer warpgroup";
+  let description = [{
+    On chips with tensor copies, a kernel whose pipelined loops hand their
+    stages over through tensor copies only (the `<kernel>_tma` version of
+    `tile-select-tma`) gets one more warpgroup: `tile.ws [G]`, the
+    producer, runs the loops' `produce_acquire`, tensor copies and
+    `produce_commit`; `tile.ws [0, ..., G - 1]`, the consumers, run
+    everything else, with the kernel's original threads, so the layouts
+    chosen for them stay valid. The pipe's full and empty barriers already
+    order the two sides. The producer region keeps the loops and branches
+    around its ops and the side-effect-free ops (and memory reads) they use.
+    On chips with `setmaxnreg` the producer runs with 40 registers per
+    thread and the consumers with what is left (at most 240).
+
+    A candidate kernel that cannot be specialized keeps its shape, with a
+    remark saying why: copies handed off without tensor copies, tensor
+    copies nested in other regions than loops and branches, copies whose
+    operands depend on side effects, existing `tile.ws` regions, no room
+    for another warpgroup, or `tile.warp_specialize = false` on the kernel.
+    With `remarks=true` specialized kernels are reported too.
+
+    Runs after `tile-select-tma` (only tensor copies complete on the pipe's
+    barrier; a `cp.async` copy completes per thread) and before
+    `tile-lower-ops`.
+  }];
+  let options = [
+    Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
+           "Also report the kernels that are specialized">
+  ];
+  let dependentDialects = [
+    "::mlir::tile::TileDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
 def CheckResources : Pass<"tile-check-resources", "ModuleOp"> {
   let summary = "Compute and check the on-chip resources of each tile kernel";
   let description = [{

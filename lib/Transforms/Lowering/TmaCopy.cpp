@@ -94,13 +94,24 @@ static FillOp findZeroFill(Operation *acc, scf::ForOp loop) {
   return nullptr;
 }
 
+/// Whether `a` and `b` run in tile.ws regions of different warpgroups.
+static bool onDisjointWarps(Operation *a, Operation *b) {
+  auto wsA = a->getParentOfType<WsOp>(), wsB = b->getParentOfType<WsOp>();
+  if (!wsA || !wsB)
+    return false;
+  for (int64_t group : wsA.getWarpgroups())
+    if (llvm::is_contained(wsB.getWarpgroups(), group))
+      return false;
+  return true;
+}
+
 /// Decides whether the slot of `pipe` can be released one hand-off late,
 /// leaving its gemms' asynchronous MMA groups in flight (the MMA of hand-off
 /// s then overlaps the wait for hand-off s + 1). It can when, in the
 /// pipelined loop:
 ///  - the release precedes the producers' acquire (the consumer stages are
-///    emitted first), so the producers never wait for a release of their
-///    own iteration;
+///    emitted first), or the producers run on other warps, so the producers
+///    never wait for a release of their own iteration;
 ///  - every asynchronous-MMA gemm reading the pipe's tiles runs in the guard
 ///    of the release's stage: whenever hand-off s is released, the gemm of
 ///    hand-off s was issued just before, and its wait for all but the
@@ -131,8 +142,12 @@ static void planDeferredRelease(LoweringContext &ctx, Value pipe,
   if (!release || !acquire || pipelineStage(release) < 0)
     return;
   auto loop = dyn_cast<scf::ForOp>(release->getParentOp());
-  if (!loop || acquire->getParentOp() != loop ||
-      !release->isBeforeInBlock(acquire))
+  if (!loop)
+    return;
+  // Producers on other warps (tile-warp-specialize) never wait behind the
+  // consumers' own release.
+  if (!onDisjointWarps(release, acquire) &&
+      (acquire->getParentOp() != loop || !release->isBeforeInBlock(acquire)))
     return;
   llvm::SmallPtrSet<Operation *, 4> tiles;
   for (auto &[copy, handOff] : ctx.tmaHandOffs)

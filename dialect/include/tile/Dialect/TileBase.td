@@ -67,6 +67,12 @@ def Tile_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kPipelineStageAttrName =
         "tile.pipeline_stage";
 
+    /// Discardable attribute on a `tile.kernel`: `false` keeps
+    /// `tile-warp-specialize` from splitting it into producer and consumer
+    /// warpgroups.
+    static constexpr ::llvm::StringLiteral kWarpSpecializeAttrName =
+        "tile.warp_specialize";
+
     /// Shared memory bytes a kernel allocates (set by tile-check-resources).
     static constexpr ::llvm::StringLiteral kSharedMemoryBytesAttrName =
         "tile.shared_memory_bytes";

@@ -1,0 +1,248 @@
+//===- WarpSpecialize.cpp - Producer and consumer warpgroups ----*- C++ -*-===//
+//
+// `tile-warp-specialize`: a kernel whose pipelined loops hand their stages
+// over through tensor copies (the `_tma` version of tile-select-tma) gets
+// one more warpgroup, the producer, which runs the loops' producer side:
+// `produce_acquire`, the tensor copies and `produce_commit`. The kernel's
+// own warpgroups become the consumer region and run everything else. The
+// pipe's barriers already order the two sides, so the hand-off is unchanged;
+// the consumers no longer wait for a slot to be free, nor issue the copies,
+// between two MMAs, and the producer runs ahead by as many stages as the
+// pipe has slots.
+//
+// Both regions start as copies of the kernel's body (everything but the
+// allocations and pipes, which stay shared at the top level). The consumer
+// copy loses the producer ops; the producer copy keeps only the producer
+// ops, the loops and branches around them, and the side-effect-free ops
+// (and reads) they use. A kernel whose producer side would need anything
+// else keeps its shape, with a remark saying why.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Transforms/Passes.h"
+#include "tile/Transforms/Pipelining.h"
+
+#include "tile/Dialect/ChipDescription.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_WARPSPECIALIZE
+#include "tile/Transforms/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+/// Register budget of the producer warpgroup: it only computes addresses.
+static constexpr int64_t kProducerRegisters = 40;
+/// Largest budget given to consumers (CUTLASS's choice for one consumer).
+static constexpr int64_t kMaxConsumerRegisters = 240;
+
+static bool isProducerOp(Operation *op) {
+  if (isa<PipeProduceAcquireOp, PipeProduceCommitOp>(op))
+    return true;
+  auto copy = dyn_cast<CopyOp>(op);
+  return copy && copy.getTma();
+}
+
+static bool containsProducerOp(Operation *op) {
+  return op
+      ->walk([](Operation *inner) {
+        return isProducerOp(inner) ? WalkResult::interrupt()
+                                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// Erases, until nothing changes, the ops of `body` that `removable` allows
+/// and whose results are unused.
+static void eraseUnused(Block &body,
+                        function_ref<bool(Operation *)> removable) {
+  for (bool changed = true; changed;) {
+    changed = false;
+    SmallVector<Operation *> ops;
+    body.walk<WalkOrder::PostOrder>([&](Operation *op) { ops.push_back(op); });
+    // Post-order: an op's nested ops come first, so erasing one leaves the
+    // later entries valid.
+    for (Operation *op : ops) {
+      if (op->hasTrait<OpTrait::IsTerminator>() || !op->use_empty() ||
+          !removable(op))
+        continue;
+      op->erase();
+      changed = true;
+    }
+  }
+}
+
+/// Whether `op` is a branch without results whose regions hold nothing but
+/// their terminators.
+static bool isEmptyBranch(Operation *op) {
+  auto branch = dyn_cast<scf::IfOp>(op);
+  if (!branch || branch.getNumResults() != 0)
+    return false;
+  for (Region &region : branch->getRegions())
+    if (!region.empty() && !llvm::hasSingleElement(region.front()))
+      return false;
+  return true;
+}
+
+/// Why the kept op `op` cannot run on the producer, or "".
+static std::string checkProducerOp(Operation *op) {
+  if (isProducerOp(op) || op->hasTrait<OpTrait::IsTerminator>() ||
+      isa<scf::ForOp, scf::IfOp>(op) || isMemoryEffectFree(op))
+    return "";
+  if (isa<TileDialect>(op->getDialect()))
+    return "its copies depend on '" + op->getName().getStringRef().str() + "'";
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (effects && effects.onlyHasEffect<MemoryEffects::Read>())
+    return "";
+  return "its copies depend on '" + op->getName().getStringRef().str() +
+         "', which has side effects";
+}
+
+namespace {
+struct WarpSpecializePass
+    : public tile::impl::WarpSpecializeBase<WarpSpecializePass> {
+  using WarpSpecializeBase::WarpSpecializeBase;
+
+  /// Why `kernel` cannot be specialized, or "" (silent when it has no
+  /// tensor-copy pipe: nothing to specialize).
+  std::string check(KernelOp kernel, const ChipDescription &chip,
+                    bool &candidate) {
+    candidate = false;
+    bool cpAsync = false;
+    std::string where;
+    kernel.walk([&](Operation *op) {
+      if (auto copy = dyn_cast<CopyOp>(op)) {
+        candidate |= copy.getTma();
+        cpAsync |= copy.getAsync() && !copy.getTma();
+      }
+      cpAsync |= isa<AsyncCommitOp, AsyncWaitOp>(op);
+      if (!isProducerOp(op) || !where.empty())
+        return;
+      for (Operation *p = op->getParentOp(); p != kernel; p = p->getParentOp())
+        if (!isa<scf::ForOp, scf::IfOp>(p))
+          where = "its tensor copies are nested in '" +
+                  p->getName().getStringRef().str() + "'";
+    });
+    if (!candidate)
+      return "";
+    if (auto flag = kernel->getAttrOfType<BoolAttr>(
+            TileDialect::kWarpSpecializeAttrName);
+        flag && !flag.getValue())
+      return "disabled by tile.warp_specialize = false";
+    if (kernel.walk([](WsOp) { return WalkResult::interrupt(); })
+            .wasInterrupted())
+      return "the kernel already has tile.ws regions";
+    if (cpAsync)
+      return "it also hands off copies without tensor copies (cp.async)";
+    if (!where.empty())
+      return where;
+    int64_t threads = kernel.getThreads();
+    if (!chip.warpgroupSize || threads % chip.warpgroupSize != 0)
+      return "its " + std::to_string(threads) +
+             " threads are not whole warpgroups";
+    if (threads + chip.warpgroupSize > chip.maxThreadsPerBlock)
+      return "a producer warpgroup would exceed " +
+             std::to_string(chip.maxThreadsPerBlock) + " threads per block";
+    for (Operation &op : kernel.getBody().front().without_terminator())
+      if (isa<AllocOp, PipeCreateOp>(op) && op.getNumOperands() != 0)
+        return "an allocation has operands";
+    return "";
+  }
+
+  /// Splits `kernel` into producer and consumer regions; on failure the
+  /// kernel is unchanged and `why` says why.
+  LogicalResult specialize(KernelOp kernel, const ChipDescription &chip,
+                           std::string &why) {
+    int64_t threads = kernel.getThreads();
+    int64_t groups = threads / chip.warpgroupSize;
+    // Work on a clone: the original stays if the producer side needs more
+    // than its copies.
+    OpBuilder b(kernel);
+    auto clone = cast<KernelOp>(b.clone(*kernel));
+    Block &body = clone.getBody().front();
+    b.setInsertionPoint(body.getTerminator());
+    SmallVector<int64_t> consumerGroups =
+        llvm::to_vector(llvm::seq<int64_t>(0, groups));
+    auto producer = WsOp::create(b, kernel.getLoc(), ArrayRef<int64_t>{groups});
+    auto consumer = WsOp::create(b, kernel.getLoc(), consumerGroups);
+    Operation *consumerEnd = consumer.getBody().front().getTerminator();
+    for (Operation &op : llvm::make_early_inc_range(body.without_terminator()))
+      if (!isa<AllocOp, PipeCreateOp, WsOp>(op))
+        op.moveBefore(consumerEnd);
+    // The producer starts as a copy of the consumer.
+    IRMapping mapping;
+    OpBuilder pb = OpBuilder::atBlockTerminator(&producer.getBody().front());
+    for (Operation &op : consumer.getBody().front().without_terminator())
+      pb.clone(op, mapping);
+
+    // Producer: its ops and what they need.
+    eraseUnused(producer.getBody().front(), [](Operation *op) {
+      return !isProducerOp(op) && !containsProducerOp(op);
+    });
+    producer.walk([&](Operation *op) {
+      if (why.empty() && op != producer)
+        why = checkProducerOp(op);
+    });
+    if (!why.empty()) {
+      clone.erase();
+      return failure();
+    }
+    // Consumer: everything but the producer ops.
+    SmallVector<Operation *> producerOps;
+    consumer.walk([&](Operation *op) {
+      if (isProducerOp(op))
+        producerOps.push_back(op);
+    });
+    for (Operation *op : producerOps)
+      op->erase();
+    eraseUnused(consumer.getBody().front(), [](Operation *op) {
+      return isOpTriviallyDead(op) || isEmptyBranch(op);
+    });
+
+    // Register budgets when the target sets them and the consumers can have
+    // at least what an even split gives them.
+    clone.setThreads(threads + chip.warpgroupSize);
+    if (chip.setMaxNReg) {
+      int64_t available =
+          chip.registersPerBlock - kProducerRegisters * chip.warpgroupSize;
+      int64_t perThread =
+          std::min(kMaxConsumerRegisters, available / threads / 8 * 8);
+      int64_t even = chip.registersPerBlock / (threads + chip.warpgroupSize);
+      if (perThread > even) {
+        producer.setRegisters(kProducerRegisters);
+        consumer.setRegisters(perThread);
+      }
+    }
+    kernel.erase();
+    return success();
+  }
+
+  void runOnOperation() override {
+    SmallVector<KernelOp> kernels;
+    getOperation().walk([&](KernelOp kernel) { kernels.push_back(kernel); });
+    for (KernelOp kernel : kernels) {
+      TargetAttr target = getTargetAttr(kernel);
+      const ChipDescription *chip = target ? target.getDescription() : nullptr;
+      if (!chip || !chip->tma)
+        continue;
+      bool candidate;
+      std::string why = check(kernel, *chip, candidate);
+      if (!candidate)
+        continue;
+      Location loc = kernel.getLoc();
+      if (why.empty() && succeeded(specialize(kernel, *chip, why))) {
+        if (emitRemarks)
+          emitRemark(loc, "warp-specialized: a producer warpgroup issues the "
+                          "tensor copies");
+        continue;
+      }
+      emitRemark(loc, "not warp-specialized: ") << why;
+    }
+  }
+};
+} // namespace
