@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes a variant of examples/gemm.mlir: other tile sizes, another type.
 
-usage: gemm-variant.py [--dtype f16|bf16] [--input FILE]
+usage: gemm-variant.py [--dtype f16|bf16] [--group-m G] [--input FILE]
                        [BM BN BK THREADS NUM_STAGES] OUT.mlir
 
 Tile sizes (all five or none): the block computes a BM x BN tile of C,
@@ -9,6 +9,11 @@ stepping K by BK with THREADS threads and a NUM_STAGES-deep software pipeline
 (1 = not pipelined). Used to sweep tile configurations on the GPU (see
 docs/perf.md) and, by bench/CMakeLists.txt and scripts/gpu-bundle.sh, to
 build the 64x256-tile library the example host runs unchanged.
+
+--group-m G: blocks are launched in groups of G rows of C tiles (consecutive
+block ids walk down G rows, then move one column right), so that the
+panels of A and B a wave of blocks reads stay in L2; edges of the grid
+(fewer than G rows left) are handled.
 
 --dtype bf16: the element type of A, B and C (and of the shared-memory
 tiles) becomes bf16. The example is written for f16: every `f16` not
@@ -60,6 +65,36 @@ def with_tiles(s, bm, bn, bk, threads, stages):
     return s
 
 
+def with_grouped_order(s, group):
+    """Blocks launched in order cover GROUP rows of C tiles before moving
+    right (Triton's "grouped ordering"): GROUP row panels of A and the
+    column panels of B they meet stay in L2 together."""
+    m0 = re.search(r"%m0 = arith.muli %by, (%c\w+) : index\n", s)
+    n0 = re.search(r"[ ]*%n0 = arith.muli %bx, (%c\w+) : index\n", s)
+    if not m0 or not n0:
+        fail("the source has no '%m0 = arith.muli %by, ...' and "
+             "'%n0 = arith.muli %bx, ...' (examples/gemm.mlir changed?)")
+    bm, bn = m0.group(1), n0.group(1)
+    order = (
+        f"// Grouped launch order: {group} rows of C tiles per group.\n"
+        f"    %cGroup = arith.constant {group} : index\n"
+        "    %pidRow = arith.muli %by, %gx : index\n"
+        "    %pid = arith.addi %pidRow, %bx : index\n"
+        "    %groupSize = arith.muli %cGroup, %gx : index\n"
+        "    %groupId = arith.divui %pid, %groupSize : index\n"
+        "    %firstRow = arith.muli %groupId, %cGroup : index\n"
+        "    %rowsLeft = arith.subi %gy, %firstRow : index\n"
+        "    %rows = arith.minui %rowsLeft, %cGroup : index\n"
+        "    %inGroup = arith.remui %pid, %groupSize : index\n"
+        "    %rowInGroup = arith.remui %inGroup, %rows : index\n"
+        "    %tileRow = arith.addi %firstRow, %rowInGroup : index\n"
+        "    %tileCol = arith.divui %inGroup, %rows : index\n"
+        f"    %m0 = arith.muli %tileRow, {bm} : index\n"
+        f"    %n0 = arith.muli %tileCol, {bn} : index\n")
+    s = s.replace(m0.group(0), order, 1)
+    return s.replace(n0.group(0), "", 1)
+
+
 def with_dtype(s, dtype):
     if dtype == "f16":
         return s
@@ -76,6 +111,9 @@ def main():
     parser.add_argument("--input",
                         default=os.path.join(HERE, "..", "examples",
                                              "gemm.mlir"))
+    parser.add_argument("--group-m", type=int, default=0, metavar="G",
+                        help="launch blocks in groups of G rows of C tiles "
+                        "(L2 reuse); 0 keeps the row-major order")
     parser.add_argument("args", nargs="+",
                         help="[BM BN BK THREADS NUM_STAGES] OUT.mlir")
     opts = parser.parse_args()
@@ -92,6 +130,10 @@ def main():
         s = f.read()
     if tiles:
         s = with_tiles(s, *tiles)
+    if opts.group_m < 0:
+        parser.error("--group-m must be non-negative")
+    if opts.group_m:
+        s = with_grouped_order(s, opts.group_m)
     s = with_dtype(s, opts.dtype)
     with open(out, "w") as f:
         f.write(s)

@@ -272,8 +272,10 @@ for file in "$BUNDLE"/tile-* "$BUNDLE"/gemm-host "$BUNDLE"/aot/*/libgemm.so \
     die "$(basename "$file") needs libraries the GPU machine does not have"
   fi
 done
+# (ldd's output is captured first: with pipefail, grep -q exiting at the
+# first match can fail the pipeline through ldd's SIGPIPE.)
 if [[ -x $BUNDLE/gemm-host ]] &&
-   ! ldd "$BUNDLE/gemm-host" | grep -q "libtile_cuda_runtime.so => $BUNDLE/"; then
+   [[ $(ldd "$BUNDLE/gemm-host") != *"libtile_cuda_runtime.so => $BUNDLE/"* ]]; then
   die "gemm-host does not find the bundle's libtile_cuda_runtime.so"
 fi
 

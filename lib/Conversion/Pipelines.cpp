@@ -400,8 +400,11 @@ void mlir::tile::buildTileToNVVMPipeline(
   // Tensor copies for the pipes on sm_90 (the swizzles are chosen now).
   if (options.pipeline)
     pm.addPass(createSelectTma());
-  if (options.pipeline && options.warpSpecialize)
-    pm.addPass(createWarpSpecialize());
+  if (options.pipeline) {
+    WarpSpecializeOptions ws;
+    ws.all = options.warpSpecialize;
+    pm.addPass(createWarpSpecialize(ws));
+  }
   // Again with the multi-buffered tiles and the layouts' padding.
   pm.addPass(createCheckResources());
   pm.addPass(createLowerOps());

@@ -130,10 +130,14 @@ struct WarpSpecializePass
     });
     if (!candidate)
       return "";
-    if (auto flag = kernel->getAttrOfType<BoolAttr>(
-            TileDialect::kWarpSpecializeAttrName);
-        flag && !flag.getValue())
+    auto flag =
+        kernel->getAttrOfType<BoolAttr>(TileDialect::kWarpSpecializeAttrName);
+    if (flag && !flag.getValue())
       return "disabled by tile.warp_specialize = false";
+    if (!flag && !all) {
+      candidate = false; // Not asked for: silent.
+      return "";
+    }
     if (kernel.walk([](WsOp) { return WalkResult::interrupt(); })
             .wasInterrupted())
       return "the kernel already has tile.ws regions";

@@ -1,6 +1,7 @@
 // RUN: tile-opt %s -split-input-file -tile-pipeline-planning -tile-inject-pipeline -tile-layout-inference -tile-select-tma -tile-warp-specialize -verify-diagnostics | FileCheck %s
 // RUN: tile-opt %s -split-input-file -tile-pipeline-planning -tile-inject-pipeline -tile-layout-inference -tile-select-tma -tile-warp-specialize=remarks=true 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
 // RUN: tile-opt %s -split-input-file -tile-pipeline-planning -tile-inject-pipeline -tile-layout-inference -tile-select-tma -tile-warp-specialize -tile-lower-ops 2>/dev/null | FileCheck %s --check-prefix=LOWER
+// RUN: tile-opt %s -split-input-file -tile-pipeline-planning -tile-inject-pipeline -tile-layout-inference -tile-select-tma -tile-warp-specialize=all=false 2>/dev/null | FileCheck %s --check-prefix=OPTIN
 
 // The GEMM's K loop on sm_90a (the default target). The TMA version of the
 // kernel gets a producer warpgroup (threads 256 -> 384): tile.ws [2] keeps
@@ -15,6 +16,9 @@
 !fC = memref<128x128xf32, #tile.mem<fragment>>
 
 // CHECK-LABEL: func.func @gemm
+// With all=false (tile-to-nvvm's default) only marked kernels are split.
+// OPTIN-LABEL: func.func @gemm
+// OPTIN-NOT: tile.ws
 // CHECK: tile.kernel @k_tma blocks(%{{.*}}) in [1] threads(384)
 // CHECK-DAG: tile.alloc {{.*}}: memref<3x128x64xf16
 // CHECK-DAG: tile.alloc {{.*}}: memref<3x64x128xf16
@@ -255,6 +259,7 @@ func.func @side_effect(%A: !g, %B: !g, %counter: memref<1xi64>, %kt: index) {
 !fC = memref<128x128xf32, #tile.mem<fragment>>
 
 // CHECK-LABEL: func.func @manual
+// OPTIN-LABEL: func.func @manual
 // CHECK: tile.kernel @k_tma blocks(%{{.*}}) in [1] threads(256)
 // CHECK: tile.ws [0] {
 // CHECK-NOT: tile.ws [1]
@@ -275,6 +280,39 @@ func.func @manual(%A: !g, %B: !g, %kt: index) {
         tile.gemm %as, %bs, %acc : !sA, !sB, !fC
       } {tile.num_stages = 3 : i64}
     }
+  }
+  return
+}
+
+// -----
+
+// Marked kernels are split also with all=false.
+
+!g = memref<?x?xf16>
+!sA = memref<128x64xf16, #gpu.address_space<workgroup>>
+!sB = memref<64x128xf16, #gpu.address_space<workgroup>>
+!fC = memref<128x128xf32, #tile.mem<fragment>>
+
+// CHECK-LABEL: func.func @opted_in
+// CHECK: tile.ws [1] {
+// OPTIN-LABEL: func.func @opted_in
+// OPTIN: tile.kernel @k_tma blocks(%{{.*}}) in [1] threads(256)
+// OPTIN: tile.ws [1] {
+// OPTIN: tile.ws [0] {
+func.func @opted_in(%A: !g, %B: !g, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  tile.kernel @k blocks(%bx) in [1] threads(128) attributes {tile.warp_specialize = true} {
+    %as = tile.alloc : !sA
+    %bs = tile.alloc : !sB
+    %acc = tile.alloc : !fC
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c64 : index
+      tile.copy %A[%c0, %k0], %as : !g to !sA
+      tile.copy %B[%k0, %c0], %bs : !g to !sB
+      tile.gemm %as, %bs, %acc : !sA, !sB, !fC
+    } {tile.num_stages = 3 : i64}
   }
   return
 }

@@ -47,7 +47,8 @@ struct TileToNVVMPipelineOptions
   PassOptions::Option<bool> warpSpecialize{
       *this, "warp-specialize",
       llvm::cl::desc("Give pipelined loops with tensor copies a producer "
-                     "warpgroup (tile-warp-specialize)"),
+                     "warpgroup in every kernel, not only in those marked "
+                     "tile.warp_specialize = true (tile-warp-specialize)"),
       llvm::cl::init(false)};
   PassOptions::Option<bool> specializeBounds{
       *this, "specialize-bounds",
