@@ -345,3 +345,51 @@ func.func @bad_gemm_shape() {
   }
   return
 }
+
+// -----
+
+// sm_90a (the nested module's target; the rest of this file is sm_80): the
+// attention step with both gemms on wgmma, P * V in the RS form (P from
+// registers). P gets the wgmma register A layout of a 128 x 64 tile over
+// one warpgroup (two 64-row slabs: register bit 5 is row 64), which is the
+// layout of the S = Q K^T accumulator: the softmax loop takes it from both
+// fragments and no conversion is inserted (FlashAttention-3's observation:
+// the accumulator converted element-wise is an A operand).
+
+!g = memref<?x?xbf16>
+!sQ = memref<128x128xbf16, #gpu.address_space<workgroup>>
+!sKV = memref<64x128xbf16, #gpu.address_space<workgroup>>
+!fS = memref<128x64xf32, #tile.mem<fragment>>
+!fP = memref<128x64xbf16, #tile.mem<fragment>>
+!fO = memref<128x128xf32, #tile.mem<fragment>>
+
+// CHECK-LABEL: func.func @attention_rs_wgmma
+// CHECK: %[[S:.*]] = tile.alloc {layout = #tile.linear<[128, 64], register = {{\[\[}}0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [64, 0{{\]\]}}, lane = {{\[\[}}0, 2], [0, 4], [1, 0], [2, 0], [4, 0{{\]\]}}, warp = {{\[\[}}16, 0], [32, 0{{\]\]}}>} : memref<128x64xf32
+// CHECK-NEXT: %[[P:.*]] = tile.alloc {layout = #tile.linear<[128, 64], register = {{\[\[}}0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [64, 0{{\]\]}}, lane = {{\[\[}}0, 2], [0, 4], [1, 0], [2, 0], [4, 0{{\]\]}}, warp = {{\[\[}}16, 0], [32, 0{{\]\]}}>} : memref<128x64xbf16
+// CHECK-NOT: tile.copy
+// CHECK: tile.gemm %[[P]], %{{.*}}, %{{.*}} {mma = #tile.mma<wgmma, shape = [64, 128, 16], warps = [4, 1]>}
+module {
+module attributes {tile.target = #tile.target<"sm_90a">} {
+func.func @attention_rs_wgmma(%Q: !g, %K: !g, %V: !g) {
+  %c0 = arith.constant 0 : index
+  tile.kernel @attention blocks(%bx) in [16] threads(128) {
+    %Qs = tile.alloc : !sQ
+    %Ks = tile.alloc : !sKV
+    %Vs = tile.alloc : !sKV
+    %o = tile.alloc : !fO
+    %s = tile.alloc : !fS
+    %p = tile.alloc : !fP
+    tile.gemm %Qs, %Ks, %s transpose_b clear_accum : !sQ, !sKV, !fS
+    // expected-remark @below {{layout from fragment: replication 1, 64 iterations per thread, vector width 2}}
+    tile.parallel (%i, %j) in [128, 64] {
+      %x = memref.load %s[%i, %j] : !fS
+      %e = math.exp2 %x : f32
+      %h = arith.truncf %e : f32 to bf16
+      memref.store %h, %p[%i, %j] : !fP
+    }
+    tile.gemm %p, %Vs, %o : !fP, !sKV, !fO
+  }
+  return
+}
+}
+}

@@ -120,3 +120,93 @@ func.func @tma_on_sm80(%A: !g) {
   return
 }
 }
+
+// -----
+
+// The RS form of wgmma: A is a bf16 register fragment loaded from global
+// memory, B a shared tile. Layout inference gives A the wgmma register A
+// layout (the first RUN line: a0..a7 of warp w at rows 16w + lane/4 (+8),
+// columns 2 (lane%4) (+1, +8), the 16 columns of k step s in registers
+// 8s..8s+7).
+// The lowering packs each k step's 8 elements into 4 x i32 before the
+// fence, then issues one inline-asm wgmma per k step (2) with the 32
+// accumulator registers tied ($0..$31 out, $32..$63 in), the 4 A registers
+// ($64..$67), B's descriptor ($68) and scale-d ($69): the immediate 0 on
+// the first k step (clear_accum), then 1. B is MN-major: tnsp-b = 1.
+// ALIGN-LABEL: func.func @rs_wgmma
+// ALIGN: tile.alloc {layout = #tile.linear<[64, 32], register = {{\[\[}}0, 1], [8, 0], [0, 8], [0, 16{{\]\]}}, lane = {{\[\[}}0, 2], [0, 4], [1, 0], [2, 0], [4, 0{{\]\]}}, warp = {{\[\[}}16, 0], [32, 0{{\]\]}}>} : memref<64x32xbf16
+// CHECK-LABEL: func.func @rs_wgmma
+// CHECK-COUNT-8: vector.bitcast %{{.*}} : vector<2xbf16> to vector<1xi32>
+// CHECK-NOT: vector.bitcast
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-NOT: vector.bitcast
+// CHECK: %[[ZERO:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, $69, 0;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {$0, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31}, {$64, $65, $66, $67}, $68, p, 1, 1, 1;\0A}", "=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,r,r,r,r,l,n" {{.*}}, %[[ZERO]] : ({{.*}}) -> !llvm.struct<({{(f32, )+}}f32)>
+// CHECK: %[[ONE:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK: llvm.inline_asm {{.*}}wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, %[[ONE]] :
+// CHECK-NOT: llvm.inline_asm
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+!g = memref<?x?xbf16>
+!fA = memref<64x32xbf16, #tile.mem<fragment>>
+!sB = memref<32x64xbf16, #gpu.address_space<workgroup>>
+!fC = memref<64x64xf32, #tile.mem<fragment>>
+func.func @rs_wgmma(%A: !g, %B: !g, %C: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %af = tile.alloc : !fA
+    %bs = tile.alloc : !sB
+    %acc = tile.alloc : !fC
+    tile.copy %A[%c0, %c0], %af : !g to !fA
+    tile.copy %B[%c0, %c0], %bs : !g to !sB
+    tile.gemm %af, %bs, %acc clear_accum : !fA, !sB, !fC
+    tile.copy %acc, %C[%c0, %c0] : !fC to memref<?x?xf32>
+  }
+  return
+}
+
+// -----
+
+// A pipelined K loop whose gemm reads A from registers (RS form) and B
+// through TMA: the A copy runs in the gemm's stage (a fragment has no stage
+// buffers), and the gemm is not left in flight: the next iteration would
+// redefine the A registers the wgmma may still read. So every wgmma has a
+// constant scale-d, the group completes in the iteration (wait_group 0)
+// and the slot is released right after it; the zero fill stays before the
+// loop.
+// CHECK-LABEL: func.func @tma_rs_wgmma
+// CHECK: tile.kernel @k_tma
+// CHECK: scf.for
+// CHECK-NOT: arith.extui
+// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-COUNT-4: llvm.inline_asm {{.*}}wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}}, {$128, $129, $130, $131}, $132, p, 1, 1, 1;
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: } {tile.pipeline_stage = 2 : i64}
+// CHECK: nvvm.mbarrier.arrive
+// CHECK: } {tile.pipeline_stage = 0 : i64}
+// CHECK: tile.kernel @k blocks
+!g = memref<?x?xbf16>
+!fA = memref<128x64xbf16, #tile.mem<fragment>>
+!sB = memref<64x128xbf16, #gpu.address_space<workgroup>>
+!fC = memref<128x128xf32, #tile.mem<fragment>>
+func.func @tma_rs_wgmma(%A: !g, %B: !g, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  tile.kernel @k blocks(%bx) in [1] threads(256) {
+    %af = tile.alloc : !fA
+    %bs = tile.alloc : !sB
+    %acc = tile.alloc : !fC
+    %zero = arith.constant 0.0 : f32
+    tile.fill %acc, %zero : !fC
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c64 : index
+      tile.copy %A[%c0, %k0], %af : !g to !fA
+      tile.copy %B[%k0, %c0], %bs : !g to !sB
+      tile.gemm %af, %bs, %acc : !fA, !sB, !fC
+    } {tile.num_stages = 3 : i64}
+  }
+  return
+}

@@ -331,7 +331,8 @@ func.func @converting_copy(%A: memref<?x?xf32>, %i: index) {
 // A shared -> fragment copy into the mma.sync A operand layout (register bit
 // 0 and the lanes inside 8x8 matrices, the other bits moving whole matrices)
 // is an ldmatrix: 32 halves (replicated over the 2 warps sharing rows), 16
-// matrices per thread, four x4 loads.
+// matrices per thread, four x4 loads. (sm_80: on sm_90a this gemm is a
+// wgmma reading A from registers, next case.)
 
 !s = memref<64x32xf16, #gpu.address_space<workgroup>>
 !fa = memref<64x32xf16, #tile.mem<fragment>>
@@ -343,7 +344,40 @@ func.func @converting_copy(%A: memref<?x?xf32>, %i: index) {
 // CHECK-COUNT-4: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = false} : memref<2048xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
 // CHECK: memref.store %{{.*}}, %[[A]][%{{.*}}] : memref<32xf16>
 // CHECK: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = true}
+module attributes {tile.target = #tile.target<"sm_80">} {
 func.func @ldmatrix_copy() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %as = tile.alloc : !s
+    %af = tile.alloc : !fa
+    %bs = tile.alloc : !b
+    %acc = tile.alloc : !f
+    tile.copy %as, %af : !s to !fa
+    tile.gemm %af, %bs, %acc clear_accum : !fa, !b, !f
+  }
+  return
+}
+}
+
+// -----
+
+// The same copy on sm_90a, where the gemm is the RS form of wgmma: the
+// fragment gets the wgmma register A layout (warp w holds rows 16w..16w+15
+// of each k step as mma.sync's A fragment, no replication), which is also
+// an ldmatrix: 16 halves, 8 matrices per thread, two x4 loads. The gemm
+// then reads the registers: 2 k steps, one inline-asm wgmma each.
+
+!s = memref<64x32xf16, #gpu.address_space<workgroup>>
+!fa = memref<64x32xf16, #tile.mem<fragment>>
+!b = memref<32x64xf16, #gpu.address_space<workgroup>>
+!f = memref<64x64xf32, #tile.mem<fragment>>
+
+// CHECK-LABEL: func.func @ldmatrix_copy_rs_wgmma
+// CHECK: %[[A:.*]] = memref.alloca() : memref<16xf16>
+// CHECK-COUNT-2: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = false} : memref<2048xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// CHECK-NOT: nvgpu.ldmatrix
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-COUNT-2: llvm.inline_asm {{.*}}wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, {$64, $65, $66, $67}, $68, p, 1, 1, 1;
+func.func @ldmatrix_copy_rs_wgmma() {
   tile.kernel @k blocks(%bx) in [1] threads(128) {
     %as = tile.alloc : !s
     %af = tile.alloc : !fa

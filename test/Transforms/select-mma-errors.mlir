@@ -173,18 +173,18 @@ func.func @wgmma_rows() {
 
 // -----
 
-// wgmma reads both operands from shared memory (the register-A form is not
-// implemented yet).
-!fA = memref<64x32xf16, #tile.mem<fragment>>
-!sB = memref<32x64xf16, #gpu.address_space<workgroup>>
+// wgmma reads A from shared memory or registers (the RS form), but B from
+// shared memory only.
+!sA = memref<64x32xf16, #gpu.address_space<workgroup>>
+!fB = memref<32x64xf16, #tile.mem<fragment>>
 !fC = memref<64x64xf32, #tile.mem<fragment>>
-func.func @wgmma_register_a() {
+func.func @wgmma_register_b() {
   tile.kernel @k blocks(%bx) in [1] threads(128) {
-    %a = tile.alloc : !fA
-    %b = tile.alloc : !sB
+    %a = tile.alloc : !sA
+    %b = tile.alloc : !fB
     %c = tile.alloc : !fC
-    // expected-error @+1 {{wgmma reads A and B from shared memory here}}
-    tile.gemm %a, %b, %c {mma = #tile.mma<wgmma, shape = [64, 64, 16], warps = [4, 1]>} : !fA, !sB, !fC
+    // expected-error @+1 {{wgmma reads B from shared memory}}
+    tile.gemm %a, %b, %c {mma = #tile.mma<wgmma, shape = [64, 64, 16], warps = [4, 1]>} : !sA, !fB, !fC
   }
   return
 }

@@ -6,15 +6,15 @@
 
 // The instruction of each gemm of the examples. sm_80: mma.sync m16n8k16
 // with the warp partition of the gemm's policy (4 warps in the GEMM, 8 in
-// FlashAttention). sm_90a: wgmma m64nNk16 for gemms whose operands are both
-// in shared memory, split along M over the warpgroups; FlashAttention's
-// P * V reads P from registers and keeps mma.sync.
+// FlashAttention). sm_90a: wgmma m64nNk16 for gemms whose B operand is in
+// shared memory, split along M over the warpgroups; FlashAttention's P * V
+// reads P from registers (the RS form of wgmma).
 // GEMM: tile.gemm {{.*}} {mma = #tile.mma<mma_sync, shape = [16, 8, 16], warps = [2, 2]>}
 // GEMM90: tile.gemm {{.*}} {mma = #tile.mma<wgmma, shape = [64, 128, 16], warps = [4, 1]>}
 // FA: tile.gemm {{.*}} transpose_b clear_accum policy <full_row> {mma = #tile.mma<mma_sync, shape = [16, 8, 16], warps = [8, 1]>}
 // FA: tile.gemm {{.*}} policy <full_row> {mma = #tile.mma<mma_sync, shape = [16, 8, 16], warps = [8, 1]>}
 // FA90: tile.gemm {{.*}} transpose_b clear_accum policy <full_row> {mma = #tile.mma<wgmma, shape = [64, 64, 16], warps = [8, 1]>}
-// FA90: tile.gemm {{.*}} policy <full_row> {mma = #tile.mma<mma_sync, shape = [16, 8, 16], warps = [8, 1]>}
+// FA90: tile.gemm {{.*}} policy <full_row> {mma = #tile.mma<wgmma, shape = [64, 128, 16], warps = [8, 1]>}
 
 !sA = memref<64x32xf16, #gpu.address_space<workgroup>>
 !sB = memref<32x64xf16, #gpu.address_space<workgroup>>
@@ -51,6 +51,45 @@ func.func @ws_bf16() {
     tile.ws [1, 2] {
       tile.gemm %a, %b, %c : !sA, !sB, !fC
     }
+  }
+  return
+}
+
+// -----
+
+// A register (fragment) A operand with B in shared memory on sm_90a: the RS
+// form of wgmma, split along M over the 2 warpgroups like the SS form.
+!fA = memref<128x64xbf16, #tile.mem<fragment>>
+!sB = memref<64x128xbf16, #gpu.address_space<workgroup>>
+!fC = memref<128x128xf32, #tile.mem<fragment>>
+// CHECK-LABEL: func.func @register_a
+// CHECK: tile.gemm {{.*}} {mma = #tile.mma<wgmma, shape = [64, 128, 16], warps = [8, 1]>}
+func.func @register_a() {
+  tile.kernel @k blocks(%bx) in [1] threads(256) {
+    %a = tile.alloc : !fA
+    %b = tile.alloc : !sB
+    %c = tile.alloc : !fC
+    tile.gemm %a, %b, %c : !fA, !sB, !fC
+  }
+  return
+}
+
+// -----
+
+// A register A operand that wgmma cannot take falls back to mma.sync: here
+// 64 threads are not a whole warpgroup. (A transposed register A operand,
+// which wgmma could not read either, is rejected by the op verifier.)
+!fA = memref<64x32xf16, #tile.mem<fragment>>
+!sB = memref<32x64xf16, #gpu.address_space<workgroup>>
+!fC = memref<64x64xf32, #tile.mem<fragment>>
+// CHECK-LABEL: func.func @register_a_fallback
+// CHECK: tile.gemm {{.*}} {mma = #tile.mma<mma_sync, shape = [16, 8, 16], warps = [2, 1]>}
+func.func @register_a_fallback() {
+  tile.kernel @k blocks(%bx) in [1] threads(64) {
+    %a = tile.alloc : !fA
+    %b = tile.alloc : !sB
+    %c = tile.alloc : !fC
+    tile.gemm %a, %b, %c : !fA, !sB, !fC
   }
   return
 }

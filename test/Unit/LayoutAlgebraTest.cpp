@@ -3,17 +3,17 @@
 // Checks the linear layout algebra (inversion, composition, containment,
 // projection, replication) over every named layout, and checks the named
 // layouts against the fragment mappings documented in the PTX ISA (mma.sync
-// m16n8k16 / m16n8k8 / m16n8k32, wgmma m64nNk16), AMD's MFMA tables and the
-// TMA swizzle patterns. Prints one line per group and exits non-zero on the
-// first failed group.
+// m16n8k16 / m16n8k8 / m16n8k32, wgmma m64nNk16 accumulator and register
+// A), AMD's MFMA tables and the TMA swizzle patterns. Prints one line per group
+// and exits non-zero on the first failed group.
 //
 //===----------------------------------------------------------------------===//
 
-#include "tile/Target/AMD/Layouts.h"
-#include "tile/Target/NVIDIA/Layouts.h"
 #include "tile/Dialect/LinearLayout.h"
 #include "tile/Dialect/TileAttrs.h"
 #include "tile/Dialect/TileDialect.h"
+#include "tile/Target/AMD/Layouts.h"
+#include "tile/Target/NVIDIA/Layouts.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/raw_ostream.h"
@@ -68,6 +68,9 @@ static SmallVector<std::pair<std::string, LinearLayout>> namedLayouts() {
   for (auto [m, n, g] :
        {std::tuple{64, 8, 1}, {64, 256, 1}, {128, 128, 2}, {256, 64, 2}})
     all.push_back({"wgmma_acc", nvidia::wgmmaAccumulator(m, n, g)});
+  for (auto [m, k, g] :
+       {std::tuple{64, 16, 1}, {64, 64, 1}, {128, 64, 2}, {256, 32, 2}})
+    all.push_back({"wgmma_a", nvidia::wgmmaOperandA(m, k, g)});
   for (auto [m, n, i, wm, wn] : {std::tuple{32, 32, 32, 1, 1},
                                  {16, 16, 16, 1, 1},
                                  {128, 128, 32, 2, 2},
@@ -166,6 +169,37 @@ static void testPtxWgmma() {
         }
   }
   llvm::outs() << "ptx wgmma accumulator: ok\n";
+  // Register A operand (RS form), .f16/.bf16 m64nNk16: per warpgroup a
+  // 64 x 16 tile per k step; warp w holds rows 16w..16w+15 and a_i:
+  // row = 16 * w + groupID + 8 * ((i / 2) % 2),
+  // col = 2 * threadID_in_group + (i & 1) + 8 * (i >= 4). Registers of k
+  // step s are 8s..8s+7 (columns + 16s), then the 64-row slabs, then the
+  // warpgroups (warps 4g..4g+3 own rows [g * M / G, (g + 1) * M / G)).
+  for (auto [m, k, g] : {std::tuple{64, 16, 1}, {64, 64, 1}, {256, 32, 2}}) {
+    LinearLayout a = nvidia::wgmmaOperandA(m, k, g);
+    int64_t slabs = m / g / 64, steps = k / 16;
+    CHECK_TRUE(a.getRegistersPerThread() == 8 * steps * slabs,
+               "wgmma A registers");
+    for (int group = 0; group < g; ++group)
+      for (int w = 0; w < 4; ++w)
+        for (int lane = 0; lane < 32; ++lane)
+          for (int slab = 0; slab < slabs; ++slab)
+            for (int step = 0; step < steps; ++step)
+              for (int i = 0; i < 8; ++i) {
+                Coord expected{group * (m / g) + 64 * slab + 16 * w + lane / 4 +
+                                   8 * ((i / 2) % 2),
+                               16 * step + 2 * (lane % 4) + (i & 1) +
+                                   8 * (i >= 4)};
+                int64_t reg = i + 8 * step + 8 * steps * slab;
+                CHECK_TRUE(at(a, reg, lane, 4 * group + w) == expected,
+                           "wgmma A a" << i << " (" << m << "x" << k << ")");
+              }
+    // FlashAttention-3's observation: the f32 accumulator of an M x K
+    // product, converted element-wise, is the register A operand.
+    CHECK_TRUE(a == nvidia::wgmmaAccumulator(m, k, g),
+               "wgmma A equals the accumulator layout");
+  }
+  llvm::outs() << "ptx wgmma register A: ok\n";
 }
 
 static void testMfma() {
@@ -302,8 +336,7 @@ static void testReplicationAndContainment() {
              "accumulator != A operand (square)");
   // Reducing rows of the accumulator: each row is held by the 4 lanes of a
   // quad.
-  LinearLayout rows =
-      nvidia::mmaSyncAccumulator(128, 64, 4, 1).projectOut(1);
+  LinearLayout rows = nvidia::mmaSyncAccumulator(128, 64, 4, 1).projectOut(1);
   CHECK_TRUE(rows.getOutShape() == ArrayRef<int64_t>{128}, "row shape");
   CHECK_TRUE(rows.getReplication() == 4, "row vector replicated 4x");
   CHECK_TRUE(rows.getRegistersPerThread() == 4, "row vector registers");

@@ -1,9 +1,9 @@
 //===- Layouts.cpp - NVIDIA MMA operand and accumulator layouts -*- C++ -*-===//
 //
 // The register layouts of mma.sync (m16n8k*) operands and accumulators and
-// of the wgmma accumulator, as linear layouts over GF(2), following the PTX
-// ISA's fragment figures (checked element by element in the layout algebra
-// test and `tile-layout`).
+// of the wgmma accumulator and register A operand, as linear layouts over
+// GF(2), following the PTX ISA's fragment figures (checked element by element
+// in the layout algebra test and `tile-layout`).
 //
 //===----------------------------------------------------------------------===//
 
@@ -90,4 +90,21 @@ LinearLayout mlir::tile::nvidia::wgmmaAccumulator(int64_t m, int64_t n,
   LinearLayout::InDim warp{LinearLayout::kWarp.str(), {row(16), row(32)}};
   LinearLayout::appendRepeats(warp.bases, numWarpgroups, row, tm);
   return LinearLayout({reg, lane, warp}, {m, n});
+}
+
+LinearLayout mlir::tile::nvidia::wgmmaOperandA(int64_t m, int64_t k,
+                                               int64_t numWarpgroups) {
+  int64_t tm = m / numWarpgroups;
+  auto row = [&](int64_t r) { return LinearLayout::flatIndex2D(r, 0, k); };
+  auto col = [&](int64_t c) { return LinearLayout::flatIndex2D(0, c, k); };
+  // a0..a7 of a 16 x 16 block: column pairs, rows + 8, columns + 8.
+  LinearLayout::InDim reg{LinearLayout::kRegister.str(),
+                          {col(1), row(8), col(8)}};
+  LinearLayout::appendRepeats(reg.bases, k / 16, col, 16);
+  LinearLayout::appendRepeats(reg.bases, tm / 64, row, 64);
+  LinearLayout::InDim lane{LinearLayout::kLane.str(),
+                           {col(2), col(4), row(1), row(2), row(4)}};
+  LinearLayout::InDim warp{LinearLayout::kWarp.str(), {row(16), row(32)}};
+  LinearLayout::appendRepeats(warp.bases, numWarpgroups, row, tm);
+  return LinearLayout({reg, lane, warp}, {m, k});
 }

@@ -20,6 +20,14 @@
 // (`#tile.shared` panels): LBO is the distance between panels, SBO the one
 // between groups of 8 rows of K.
 //
+// A may also come from registers (the RS form): a fragment with the
+// layout `wgmmaOperandA`, whose 8 f16 / bf16 elements per thread, 64-row
+// slab and k step are packed into 4 x b32 registers. Upstream NVVM has no op
+// for it, so it is emitted as inline assembly (`emitWgmmaAsm`, which also
+// emits the SS form with a run-time scale-d). The fragment is untransposed
+// (the op verifier rules out a transposed register operand): PTX has no
+// transpose flag for register A.
+//
 // The gemm completes before the emitted code goes on (`wgmma.wait_group
 // 0`): a pipelined loop may then release the stage the gemm read.
 //
@@ -34,6 +42,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -63,9 +72,14 @@ static WgmmaCheck checkWgmma(GemmOp op, int64_t numThreads,
   auto bType = cast<MemRefType>(op.getB().getType());
   Type in = aType.getElementType();
   Type acc = cast<MemRefType>(op.getC().getType()).getElementType();
-  if (getMemoryKind(aType) != MemoryKind::Shared ||
-      getMemoryKind(bType) != MemoryKind::Shared)
-    return fail("wgmma reads A and B from shared memory here");
+  MemoryKind aKind = getMemoryKind(aType);
+  if (getMemoryKind(bType) != MemoryKind::Shared)
+    return fail("wgmma reads B from shared memory");
+  if (aKind != MemoryKind::Shared && aKind != MemoryKind::Fragment)
+    return fail("wgmma reads A from shared memory or registers");
+  bool registerA = aKind == MemoryKind::Fragment;
+  if (registerA && op.getTransposeA())
+    return fail("wgmma reads a register A operand untransposed only");
   if ((!in.isF16() && !in.isBF16()) || bType.getElementType() != in)
     return fail("wgmma supports f16 and bf16 inputs here");
   if (!acc.isF32())
@@ -88,7 +102,7 @@ static WgmmaCheck checkWgmma(GemmOp op, int64_t numThreads,
                 Twine(op.getK()));
   for (auto [name, v] :
        {std::pair<StringRef, Value>{"A", op.getA()}, {"B", op.getB()}})
-    if (rowBytes(v) % 32 != 0)
+    if ((name == "B" || !registerA) && rowBytes(v) % 32 != 0)
       return fail("wgmma needs swizzled operands: rows of " + name +
                   " must be multiples of 32 bytes, got " + Twine(rowBytes(v)));
   return {};
@@ -121,6 +135,8 @@ LogicalResult nvidia::verifyWgmma(GemmOp op, MmaAttr mma, int64_t numThreads,
 MmaLayouts nvidia::getWgmmaLayouts(GemmOp op, MmaAttr mma) {
   MmaLayouts layouts;
   int64_t groups = mma.getWarpsM() / 4;
+  // The register form of A (B is always in shared memory).
+  layouts.a = wgmmaOperandA(op.getM(), op.getK(), groups);
   layouts.c = wgmmaAccumulator(op.getM(), op.getN(), groups);
   return layouts;
 }
@@ -199,40 +215,79 @@ static Value descriptorAt(OpBuilder &b, Location loc,
       arith::ConstantIntOp::create(b, loc, static_cast<int64_t>(d.fixed), 64));
 }
 
-/// `wgmma.mma_async` from shared A and B (descriptors) whose scale-d (add
-/// to the accumulator, or overwrite it) is the run-time i1 `accumulate`.
-/// NVVM's op takes it as a constant only; LLVM would also merge two
-/// constant variants under a branch into one with a non-constant operand.
-static Value emitWgmmaScaledAsm(OpBuilder &b, Location loc, Value acc,
-                                Value descA, Value descB, Value accumulate,
-                                int64_t n, bool bf16, bool transposeA,
-                                bool transposeB) {
-  auto type = cast<LLVM::LLVMStructType>(acc.getType());
+namespace {
+/// One `wgmma.mma_async` emitted as inline assembly: A from a descriptor
+/// (SS form) or from 4 x b32 registers (RS form), scale-d (add to the
+/// accumulator, or overwrite it) a run-time i1 or a constant.
+struct WgmmaAsm {
+  Value acc;            // struct of n / 2 f32, tied to the result
+  Value descA;          // i64 descriptor (SS form), or
+  SmallVector<Value> a; // 4 x i32 (RS form)
+  Value descB;          // i64 descriptor
+  Value accumulate;     // i1 scale-d, or null: the constant `scaleD`
+  bool scaleD = true;
+  int64_t n = 0;
+  bool bf16 = false;
+  bool transposeA = false; // SS form only
+  bool transposeB = false;
+};
+} // namespace
+
+/// Emits `w`. NVVM's op takes only a descriptor for A and a constant
+/// scale-d (LLVM would also merge two constant variants under a branch into
+/// one with a non-constant operand): the RS form and run-time scale-d go
+/// through here.
+static Value emitWgmmaAsm(OpBuilder &b, Location loc, const WgmmaAsm &w) {
+  auto type = cast<LLVM::LLVMStructType>(w.acc.getType());
   int64_t regs = type.getBody().size();
   SmallVector<Value> operands;
   for (int64_t i = 0; i < regs; ++i)
     operands.push_back(
-        LLVM::ExtractValueOp::create(b, loc, acc, ArrayRef<int64_t>{i}));
-  operands.push_back(descA);
-  operands.push_back(descB);
+        LLVM::ExtractValueOp::create(b, loc, w.acc, ArrayRef<int64_t>{i}));
+  bool registerA = !w.descA;
+  if (registerA)
+    llvm::append_range(operands, w.a);
+  else
+    operands.push_back(w.descA);
+  operands.push_back(w.descB);
+  Type i32 = b.getI32Type();
   operands.push_back(
-      arith::ExtUIOp::create(b, loc, b.getI32Type(), accumulate));
+      w.accumulate
+          ? arith::ExtUIOp::create(b, loc, i32, w.accumulate).getResult()
+          : LLVM::ConstantOp::create(b, loc, i32, int64_t(w.scaleD))
+                .getResult());
   std::string text, constraints;
   llvm::raw_string_ostream os(text), cs(constraints);
-  // Operands: the outputs $0.., the tied inputs, then A, B and scale-d.
+  // Operands: the outputs $0.., the tied inputs, then A (one descriptor or
+  // four registers), B and scale-d.
   int64_t first = 2 * regs;
-  os << "{\n.reg .pred p;\nsetp.ne.b32 p, $" << first + 2 << ", 0;\n"
-     << "wgmma.mma_async.sync.aligned.m64n" << n << "k16.f32."
-     << (bf16 ? "bf16.bf16" : "f16.f16") << " {";
+  int64_t aRegs = registerA ? int64_t(w.a.size()) : 1;
+  int64_t descB = first + aRegs, scale = descB + 1;
+  os << "{\n.reg .pred p;\nsetp.ne.b32 p, $" << scale << ", 0;\n"
+     << "wgmma.mma_async.sync.aligned.m64n" << w.n << "k16.f32."
+     << (w.bf16 ? "bf16.bf16" : "f16.f16") << " {";
   for (int64_t i = 0; i < regs; ++i) {
     os << (i ? ", $" : "$") << i;
     cs << "=f,";
   }
-  os << "}, $" << first << ", $" << first + 1 << ", p, 1, 1, " << transposeA
-     << ", " << transposeB << ";\n}";
+  os << "}, ";
+  if (registerA) {
+    os << "{";
+    for (int64_t i = 0; i < aRegs; ++i)
+      os << (i ? ", $" : "$") << first + i;
+    os << "}";
+  } else {
+    os << "$" << first;
+  }
+  os << ", $" << descB << ", p, 1, 1, ";
+  if (!registerA)
+    os << w.transposeA << ", ";
+  os << w.transposeB << ";\n}";
   for (int64_t i = 0; i < regs; ++i)
     cs << i << ",";
-  cs << "l,l,r";
+  for (int64_t i = 0; i < aRegs; ++i)
+    cs << (registerA ? "r," : "l,");
+  cs << "l," << (w.accumulate ? "r" : "n");
   return LLVM::InlineAsmOp::create(
              b, loc, type, operands, text, constraints,
              /*has_side_effects=*/true, /*is_align_stack=*/false,
@@ -255,16 +310,28 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
     return op.emitOpError("the accumulator's layout is not the wgmma "
                           "accumulator layout of this gemm");
   Type in = cast<MemRefType>(op.getA().getType()).getElementType();
-  FailureOr<DescriptorOperand> a =
-      describe(b, loc, op, g.a, "A", !op.getTransposeA());
+  bool registerA = !g.a.isShared();
+  if (registerA && g.a.regs->layout != wgmmaOperandA(m, k, groups))
+    return op.emitOpError("the A fragment's layout is not the wgmma "
+                          "register A layout of this gemm");
+  std::optional<DescriptorOperand> a;
+  if (!registerA) {
+    FailureOr<DescriptorOperand> d =
+        describe(b, loc, op, g.a, "A", !op.getTransposeA());
+    if (failed(d))
+      return failure();
+    a = *d;
+  }
   FailureOr<DescriptorOperand> bd =
       describe(b, loc, op, g.b, "B", op.getTransposeB());
-  if (failed(a) || failed(bd))
+  if (failed(bd))
     return failure();
 
   int64_t rowsPerGroup = m / groups, slabs = rowsPerGroup / 64;
-  Value group = ib.divConst(g.tid, warpgroupSize);
-  Value rowBase = ib.mul(group, ib.idx(rowsPerGroup));
+  // The first row of the warpgroup's slabs (A descriptors).
+  Value rowBase;
+  if (!registerA)
+    rowBase = ib.mul(ib.divConst(g.tid, warpgroupSize), ib.idx(rowsPerGroup));
   Value zero = ib.idx(0);
 
   // Accumulators, one struct of n / 2 floats per slab: registers
@@ -285,14 +352,59 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
     accs.push_back(acc);
   }
 
+  // Register A: the 8 elements of (slab s, k step ks) are registers
+  // [(s * kSteps + ks) * 8, + 8) of the layout, packed in pairs into 4 x
+  // b32. Packed before the fence, which orders these register writes before
+  // the wgmma reads.
+  int64_t kSteps = k / 16;
+  SmallVector<SmallVector<Value>> packedA;
+  if (registerA) {
+    auto pairType = VectorType::get({2}, in);
+    auto wordType = VectorType::get({1}, b.getI32Type());
+    for (int64_t s = 0; s < slabs; ++s)
+      for (int64_t ks = 0; ks < kSteps; ++ks) {
+        SmallVector<Value> &words = packedA.emplace_back();
+        int64_t base = (s * kSteps + ks) * 8;
+        for (int64_t j = 0; j < 4; ++j) {
+          Value pair = vector::FromElementsOp::create(
+              b, loc, pairType,
+              ValueRange{memref::LoadOp::create(b, loc, g.a.regs->regs,
+                                                ib.idx(base + 2 * j)),
+                         memref::LoadOp::create(b, loc, g.a.regs->regs,
+                                                ib.idx(base + 2 * j + 1))});
+          Value word = vector::BitCastOp::create(b, loc, wordType, pair);
+          words.push_back(
+              vector::ExtractOp::create(b, loc, word, ArrayRef<int64_t>{0}));
+        }
+      }
+  }
+
+  // What this gemm's inline-asm wgmmas share.
+  WgmmaAsm common;
+  common.n = n;
+  common.bf16 = in.isBF16();
+  common.transposeA = a && !a->kMajor;
+  common.transposeB = !bd->kMajor;
   auto type = in.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
   // Layouts in NVVM's terms: row-major A and column-major B are K-major.
-  auto layoutA = a->kMajor ? NVVM::MMALayout::row : NVVM::MMALayout::col;
+  auto layoutA = !a || a->kMajor ? NVVM::MMALayout::row : NVVM::MMALayout::col;
   auto layoutB = bd->kMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row;
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
-  for (int64_t ks = 0; ks < k / 16; ++ks) {
+  for (int64_t ks = 0; ks < kSteps; ++ks) {
     Value descB = descriptorAt(b, loc, *bd, zero, ks * 16);
     for (int64_t s = 0; s < slabs; ++s) {
+      if (registerA) {
+        WgmmaAsm w = common;
+        w.acc = accs[s];
+        w.a = packedA[s * kSteps + ks];
+        w.descB = descB;
+        if (ks == 0 && op.getClearAccum())
+          w.scaleD = false;
+        else if (ks == 0)
+          w.accumulate = g.accumulate;
+        accs[s] = emitWgmmaAsm(b, loc, w);
+        continue;
+      }
       Value rows = ib.add(rowBase, ib.idx(s * 64));
       Value descA = descriptorAt(b, loc, *a, rows, ks * 16);
       auto wgmma = [&](OpBuilder &b, NVVM::WGMMAScaleOut scale) -> Value {
@@ -307,9 +419,12 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
         accs[s] = wgmma(b, NVVM::WGMMAScaleOut::zero);
       } else if (ks == 0 && g.accumulate) {
         // Whether to add to the accumulator is known at run time only.
-        accs[s] =
-            emitWgmmaScaledAsm(b, loc, accs[s], descA, descB, g.accumulate, n,
-                               in.isBF16(), !a->kMajor, !bd->kMajor);
+        WgmmaAsm w = common;
+        w.acc = accs[s];
+        w.descA = descA;
+        w.descB = descB;
+        w.accumulate = g.accumulate;
+        accs[s] = emitWgmmaAsm(b, loc, w);
       } else {
         accs[s] = wgmma(b, NVVM::WGMMAScaleOut::one);
       }

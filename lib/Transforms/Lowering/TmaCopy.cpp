@@ -53,6 +53,12 @@ static bool usesTile(Operation *op, Operation *alloc) {
   return uses;
 }
 
+/// Whether a gemm operand is a register fragment.
+static bool isFragmentOperand(Value operand) {
+  return getMemoryKind(cast<MemRefType>(operand.getType())) ==
+         MemoryKind::Fragment;
+}
+
 /// The fill of the whole tile `acc` with zero that `loop` sees last, moved
 /// into the loop's block before it (from an enclosing block: into both
 /// branches of each scf.if in between), or null if there is none.
@@ -118,6 +124,8 @@ static bool onDisjointWarps(Operation *a, Operation *b) {
 ///    latest group completed the MMAs of hand-off s - 1;
 ///  - their accumulators are touched by nothing else in the loop (registers
 ///    of an MMA in flight); a wait for all groups follows the loop;
+///  - they read no operand from registers (wgmma's RS form): the next
+///    iteration would redefine registers an MMA in flight still reads;
 ///  - each accumulator is zero-filled right before the loop. The fill moves
 ///    after the loop, for loops that run no iteration, and the gemm's first
 ///    iteration overwrites the accumulator instead: no other instruction
@@ -162,7 +170,8 @@ static void planDeferredRelease(LoweringContext &ctx, Value pipe,
          !tiles.contains(getRootAlloc(gemm.getB()))))
       return;
     Operation *guard = gemm->getParentOp();
-    ok &= isa<scf::IfOp>(guard) && guard->getParentOp() == loop &&
+    ok &= !isFragmentOperand(gemm.getA()) && !isFragmentOperand(gemm.getB()) &&
+          isa<scf::IfOp>(guard) && guard->getParentOp() == loop &&
           pipelineStage(guard) == pipelineStage(release) &&
           guard->isBeforeInBlock(release);
     gemms.push_back(gemm);

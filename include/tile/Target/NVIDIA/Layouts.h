@@ -28,6 +28,15 @@ LinearLayout mmaSyncOperandB(int64_t k, int64_t n, int64_t elementBits,
 /// rows, a multiple of 64).
 LinearLayout wgmmaAccumulator(int64_t m, int64_t n, int64_t numWarpgroups);
 
+/// The register A operand of Hopper `wgmma` m64nNk16 (f16 / bf16, the RS
+/// form) over an M x K tile, split along M like the accumulator: per 64-row
+/// slab and k step of 16, warp w of the warpgroup holds rows 16w..16w+15 as
+/// the A fragment of `mma.sync` m16n8k16. Registers: the 8 of a (slab, k
+/// step) first, then the k steps, then the slabs. It equals
+/// `wgmmaAccumulator(m, k, numWarpgroups)`: an accumulator converted element
+/// by element is an A operand without any data movement.
+LinearLayout wgmmaOperandA(int64_t m, int64_t k, int64_t numWarpgroups);
+
 } // namespace mlir::tile::nvidia
 
 #endif // TILE_TARGET_NVIDIA_LAYOUTS_H
