@@ -122,6 +122,15 @@ buildNamedLayout(StringRef source, const NamedLayoutOptions &options) {
       return std::nullopt;
     return nvidia::wgmmaAccumulator(m, n, warpgroups);
   }
+  if (source == "wgmma-a") {
+    if (failed(parseMatrix(options.shape, source, m, n)) ||
+        failed(checkPowerOfTwo("warpgroups", warpgroups, 1)) ||
+        failed(checkMultiple(source, "M", m, 64 * warpgroups,
+                             "64 x warpgroups")) ||
+        failed(checkMultiple(source, "K", n, 16, "16")))
+      return std::nullopt;
+    return nvidia::wgmmaOperandA(m, n, warpgroups);
+  }
   if (source == "mfma-acc") {
     if (instr != 16 && instr != 32) {
       fail(llvm::formatv("--instr must be 16 or 32, got {0}", instr));

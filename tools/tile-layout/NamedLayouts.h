@@ -1,7 +1,8 @@
 //===- NamedLayouts.h - The named distributed layouts -----------*- C++ -*-===//
 //
 // Builds the distributed layouts tile-layout names on its command line
-// (--mma-acc, --mma-a, --mma-b, --wgmma-acc, --mfma-acc, --blocked) from their
+// (--mma-acc, --mma-a, --mma-b, --wgmma-acc, --wgmma-a, --mfma-acc,
+// --blocked) from their
 // shapes and parameters, reporting invalid ones as tool errors.
 //
 //===----------------------------------------------------------------------===//
@@ -31,8 +32,8 @@ struct NamedLayoutOptions {
 };
 
 /// Builds the layout of option --`source` (one of "mma-acc", "mma-a",
-/// "mma-b", "wgmma-acc", "mfma-acc", "blocked"), or reports why it cannot and
-/// returns std::nullopt.
+/// "mma-b", "wgmma-acc", "wgmma-a", "mfma-acc", "blocked"), or reports why it
+/// cannot and returns std::nullopt.
 std::optional<mlir::tile::LinearLayout>
 buildNamedLayout(llvm::StringRef source, const NamedLayoutOptions &options);
 

@@ -84,6 +84,10 @@ static cl::opt<std::string>
              cl::desc("Hopper wgmma m64nNk* accumulator over an M x N tile "
                       "(with --warpgroups)"));
 static cl::opt<std::string>
+    wgmmaA("wgmma-a", cl::value_desc("MxK"), cl::cat(layoutCategory),
+           cl::desc("Hopper wgmma m64nNk16 register A operand (f16/bf16) "
+                    "over an M x K tile (with --warpgroups)"));
+static cl::opt<std::string>
     mfmaAcc("mfma-acc", cl::value_desc("MxN"), cl::cat(layoutCategory),
             cl::desc("AMD MFMA accumulator over an M x N tile (with --instr, "
                      "--warps; 64-lane wavefronts)"));
@@ -112,8 +116,8 @@ static cl::opt<int> bits("bits", cl::value_desc("B"), cl::init(16),
 static cl::opt<int>
     warpgroups("warpgroups", cl::value_desc("G"), cl::init(1),
                cl::cat(modifierCategory),
-               cl::desc("warpgroups stacked along M for --wgmma-acc "
-                        "(default 1)"));
+               cl::desc("warpgroups stacked along M for --wgmma-acc and "
+                        "--wgmma-a (default 1)"));
 static cl::opt<int> instr("instr", cl::value_desc("16|32"), cl::init(32),
                           cl::cat(modifierCategory),
                           cl::desc("MFMA instruction size for --mfma-acc: "
@@ -281,6 +285,7 @@ int main(int argc, char **argv) {
         {"mma-a", mmaA.getNumOccurrences()},
         {"mma-b", mmaB.getNumOccurrences()},
         {"wgmma-acc", wgmmaAcc.getNumOccurrences()},
+        {"wgmma-a", wgmmaA.getNumOccurrences()},
         {"mfma-acc", mfmaAcc.getNumOccurrences()},
         {"blocked", blockedShape.getNumOccurrences()},
         {"swizzle", swizzleBytes.getNumOccurrences()},
@@ -297,8 +302,8 @@ int main(int argc, char **argv) {
   if (sources.empty())
     return fail("no layout given: pass a #tile.linear / #tile.shared "
                 "attribute or one of --mma-acc, --mma-a, --mma-b, "
-                "--wgmma-acc, --mfma-acc, --blocked, --swizzle, --pad (see "
-                "--help)");
+                "--wgmma-acc, --wgmma-a, --mfma-acc, --blocked, --swizzle, "
+                "--pad (see --help)");
   if (sources.size() > 1)
     return fail("give one layout, got " + sourceName(sources[0]) + " and " +
                 sourceName(sources[1]));
@@ -332,6 +337,7 @@ int main(int argc, char **argv) {
                       .Case("mma-a", mmaA)
                       .Case("mma-b", mmaB)
                       .Case("wgmma-acc", wgmmaAcc)
+                      .Case("wgmma-a", wgmmaA)
                       .Case("mfma-acc", mfmaAcc)
                       .Default(blockedShape);
     named.warps = warps;
@@ -356,13 +362,14 @@ int main(int argc, char **argv) {
   if (isShared)
     sharedSources.push_back("attr");
   SmallVector<StringRef> distributedSources = {
-      "mma-acc", "mma-a", "mma-b", "wgmma-acc", "mfma-acc", "blocked"};
+      "mma-acc", "mma-a",    "mma-b",  "wgmma-acc",
+      "wgmma-a", "mfma-acc", "blocked"};
   if (!isShared)
     distributedSources.push_back("attr");
   Applies table[] = {
       {warps, {"mma-acc", "mma-a", "mma-b", "mfma-acc"}},
       {bits, {"mma-a", "mma-b"}},
-      {warpgroups, {"wgmma-acc"}},
+      {warpgroups, {"wgmma-acc", "wgmma-a"}},
       {instr, {"mfma-acc"}},
       {threads, {"blocked"}},
       {vectorWidth, {"blocked"}},
