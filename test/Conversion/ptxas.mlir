@@ -17,7 +17,28 @@
 // RUN: %ptxas -arch=sm_90a -v %t/sync_gemm_kernel_module.ptx -o %t/sync90.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // RUN: %ptxas -arch=sm_80 -v %t/sm80_gemm_kernel_module.ptx -o %t/gemm80.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // RUN: tile-opt %examples/flash_attention.mlir --tile-to-nvvm="chip=sm_90a format=isa" -tile-emit-binary="prefix=%t/sm90_" -o /dev/null
-// RUN: %ptxas -arch=sm_90a -v %t/sm90_flash_attention_fwd_kernel_module.ptx -o %t/fa90.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
+// RUN: FileCheck %s --check-prefix=FA90 < %t/sm90_flash_attention_fwd_kernel_module.ptx
+// RUN: %ptxas -arch=sm_90a -v %t/sm90_flash_attention_fwd_kernel_module.ptx -o %t/fa90.cubin > %t/fa90.log 2>&1
+// RUN: FileCheck %s --check-prefix=PTXAS < %t/fa90.log
+// RUN: FileCheck %s --check-prefix=NOSERIAL < %t/fa90.log
+// The RS form of wgmma (A from registers): the GPU check input.
+// RUN: tile-opt %tile_src_root/test/Examples/Inputs/gemm_rs.mlir --tile-to-nvvm="chip=sm_90a format=isa" -tile-emit-binary="prefix=%t/rs_" -o /dev/null
+// RUN: FileCheck %s --check-prefix=RS < %t/rs_gemm_rs_kernel_module.ptx
+// RUN: FileCheck %s --check-prefix=RS < %t/rs_gemm_rs_1wg_kernel_module.ptx
+// RUN: %ptxas -arch=sm_90a -v %t/rs_gemm_rs_kernel_module.ptx -o %t/rs.cubin > %t/rs.log 2>&1
+// RUN: FileCheck %s --check-prefix=PTXAS < %t/rs.log
+// RUN: FileCheck %s --check-prefix=NOSERIAL < %t/rs.log
+// RUN: %ptxas -arch=sm_90a -v %t/rs_gemm_rs_1wg_kernel_module.ptx -o %t/rs1wg.cubin > %t/rs1wg.log 2>&1
+// RUN: FileCheck %s --check-prefix=PTXAS < %t/rs1wg.log
+// RUN: FileCheck %s --check-prefix=NOSERIAL < %t/rs1wg.log
+// RUN: FileCheck %s --check-prefix=RS < %t/rs_gemm_rs_pipelined_kernel_module.ptx
+// RUN: FileCheck %s --check-prefix=RS < %t/rs_gemm_rs_pipelined_kernel_tma_module.ptx
+// RUN: %ptxas -arch=sm_90a -v %t/rs_gemm_rs_pipelined_kernel_module.ptx -o %t/rspipe.cubin > %t/rspipe.log 2>&1
+// RUN: FileCheck %s --check-prefix=PTXAS < %t/rspipe.log
+// RUN: FileCheck %s --check-prefix=NOSERIAL < %t/rspipe.log
+// RUN: %ptxas -arch=sm_90a -v %t/rs_gemm_rs_pipelined_kernel_tma_module.ptx -o %t/rstma.cubin > %t/rstma.log 2>&1
+// RUN: FileCheck %s --check-prefix=PTXAS < %t/rstma.log
+// RUN: FileCheck %s --check-prefix=NOSERIAL < %t/rstma.log
 // RUN: tile-opt %examples/gemm.mlir --tile-to-nvvm="chip=sm_90a format=bin" -tile-emit-binary="prefix=%t/bin_" -o /dev/null
 // RUN: test -s %t/bin_gemm_kernel_module.cubin
 
@@ -62,4 +83,22 @@
 // SYNC: cp.async.wait_group 0
 // SYNC: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 
+// FlashAttention on sm_90a: S = Q K^T from shared memory (SS form), P V with
+// P from registers (RS form: four b32 A registers).
+// FA90-DAG: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{[{]}}%{{.*}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
+// FA90-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{[{]}}%{{.*}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
+
+// The RS gemm (gemm_rs.mlir): A's elements are packed in pairs (mov.b32
+// from two 16-bit registers) before the fence; each k step is one wgmma
+// with 4 A registers and B's descriptor; the group completes.
+// RS: mov.b32 %r{{[0-9]+}}, {%rs{{[0-9]+}}, %rs{{[0-9]+}}};
+// RS: wgmma.fence.sync.aligned
+// RS-NOT: mov.b32 %r{{[0-9]+}}, {%rs
+// RS: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{[{]}}%{{.*}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
+// RS: wgmma.commit_group.sync.aligned
+// RS: wgmma.wait_group.sync.aligned 0
+
 // PTXAS: 0 bytes spill stores, 0 bytes spill loads
+// ptxas would warn when it has to serialize the wgmmas (e.g. registers
+// they read defined after the fence).
+// NOSERIAL-NOT: serialized
