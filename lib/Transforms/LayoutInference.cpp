@@ -27,11 +27,6 @@ using namespace mlir::tile;
 
 namespace {
 
-bool isFragment(Value value) {
-  auto type = dyn_cast<MemRefType>(value.getType());
-  return type && getMemoryKind(type) == MemoryKind::Fragment;
-}
-
 /// An access of a tile.parallel body to a fragment: dimension d of the
 /// fragment is indexed by induction variable `loopDims[d]`.
 struct Access {

@@ -19,6 +19,11 @@ int64_t mlir::tile::getFirstThread(Operation *op) {
   return 0;
 }
 
+bool mlir::tile::isFragment(Value value) {
+  auto type = dyn_cast<MemRefType>(value.getType());
+  return type && getMemoryKind(type) == MemoryKind::Fragment;
+}
+
 SmallVector<int64_t> mlir::tile::getPaddedShape(ArrayRef<int64_t> shape) {
   SmallVector<int64_t> padded;
   for (int64_t size : shape)

@@ -152,9 +152,6 @@ struct WarpSpecializePass
     if (threads + chip.warpgroupSize > chip.maxThreadsPerBlock)
       return "a producer warpgroup would exceed " +
              std::to_string(chip.maxThreadsPerBlock) + " threads per block";
-    for (Operation &op : kernel.getBody().front().without_terminator())
-      if (isa<AllocOp, PipeCreateOp>(op) && op.getNumOperands() != 0)
-        return "an allocation has operands";
     return "";
   }
 

@@ -17,6 +17,9 @@ int64_t getNumThreads(Operation *op, KernelOp kernel);
 /// enclosing tile.ws's first warpgroup, 0 outside one).
 int64_t getFirstThread(Operation *op);
 
+/// Whether `value` is a register tile (a memref in fragment memory).
+bool isFragment(Value value);
+
 /// Each dimension rounded up to a power of two.
 SmallVector<int64_t> getPaddedShape(ArrayRef<int64_t> shape);
 

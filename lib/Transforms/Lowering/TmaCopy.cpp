@@ -26,6 +26,7 @@
 #include "LoweringContext.h"
 
 #include "tile/Transforms/Pipelining.h"
+#include "tile/Transforms/Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -51,12 +52,6 @@ static bool usesTile(Operation *op, Operation *alloc) {
       uses |= getRootAlloc(operand) == alloc;
   });
   return uses;
-}
-
-/// Whether a gemm operand is a register fragment.
-static bool isFragmentOperand(Value operand) {
-  return getMemoryKind(cast<MemRefType>(operand.getType())) ==
-         MemoryKind::Fragment;
 }
 
 /// The fill of the whole tile `acc` with zero that `loop` sees last, moved
@@ -170,7 +165,7 @@ static void planDeferredRelease(LoweringContext &ctx, Value pipe,
          !tiles.contains(getRootAlloc(gemm.getB()))))
       return;
     Operation *guard = gemm->getParentOp();
-    ok &= !isFragmentOperand(gemm.getA()) && !isFragmentOperand(gemm.getB()) &&
+    ok &= !isFragment(gemm.getA()) && !isFragment(gemm.getB()) &&
           isa<scf::IfOp>(guard) && guard->getParentOp() == loop &&
           pipelineStage(guard) == pipelineStage(release) &&
           guard->isBeforeInBlock(release);
