@@ -72,14 +72,10 @@ static WgmmaCheck checkWgmma(GemmOp op, int64_t numThreads,
   auto bType = cast<MemRefType>(op.getB().getType());
   Type in = aType.getElementType();
   Type acc = cast<MemRefType>(op.getC().getType()).getElementType();
-  MemoryKind aKind = getMemoryKind(aType);
+  // A is shared or, untransposed, a fragment: the op's verifier checks that.
+  bool registerA = getMemoryKind(aType) == MemoryKind::Fragment;
   if (getMemoryKind(bType) != MemoryKind::Shared)
     return fail("wgmma reads B from shared memory");
-  if (aKind != MemoryKind::Shared && aKind != MemoryKind::Fragment)
-    return fail("wgmma reads A from shared memory or registers");
-  bool registerA = aKind == MemoryKind::Fragment;
-  if (registerA && op.getTransposeA())
-    return fail("wgmma reads a register A operand untransposed only");
   if ((!in.isF16() && !in.isBF16()) || bType.getElementType() != in)
     return fail("wgmma supports f16 and bf16 inputs here");
   if (!acc.isF32())
