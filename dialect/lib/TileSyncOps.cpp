@@ -55,6 +55,8 @@ static LogicalResult verifyPipeUse(Operation *op) {
   return success();
 }
 
+LogicalResult PipeBaseOp::verify() { return verifyPipeUse(*this); }
+LogicalResult PipeAdvanceOp::verify() { return verifyPipeUse(*this); }
 LogicalResult PipeProduceAcquireOp::verify() { return verifyPipeUse(*this); }
 LogicalResult PipeProduceCommitOp::verify() { return verifyPipeUse(*this); }
 LogicalResult PipeConsumeReleaseOp::verify() { return verifyPipeUse(*this); }

@@ -15,6 +15,13 @@
 //      consume_release at the end of the iteration, or before the
 //      producers when all reads come before them)
 //
+// A loop that may run more than once (nested in another loop) or that
+// shares its copied tiles with another pipelined loop numbers its hand-offs
+// (and the versions of its copied tiles) from the pipe's base, which it
+// advances by its trip count afterwards: slots and barrier phases then
+// continue across passes instead of restarting at 0. Loops sharing copied
+// tiles share their pipe.
+//
 //===----------------------------------------------------------------------===//
 
 #include "tile/Transforms/Passes.h"
@@ -48,15 +55,89 @@ struct Versioning {
   AllocOp replacement; // the multi-versioned allocation
 };
 
+/// The shared tiles `loop` copies asynchronously under its schedule: those
+/// first read in a stage after the one that writes them.
+static SmallVector<Operation *> getAsyncTiles(scf::ForOp loop) {
+  auto stages =
+      loop->getAttrOfType<DenseI64ArrayAttr>(TileDialect::kStageAttrName);
+  SmallVector<Operation *> tiles;
+  for (auto &[op, info] : getVersionedBuffers(loop, stages.asArrayRef()))
+    if (info.firstReadStage > info.writeStage)
+      tiles.push_back(op);
+  return tiles;
+}
+
+/// Whether `loop` may run more than once per run of its kernel.
+static bool mayRepeat(scf::ForOp loop) {
+  for (Operation *op = loop->getParentOp(); op && !isa<KernelOp>(op);
+       op = op->getParentOp())
+    if (isa<LoopLikeOpInterface>(op))
+      return true;
+  return false;
+}
+
+/// Whether `a` and `b` are in different branches of an scf.if: at most one
+/// of them runs (tile-specialize-bounds makes such copies of a loop).
+static bool inExclusiveBranches(Operation *a, Operation *b) {
+  for (Operation *p = a->getParentOp(); p && !isa<KernelOp>(p);
+       p = p->getParentOp()) {
+    auto branch = dyn_cast<scf::IfOp>(p);
+    if (!branch || !branch->isAncestor(b))
+      continue;
+    Region &then = branch.getThenRegion();
+    return then.isAncestor(a->getParentRegion()) !=
+           then.isAncestor(b->getParentRegion());
+  }
+  return false;
+}
+
 struct InjectPipelinePass
     : public tile::impl::InjectPipelineBase<InjectPipelinePass> {
   void runOnOperation() override;
-  LogicalResult inject(scf::ForOp loop);
+  LogicalResult inject(scf::ForOp loop, bool counted);
   FailureOr<AllocOp> getVersionedAlloc(AllocOp alloc, int64_t versions,
                                        scf::ForOp loop);
+  FailureOr<Value> getPipe(scf::ForOp loop, ArrayRef<AllocOp> tiles,
+                           int64_t slots);
 
   llvm::MapVector<Operation *, Versioning> versioned;
+  /// The pipelined loops copying each multi-versioned tile asynchronously
+  /// (keyed by the new allocation), with their pipe.
+  DenseMap<Operation *, SmallVector<std::pair<Operation *, Value>>> pipes;
 };
+
+/// The pipe of a loop copying `tiles` asynchronously: the one of an earlier
+/// loop copying them that may run in the same run of the kernel, or a new
+/// one of `slots` slots.
+FailureOr<Value> InjectPipelinePass::getPipe(scf::ForOp loop,
+                                             ArrayRef<AllocOp> tiles,
+                                             int64_t slots) {
+  Value pipe;
+  for (AllocOp tile : tiles) {
+    for (auto [other, otherPipe] : pipes.lookup(tile)) {
+      if (inExclusiveBranches(loop, other))
+        continue;
+      if (pipe && otherPipe != pipe)
+        return loop.emitError("this pipelined loop copies shared tiles that "
+                              "two other pipelined loops hand off "
+                              "separately");
+      pipe = otherPipe;
+    }
+  }
+  if (pipe && cast<PipeType>(pipe.getType()).getSlots() != slots)
+    return loop.emitError("this pipelined loop hands off its copies in ")
+           << slots << " slots, but shares tiles with a loop using "
+           << cast<PipeType>(pipe.getType()).getSlots();
+  if (!pipe) {
+    auto kernel = loop->getParentOfType<KernelOp>();
+    auto b = OpBuilder::atBlockBegin(&kernel.getBody().front());
+    pipe = PipeCreateOp::create(b, loop.getLoc(),
+                                PipeType::get(b.getContext(), slots));
+  }
+  for (AllocOp tile : tiles)
+    pipes[tile].push_back({loop, pipe});
+  return pipe;
+}
 
 FailureOr<AllocOp> InjectPipelinePass::getVersionedAlloc(AllocOp alloc,
                                                          int64_t versions,
@@ -103,7 +184,7 @@ Value getVersionView(OpBuilder &b, Location loc, AllocOp alloc, Value version) {
                                    offsets, sizes, strides);
 }
 
-LogicalResult InjectPipelinePass::inject(scf::ForOp loop) {
+LogicalResult InjectPipelinePass::inject(scf::ForOp loop, bool counted) {
   auto stagesAttr =
       loop->getAttrOfType<DenseI64ArrayAttr>(TileDialect::kStageAttrName);
   auto orderAttr =
@@ -215,16 +296,25 @@ LogicalResult InjectPipelinePass::inject(scf::ForOp loop) {
   // (stage 0) of this iteration hand off j = (it - lb) / step, the
   // consumers wait for the one `distance` iterations older (negative in
   // the prologue: a hand-off that never happens, ready at once).
-  Value pipe, producerSeq, consumerSeq, releaseSeq;
+  //
+  // A counted loop numbers them (and the versions of the copied tiles) from
+  // the pipe's base instead.
+  Value pipe, base, producerSeq, consumerSeq, releaseSeq;
   if (!asyncTiles.empty()) {
     int64_t slots = 1;
-    for (Operation *tile : asyncTiles)
+    SmallVector<AllocOp> pipeTiles;
+    for (Operation *tile : asyncTiles) {
       slots = std::max(slots, replacements[tile].second);
-    {
+      pipeTiles.push_back(replacements[tile].first);
+    }
+    FailureOr<Value> found = getPipe(newLoop, pipeTiles, slots);
+    if (failed(found))
+      return failure();
+    pipe = *found;
+    if (counted) {
       OpBuilder::InsertionGuard g(b);
-      auto kernel = loop->getParentOfType<KernelOp>();
-      b.setInsertionPointToStart(&kernel.getBody().front());
-      pipe = PipeCreateOp::create(b, loc, PipeType::get(b.getContext(), slots));
+      b.setInsertionPoint(newLoop);
+      base = PipeBaseOp::create(b, loc, b.getIndexType(), pipe);
     }
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(newLoop.getBody());
@@ -235,6 +325,8 @@ LogicalResult InjectPipelinePass::inject(scf::ForOp loop) {
     if (!iteration.getType().isIndex())
       iteration =
           arith::IndexCastOp::create(b, loc, b.getIndexType(), iteration);
+    if (base)
+      iteration = arith::AddIOp::create(b, loc, base, iteration);
     producerSeq = iteration;
     consumerSeq = arith::SubIOp::create(
         b, loc, iteration, arith::ConstantIndexOp::create(b, loc, distance));
@@ -310,14 +402,30 @@ LogicalResult InjectPipelinePass::inject(scf::ForOp loop) {
       Value iteration =
           isUnsigned ? arith::DivUIOp::create(b, loc, fromLb, step).getResult()
                      : arith::DivSIOp::create(b, loc, fromLb, step).getResult();
+      // In a counted loop, the copied tiles' versions follow the hand-offs:
+      // hand-off base + i fills version (base + i) mod V (the slot whose
+      // release the producers waited for).
+      Value handOff;
+      if (base) {
+        handOff = iteration;
+        if (!handOff.getType().isIndex())
+          handOff =
+              arith::IndexCastOp::create(b, loc, b.getIndexType(), handOff);
+        handOff = arith::AddIOp::create(b, loc, base, handOff);
+      }
       for (auto &[op, repl] : replacements) {
-        Value version = isUnsigned
-                            ? arith::RemUIOp::create(b, loc, iteration,
-                                                     constant(repl.second))
-                                  .getResult()
-                            : arith::RemSIOp::create(b, loc, iteration,
-                                                     constant(repl.second))
-                                  .getResult();
+        Value version;
+        if (handOff && asyncTiles.contains(op))
+          version = arith::RemUIOp::create(
+              b, loc, handOff, arith::ConstantIndexOp::create(b, loc,
+                                                              repl.second));
+        else
+          version = isUnsigned ? arith::RemUIOp::create(b, loc, iteration,
+                                                        constant(repl.second))
+                                     .getResult()
+                               : arith::RemSIOp::create(b, loc, iteration,
+                                                        constant(repl.second))
+                                     .getResult();
         if (!version.getType().isIndex())
           version =
               arith::IndexCastOp::create(b, loc, b.getIndexType(), version);
@@ -381,6 +489,23 @@ LogicalResult InjectPipelinePass::inject(scf::ForOp loop) {
   b.setInsertionPointAfter(newLoop);
   if (!asyncTiles.empty())
     AsyncWaitOp::create(b, loc, 0);
+  // A counted loop moves the base past its hand-offs: one per iteration of
+  // the original loop.
+  if (base) {
+    Value zero = constant(0);
+    Value span = arith::SubIOp::create(b, loc, ub, lb);
+    Value trips =
+        isUnsigned
+            ? arith::CeilDivUIOp::create(b, loc, span, step).getResult()
+            : arith::CeilDivSIOp::create(b, loc, span, step).getResult();
+    Value none = arith::CmpIOp::create(
+        b, loc, isUnsigned ? arith::CmpIPredicate::ule : arith::CmpIPredicate::sle,
+        ub, lb);
+    trips = arith::SelectOp::create(b, loc, none, zero, trips);
+    if (!trips.getType().isIndex())
+      trips = arith::IndexCastOp::create(b, loc, b.getIndexType(), trips);
+    PipeAdvanceOp::create(b, loc, pipe, trips);
+  }
   loop.erase();
   return success();
 }
@@ -394,8 +519,25 @@ void InjectPipelinePass::runOnOperation() {
         loop->hasAttr(TileDialect::kOrderAttrName))
       loops.push_back(loop);
   });
+  // Loops that repeat, or share a copied tile with another loop of the
+  // same run, count their hand-offs from the pipe's base.
+  DenseMap<Operation *, SmallVector<scf::ForOp>> copiers;
   for (scf::ForOp loop : loops)
-    if (failed(inject(loop)))
+    for (Operation *tile : getAsyncTiles(loop))
+      copiers[tile].push_back(loop);
+  SmallVector<bool> counted;
+  for (scf::ForOp loop : loops)
+    counted.push_back(mayRepeat(loop) ||
+                      llvm::any_of(copiers, [&](auto &entry) {
+                        return llvm::is_contained(entry.second, loop) &&
+                               llvm::any_of(entry.second, [&](scf::ForOp o) {
+                                 return o != loop &&
+                                        !inExclusiveBranches(loop, o);
+                               });
+                      }));
+  pipes.clear();
+  for (auto [loop, isCounted] : llvm::zip(loops, counted))
+    if (failed(inject(loop, isCounted)))
       return signalPassFailure();
   // Every use of a versioned tile was inside a pipelined loop (planning
   // checks it): the old allocations are dead.

@@ -192,6 +192,16 @@ static LogicalResult lowerAllocs(LoweringContext &ctx) {
     offset += 16 * entry.slots;
   }
   ctx.currentLoc = kernel.getLoc();
+  // A counter per pipe some thread advances, starting at 0.
+  for (auto create : body.getOps<PipeCreateOp>()) {
+    if (llvm::none_of(create->getUsers(),
+                      [](Operation *user) { return isa<PipeAdvanceOp>(user); }))
+      continue;
+    Value counter = memref::AllocaOp::create(
+        b, loc(), MemRefType::get({1}, b.getIndexType()));
+    memref::StoreOp::create(b, loc(), idx(0), counter, ValueRange{idx(0)});
+    ctx.pipeCounters[create.getPipe()] = counter;
+  }
   initBarrierPipes(ctx);
   ctx.kernel->setAttr(TileDialect::kSharedMemoryBytesAttrName,
                       b.getI64IntegerAttr(offset));
@@ -201,8 +211,9 @@ static LogicalResult lowerAllocs(LoweringContext &ctx) {
 /// Ops the per-op lowerings replace.
 static bool isLoweredOp(Operation *op) {
   return isa<FillOp, CopyOp, GemmOp, ParallelOp, ReduceOp, WsOp, BarrierOp,
-             AsyncCommitOp, AsyncWaitOp, PipeProduceAcquireOp,
-             PipeProduceCommitOp, PipeConsumeWaitOp, PipeConsumeReleaseOp>(op);
+             AsyncCommitOp, AsyncWaitOp, PipeBaseOp, PipeAdvanceOp,
+             PipeProduceAcquireOp, PipeProduceCommitOp, PipeConsumeWaitOp,
+             PipeConsumeReleaseOp>(op);
 }
 
 static LogicalResult lowerOp(LoweringContext &ctx, Operation *op) {
@@ -219,8 +230,8 @@ static LogicalResult lowerOp(LoweringContext &ctx, Operation *op) {
           .Case<BarrierOp>([&](auto o) { return lowerBarrier(ctx, o); })
           .Case<AsyncCommitOp>([&](auto o) { return lowerAsyncCommit(ctx, o); })
           .Case<AsyncWaitOp>([&](auto o) { return lowerAsyncWait(ctx, o); })
-          .Case<PipeProduceAcquireOp, PipeProduceCommitOp, PipeConsumeWaitOp,
-                PipeConsumeReleaseOp>(
+          .Case<PipeBaseOp, PipeAdvanceOp, PipeProduceAcquireOp,
+                PipeProduceCommitOp, PipeConsumeWaitOp, PipeConsumeReleaseOp>(
               [&](Operation *o) { return lowerPipeOp(ctx, o); })
           .Default([](Operation *) { return success(); });
   if (failed(result))

@@ -8,7 +8,10 @@
 // pipe's barriers already order the two sides, so the hand-off is unchanged;
 // the consumers no longer wait for a slot to be free, nor issue the copies,
 // between two MMAs, and the producer runs ahead by as many stages as the
-// pipe has slots.
+// pipe has slots. Where loops number their hand-offs from a pipe's base
+// (`tile.pipe.base` / `tile.pipe.advance`: loops in an outer or persistent
+// loop, loops sharing tiles), both regions keep those ops: each role counts
+// its own hand-offs, at the same points of its program.
 //
 // Both regions start as copies of the kernel's body (everything but the
 // allocations and pipes, which stay shared at the top level). The consumer
@@ -48,11 +51,17 @@ static bool isProducerOp(Operation *op) {
   return copy && copy.getTma();
 }
 
-static bool containsProducerOp(Operation *op) {
+/// Ops both regions keep: the producer ops, and the advances of the pipes'
+/// hand-off numbering.
+static bool isHandOffOp(Operation *op) {
+  return isProducerOp(op) || isa<PipeAdvanceOp>(op);
+}
+
+static bool containsHandOffOp(Operation *op) {
   return op
       ->walk([](Operation *inner) {
-        return isProducerOp(inner) ? WalkResult::interrupt()
-                                   : WalkResult::advance();
+        return isHandOffOp(inner) ? WalkResult::interrupt()
+                                  : WalkResult::advance();
       })
       .wasInterrupted();
 }
@@ -91,8 +100,8 @@ static bool isEmptyBranch(Operation *op) {
 
 /// Why the kept op `op` cannot run on the producer, or "".
 static std::string checkProducerOp(Operation *op) {
-  if (isProducerOp(op) || op->hasTrait<OpTrait::IsTerminator>() ||
-      isa<scf::ForOp, scf::IfOp>(op) || isMemoryEffectFree(op))
+  if (isHandOffOp(op) || op->hasTrait<OpTrait::IsTerminator>() ||
+      isa<scf::ForOp, scf::IfOp, PipeBaseOp>(op) || isMemoryEffectFree(op))
     return "";
   if (isa<TileDialect>(op->getDialect()))
     return "its copies depend on '" + op->getName().getStringRef().str() + "'";
@@ -183,7 +192,7 @@ struct WarpSpecializePass
 
     // Producer: its ops and what they need.
     eraseUnused(producer.getBody().front(), [](Operation *op) {
-      return !isProducerOp(op) && !containsProducerOp(op);
+      return !isHandOffOp(op) && !containsHandOffOp(op);
     });
     producer.walk([&](Operation *op) {
       if (why.empty() && op != producer)

@@ -640,6 +640,10 @@ func.func @sync(%A: !gA, %i: index) {
     tile.gemm %s, %b, %c {mma = #tile.mma<mma_sync, shape = [16, 8, 16], warps = [4, 2]>} : !sA, !sB, !fC
     // CHECK-NEXT: tile.pipe.consume_release %[[P]][%[[I]]] : <3>
     tile.pipe.consume_release %p[%i] : !tile.pipe<3>
+    // CHECK-NEXT: %[[BASE:.*]] = tile.pipe.base %[[P]] : <3>
+    %base = tile.pipe.base %p : !tile.pipe<3>
+    // CHECK-NEXT: tile.pipe.advance %[[P]] by %[[BASE]] : <3>
+    tile.pipe.advance %p by %base : !tile.pipe<3>
     tile.ws [1] {
       // CHECK: tile.barrier {foo}
       tile.barrier {foo}

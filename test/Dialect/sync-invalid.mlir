@@ -72,3 +72,31 @@ func.func @barrier_outside() {
   tile.barrier
   return
 }
+
+// -----
+
+// A pipe's base is per thread: every thread executing the kernel's region
+// must pass the same advances, not a tile.parallel's varying iterations.
+func.func @advance_in_parallel(%s: index) {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %p = tile.pipe.create : !tile.pipe<2>
+    tile.parallel (%i) in [128] {
+      // expected-error @+1 {{'tile.pipe.advance' op cannot be nested in a tile.parallel}}
+      tile.pipe.advance %p by %s : !tile.pipe<2>
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @base_in_parallel() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %p = tile.pipe.create : !tile.pipe<2>
+    tile.parallel (%i) in [128] {
+      // expected-error @+1 {{'tile.pipe.base' op cannot be nested in a tile.parallel}}
+      %b = tile.pipe.base %p : !tile.pipe<2>
+    }
+  }
+  return
+}

@@ -289,11 +289,14 @@ func.func @gemm_4_stages(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) {
 // A tile allocated at kernel level, outside an enclosing (sequential) loop:
 // its allocation is replaced in place by the multi-versioned one, keeping
 // its attributes, and the old one is erased. The loop bound, the waits and
-// the commit are emitted around and in the pipelined inner loop only.
+// the commit are emitted around and in the pipelined inner loop only. The
+// inner loop runs once per outer iteration: its hand-offs, and the versions
+// of the copied tile, are numbered from the pipe's base, which it advances
+// by its trip count, so that the next pass continues the slots and phases.
 // CHECK-LABEL: func.func @outer_buffer(
 // CHECK-SAME: %[[A:[^:]*]]: memref<?x?xf16>, %[[KT:[^:]*]]: index, %[[NT:[^:]*]]: index)
 // CHECK: tile.kernel
-// CHECK-NEXT: tile.pipe.create : <{{[0-9]+}}>
+// CHECK-NEXT: %[[P:.*]] = tile.pipe.create : <3>
 // CHECK-NEXT: %[[AS:.*]] = tile.alloc {alignment = 1024 : i64, layout = #tile.shared<swizzle = 64>} : memref<3x128x32xf16, #gpu.address_space<workgroup>>
 // CHECK-NEXT: %[[AF:.*]] = tile.alloc : memref<128x32xf16, #tile.mem<fragment>>
 // CHECK-NOT: tile.alloc
@@ -301,27 +304,43 @@ func.func @gemm_4_stages(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) {
 // CHECK-NEXT: arith.constant 2 : index
 // CHECK-NEXT: %[[EXTRA:.*]] = arith.muli
 // CHECK-NEXT: %[[UB:.*]] = arith.addi %[[KT]], %[[EXTRA]] : index
+// CHECK-NEXT: %[[BASE:.*]] = tile.pipe.base %[[P]] : <3>
 // CHECK-NEXT: scf.for %{{.*}} = %{{.*}} to %[[UB]] step
 // CHECK-NEXT: arith.subi
-// CHECK-NEXT: arith.div{{[su]}}i
+// CHECK-NEXT: %[[I:.*]] = arith.div{{[su]}}i
+// CHECK-NEXT: %[[SEQ:.*]] = arith.addi %[[BASE]], %[[I]] : index
 // CHECK-NEXT: arith.constant
-// CHECK-NEXT: arith.subi
-// CHECK-NEXT: tile.pipe.consume_wait %{{.*}}[%{{.*}}] in_flight(1) : <{{[0-9]+}}>
+// CHECK-NEXT: %[[CSEQ:.*]] = arith.subi %[[SEQ]]
+// CHECK-NEXT: tile.pipe.consume_wait %[[P]][%[[CSEQ]]] in_flight(1) : <3>
+// CHECK-NEXT: tile.pipe.produce_acquire %[[P]][%[[SEQ]]] : <3>
 // CHECK: scf.if
-// CHECK: %[[V:.*]] = arith.remsi %{{.*}}, %{{.*}} : index
+// CHECK: %[[J:.*]] = arith.div{{[su]}}i
+// CHECK-NEXT: %[[H:.*]] = arith.addi %[[BASE]], %[[J]] : index
+// CHECK-NEXT: %[[C3:.*]] = arith.constant 3 : index
+// CHECK-NEXT: %[[V:.*]] = arith.remui %[[H]], %[[C3]] : index
 // CHECK-NEXT: %[[AS0:.*]] = memref.subview %[[AS]][%[[V]], 0, 0] [1, 128, 32] [1, 1, 1] : memref<3x128x32xf16, #gpu.address_space<workgroup>> to memref<128x32xf16, strided<[32, 1], offset: ?>, #gpu.address_space<workgroup>>
 // CHECK-NEXT: %[[K0:.*]] = arith.muli
 // CHECK-NEXT: tile.copy async %[[A]][%[[N]], %[[K0]]], %[[AS0]]
 // CHECK-NEXT: }
-// CHECK-NEXT: tile.pipe.produce_commit %{{.*}}[%{{.*}}] : <{{[0-9]+}}>
+// CHECK-NEXT: tile.pipe.produce_commit %[[P]][%[[SEQ]]] : <3>
 // CHECK: scf.if
-// CHECK: %[[V:.*]] = arith.remsi %{{.*}}, %{{.*}} : index
+// CHECK: %[[J:.*]] = arith.div{{[su]}}i
+// CHECK-NEXT: %[[H:.*]] = arith.addi %[[BASE]], %[[J]] : index
+// CHECK-NEXT: %[[C3:.*]] = arith.constant 3 : index
+// CHECK-NEXT: %[[V:.*]] = arith.remui %[[H]], %[[C3]] : index
 // CHECK-NEXT: %[[AS2:.*]] = memref.subview %[[AS]][%[[V]], 0, 0] [1, 128, 32] [1, 1, 1]
 // CHECK-NEXT: tile.copy %[[AS2]], %[[AF]] :
 // CHECK-NEXT: }
-// CHECK-NEXT: tile.pipe.consume_release %{{.*}}[%{{.*}}] {tile.pipeline_stage = {{[0-9]+}} : i64} : <{{[0-9]+}}>
+// CHECK-NEXT: tile.pipe.consume_release %[[P]][%[[CSEQ]]] {tile.pipeline_stage = 2 : i64} : <3>
 // CHECK-NEXT: }
 // CHECK-NEXT: tile.async_wait 0
+// The trip count of the original loop, 0 when it is empty.
+// CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK-NEXT: %[[SPAN:.*]] = arith.subi %[[KT]], %{{.*}} : index
+// CHECK-NEXT: %[[TRIPS:.*]] = arith.ceildivsi %[[SPAN]], %{{.*}} : index
+// CHECK-NEXT: %[[EMPTY:.*]] = arith.cmpi sle, %[[KT]], %{{.*}} : index
+// CHECK-NEXT: %[[COUNT:.*]] = arith.select %[[EMPTY]], %[[ZERO]], %[[TRIPS]] : index
+// CHECK-NEXT: tile.pipe.advance %[[P]] by %[[COUNT]] : <3>
 // CHECK-NEXT: }
 // CHECK-NEXT: }
 // CHECK-NEXT: return
@@ -346,37 +365,48 @@ func.func @outer_buffer(%A: memref<?x?xf16>, %kt: index, %nt: index) {
 // -----
 
 // Two pipelined loops with the same number of stages share one tile: it is
-// versioned once and both loops use the new allocation.
+// versioned once and both loops use the new allocation. They share its pipe
+// too, the second continuing the hand-offs (and versions) where the first
+// stopped: both count from the pipe's base.
 // CHECK-LABEL: func.func @shared_tile_same_stages
 // CHECK: tile.kernel
-// CHECK-NEXT: tile.pipe.create : <{{[0-9]+}}>
-// CHECK-NEXT: tile.pipe.create : <{{[0-9]+}}>
+// CHECK-NEXT: %[[P:.*]] = tile.pipe.create : <2>
 // CHECK-NEXT: %[[AS:.*]] = tile.alloc : memref<2x128x32xf16, #gpu.address_space<workgroup>>
 // CHECK-NOT: tile.alloc : memref<128x32xf16, #gpu.address_space<workgroup>>
-// CHECK: scf.for
+// CHECK-NOT: tile.pipe.create
+// CHECK: %[[BASE1:.*]] = tile.pipe.base %[[P]] : <2>
+// CHECK-NEXT: scf.for
 // CHECK-NEXT: arith.subi
 // CHECK-NEXT: arith.div{{[su]}}i
+// CHECK-NEXT: arith.addi %[[BASE1]]
 // CHECK-NEXT: arith.constant
 // CHECK-NEXT: arith.subi
-// CHECK-NEXT: tile.pipe.consume_wait %{{.*}}[%{{.*}}] in_flight(0) : <{{[0-9]+}}>
+// CHECK-NEXT: tile.pipe.consume_wait %[[P]][%{{.*}}] in_flight(0) : <2>
 // CHECK: memref.subview %[[AS]][
 // CHECK: tile.copy async
-// CHECK: tile.pipe.produce_commit %{{.*}}[%{{.*}}] : <{{[0-9]+}}>
+// CHECK: tile.pipe.produce_commit %[[P]][%{{.*}}] : <2>
 // CHECK: memref.subview %[[AS]][
 // CHECK: tile.copy %{{.*}}, %{{.*}} : memref<128x32xf16, strided<[32, 1], offset: ?>, #gpu.address_space<workgroup>> to memref<128x32xf16, #tile.mem<fragment>>
 // CHECK: tile.async_wait 0
-// CHECK: scf.for
+// CHECK: tile.pipe.advance %[[P]] by
+// CHECK-NEXT: arith.constant
+// CHECK-NEXT: arith.muli
+// CHECK-NEXT: arith.addi
+// CHECK-NEXT: %[[BASE2:.*]] = tile.pipe.base %[[P]] : <2>
+// CHECK-NEXT: scf.for
 // CHECK-NEXT: arith.subi
 // CHECK-NEXT: arith.div{{[su]}}i
+// CHECK-NEXT: arith.addi %[[BASE2]]
 // CHECK-NEXT: arith.constant
 // CHECK-NEXT: arith.subi
-// CHECK-NEXT: tile.pipe.consume_wait %{{.*}}[%{{.*}}] in_flight(0) : <{{[0-9]+}}>
+// CHECK-NEXT: tile.pipe.consume_wait %[[P]][%{{.*}}] in_flight(0) : <2>
 // CHECK: memref.subview %[[AS]][
 // CHECK: tile.copy async
-// CHECK: tile.pipe.produce_commit %{{.*}}[%{{.*}}] : <{{[0-9]+}}>
+// CHECK: tile.pipe.produce_commit %[[P]][%{{.*}}] : <2>
 // CHECK: memref.subview %[[AS]][
 // CHECK: tile.copy %{{.*}}, %{{.*}} : memref<128x32xf16, strided<[32, 1], offset: ?>, #gpu.address_space<workgroup>> to memref<128x32xf16, #tile.mem<fragment>>
 // CHECK: tile.async_wait 0
+// CHECK: tile.pipe.advance %[[P]] by
 // CHECK-NEXT: }
 // CHECK-NEXT: return
 func.func @shared_tile_same_stages(%A: memref<?x?xf16>, %kt: index) {
@@ -396,6 +426,44 @@ func.func @shared_tile_same_stages(%A: memref<?x?xf16>, %kt: index) {
       tile.copy %A[%k0, %c0], %as : memref<?x?xf16> to memref<128x32xf16, #gpu.address_space<workgroup>>
       tile.copy %as, %af : memref<128x32xf16, #gpu.address_space<workgroup>> to memref<128x32xf16, #tile.mem<fragment>>
     } {tile.num_stages = 2 : i64}
+  }
+  return
+}
+
+// -----
+
+// Two pipelined loops in the two branches of an scf.if (as
+// tile-specialize-bounds makes them) share their tile but never both run:
+// each gets its own pipe and numbers its hand-offs from 0, with no base.
+// CHECK-LABEL: func.func @shared_tile_exclusive_branches
+// CHECK: tile.kernel
+// CHECK-NEXT: %[[P2:.*]] = tile.pipe.create : <2>
+// CHECK-NEXT: %[[P1:.*]] = tile.pipe.create : <2>
+// CHECK-NOT: tile.pipe.base
+// CHECK-NOT: tile.pipe.advance
+// CHECK: tile.pipe.produce_acquire %[[P1]]
+// CHECK: } else {
+// CHECK: tile.pipe.produce_acquire %[[P2]]
+func.func @shared_tile_exclusive_branches(%A: memref<?x?xf16>, %kt: index, %c: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %as = tile.alloc : memref<128x32xf16, #gpu.address_space<workgroup>>
+    %af = tile.alloc : memref<128x32xf16, #tile.mem<fragment>>
+    scf.if %c {
+      scf.for %k = %c0 to %kt step %c1 {
+        %k0 = arith.muli %k, %c32 : index
+        tile.copy %A[%c0, %k0], %as : memref<?x?xf16> to memref<128x32xf16, #gpu.address_space<workgroup>>
+        tile.copy %as, %af : memref<128x32xf16, #gpu.address_space<workgroup>> to memref<128x32xf16, #tile.mem<fragment>>
+      } {tile.num_stages = 2 : i64}
+    } else {
+      scf.for %k = %c0 to %kt step %c1 {
+        %k0 = arith.muli %k, %c32 : index
+        tile.copy %A[%k0, %c0], %as : memref<?x?xf16> to memref<128x32xf16, #gpu.address_space<workgroup>>
+        tile.copy %as, %af : memref<128x32xf16, #gpu.address_space<workgroup>> to memref<128x32xf16, #tile.mem<fragment>>
+      } {tile.num_stages = 2 : i64}
+    }
   }
   return
 }

@@ -20,6 +20,13 @@ static uint64_t fieldOf(const LinearLayout &layout, uint64_t flat,
   return layout.unpackCoord(flat)[dim];
 }
 
+Value LoweringContext::pipeBase(Value pipe) {
+  Value counter = pipeCounters.lookup(pipe);
+  if (!counter)
+    return idx(0);
+  return memref::LoadOp::create(b, loc(), counter, ValueRange{idx(0)});
+}
+
 Value LoweringContext::threadId(Operation *op) {
   int64_t first = getFirstThread(op);
   if (first == 0)

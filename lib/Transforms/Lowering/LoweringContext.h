@@ -83,6 +83,10 @@ public:
   /// Value: whether the gemm adds to its accumulator (i1, false on the
   /// first iteration), or null.
   llvm::DenseMap<Operation *, Value> asyncGemms;
+  /// Per-thread counters of the pipes whose hand-offs are numbered from a
+  /// base (tile.pipe.base / tile.pipe.advance): memref<1xindex> in
+  /// registers, keyed by the tile.pipe.create value.
+  DenseMap<Value, Value> pipeCounters;
   /// Tensor maps made on the host, per (tensor, box rows, box columns,
   /// swizzle).
   std::map<std::tuple<void *, int64_t, int64_t, int64_t>, Value> tensorMaps;
@@ -104,6 +108,9 @@ public:
   /// memref[indices] converted to `to` where `valid` holds (always when
   /// null), else zero.
   Value loadOrZero(Value valid, Value memref, ValueRange indices, Type to);
+
+  /// The executing thread's base of `pipe` (0 for a pipe never advanced).
+  Value pipeBase(Value pipe);
 
   /// The thread id within the threads executing `op`.
   Value threadId(Operation *op);

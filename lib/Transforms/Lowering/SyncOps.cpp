@@ -9,6 +9,8 @@
 
 #include "LoweringContext.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
 using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::lowering;
@@ -45,6 +47,18 @@ LogicalResult mlir::tile::lowering::lowerAsyncWait(LoweringContext &ctx,
 // synchronization step placed before shared writes.
 LogicalResult mlir::tile::lowering::lowerPipeOp(LoweringContext &ctx,
                                                 Operation *op) {
+  // The base of the hand-off numbering: the thread's counter.
+  if (auto base = dyn_cast<PipeBaseOp>(op)) {
+    base.getBase().replaceAllUsesWith(ctx.pipeBase(base.getPipe()));
+    return success();
+  }
+  if (auto advance = dyn_cast<PipeAdvanceOp>(op)) {
+    Value counter = ctx.pipeCounters.lookup(advance.getPipe());
+    Value next = ctx.add(ctx.pipeBase(advance.getPipe()), advance.getCount());
+    memref::StoreOp::create(ctx.b, ctx.loc(), next, counter,
+                            ValueRange{ctx.idx(0)});
+    return success();
+  }
   // Pipes fed by tensor copies hand off through barriers (TmaCopy.cpp).
   auto barrierPipe = ctx.barrierPipes.find(op->getOperand(0));
   if (barrierPipe != ctx.barrierPipes.end())

@@ -18,8 +18,9 @@
 //                       s - 1 instead when the slot's gemms leave their
 //                       MMA in flight (planDeferredRelease)
 //
-// Sequence numbers below zero (prologue iterations of the predicated
-// pipeline) are hand-offs that never happen: their ops do nothing.
+// Sequence numbers below the threads' base of the pipe (prologue
+// iterations of the predicated pipeline) are hand-offs that never happen,
+// or that they already passed: their ops do nothing.
 //
 //===----------------------------------------------------------------------===//
 
@@ -126,6 +127,9 @@ static bool onDisjointWarps(Operation *a, Operation *b) {
 ///    iteration overwrites the accumulator instead: no other instruction
 ///    may define an accumulator register an MMA in flight may still write
 ///    (ptxas would serialize every MMA of the kernel).
+/// When the loop advances the pipe's base (it runs again, or another loop
+/// continues its hand-offs), its last hand-off is released after the loop,
+/// once its MMAs are done: the producers of the next pass wait for it.
 static void planDeferredRelease(LoweringContext &ctx, Value pipe,
                                 BarrierPipe &entry) {
   PipeConsumeReleaseOp release;
@@ -237,6 +241,19 @@ static void planDeferredRelease(LoweringContext &ctx, Value pipe,
   auto guard = scf::IfOp::create(b, loc, empty, /*withElseRegion=*/false);
   for (FillOp fill : fills)
     fill->moveBefore(guard.thenBlock()->getTerminator());
+  // The pass's last hand-off, base + count - 1, is released by a deferred
+  // release of base + count (lowered like the loop's: one hand-off back;
+  // nothing when the pass made none).
+  for (Operation *op = loop->getNextNode(); op; op = op->getNextNode()) {
+    auto advance = dyn_cast<PipeAdvanceOp>(op);
+    if (!advance || advance.getPipe() != pipe)
+      continue;
+    b.setInsertionPoint(advance);
+    Value base = PipeBaseOp::create(b, loc, b.getIndexType(), pipe);
+    Value end = arith::AddIOp::create(b, loc, base, advance.getCount());
+    PipeConsumeReleaseOp::create(b, loc, pipe, end);
+    break;
+  }
 }
 
 LogicalResult mlir::tile::lowering::planBarrierPipes(LoweringContext &ctx) {
@@ -311,18 +328,19 @@ void mlir::tile::lowering::initBarrierPipes(LoweringContext &ctx) {
 namespace {
 /// Slot and phase parity of a hand-off, and whether it happens.
 struct HandOff {
-  Value valid;  // i1: seq >= 0
+  Value valid;  // i1: seq >= the threads' base
   Value slot;   // index
   Value parity; // i32
 };
 } // namespace
 
-static HandOff decode(LoweringContext &ctx, Value seq, int64_t slots) {
+static HandOff decode(LoweringContext &ctx, Value seq, Value pipeValue,
+                      int64_t slots) {
   OpBuilder &b = ctx.b;
   Location loc = ctx.loc();
   HandOff h;
-  h.valid =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, seq, ctx.idx(0));
+  h.valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, seq,
+                                  ctx.pipeBase(pipeValue));
   // Invalid hand-offs are never used: clamp to 0 to keep the arithmetic
   // unsigned.
   Value clamped = arith::MaxSIOp::create(b, loc, seq, ctx.idx(0));
@@ -359,7 +377,7 @@ LogicalResult mlir::tile::lowering::lowerBarrierPipeOp(LoweringContext &ctx,
   // done (planDeferredRelease).
   if (isa<PipeConsumeReleaseOp>(op) && pipe.deferredRelease)
     seq = ctx.addConst(seq, -1);
-  HandOff h = decode(ctx, seq, pipe.slots);
+  HandOff h = decode(ctx, seq, op->getOperand(0), pipe.slots);
   if (isa<PipeProduceAcquireOp>(op)) {
     Value producer = ctx.andBool(h.valid, isZero(ctx, ctx.threadId(op)));
     emitIf(ctx, producer, [&] {
@@ -418,7 +436,7 @@ LogicalResult mlir::tile::lowering::lowerTmaCopy(LoweringContext &ctx,
                                    {rows, panelCols}, swizzle);
   }
 
-  HandOff h = decode(ctx, seq, pipe.slots);
+  HandOff h = decode(ctx, seq, pipeValue, pipe.slots);
   ValueRange offsets = op.getSourceOffsets();
   Value row0 = offsets[0], col0 = offsets[1];
   emitIf(ctx, isZero(ctx, ctx.threadId(op)), [&] {

@@ -291,10 +291,14 @@ def Tile_PipeType : Tile_Type<"Pipe", "pipe"> {
   let description = [{
     A pipe of `slots` stages: producers fill stage slots (with asynchronous
     copies), consumers read them, and each slot is handed back and forth.
-    Hand-offs are numbered 0, 1, 2, ... in order (the sequence number
-    operand of the pipe ops): hand-off `s` uses slot `s mod slots`, and the
-    phase of its barriers is `(s / slots) mod 2`, so the compiler, not the
-    program, keeps the phases.
+    Hand-offs are numbered 0, 1, 2, ... in order over the whole run of the
+    kernel (the sequence number operand of the pipe ops): hand-off `s` uses
+    slot `s mod slots`, and the phase of its barriers is
+    `(s / slots) mod 2`, so the compiler, not the program, keeps the
+    phases. A hand-off numbered below the executing threads' base (see
+    `tile.pipe.base`; 0 until they advance it) is one they have already
+    passed, or one that never happens (below 0): the pipe ops naming it do
+    nothing.
   }];
   let parameters = (ins "int64_t":$slots);
   let assemblyFormat = "`<` $slots `>`";
@@ -320,6 +324,41 @@ def Tile_PipeCreateOp : Tile_Op<"pipe.create"> {
   }];
   let results = (outs Tile_PipeType:$pipe);
   let assemblyFormat = "attr-dict `:` type($pipe)";
+  let hasVerifier = 1;
+}
+
+def Tile_PipeBaseOp : Tile_Op<"pipe.base", [MemoryEffects<[MemRead]>]> {
+  let summary = "the first hand-off number of a pass over a pipe";
+  let description = [{
+    The number of hand-offs of the pipe that the executing threads have
+    passed so far: the sum of the counts of the `tile.pipe.advance` ops they
+    executed. A pipelined loop that runs more than once (inside an outer or
+    persistent loop), or several loops sharing one pipe, number their
+    hand-offs from it, so that slots and barrier phases continue where the
+    previous pass left them: the count is the threads' own (each role of a
+    warp-specialized kernel keeps its own, advancing it at the same points
+    of its program).
+
+    ```mlir
+    %base = tile.pipe.base %p : !tile.pipe<3>
+    scf.for ... { ... hand-offs %base + i ... }
+    tile.pipe.advance %p by %trips : !tile.pipe<3>
+    ```
+  }];
+  let arguments = (ins Tile_PipeType:$pipe);
+  let results = (outs Index:$base);
+  let assemblyFormat = "$pipe attr-dict `:` type($pipe)";
+  let hasVerifier = 1;
+}
+
+def Tile_PipeAdvanceOp : Tile_Op<"pipe.advance", [MemoryEffects<[MemWrite]>]> {
+  let summary = "move a pipe's base past the hand-offs of a pass";
+  let description = [{
+    Adds `count` (the hand-offs the pass just made, at least 0) to the
+    executing threads' base of the pipe (see `tile.pipe.base`).
+  }];
+  let arguments = (ins Tile_PipeType:$pipe, Index:$count);
+  let assemblyFormat = "$pipe `by` $count attr-dict `:` type($pipe)";
   let hasVerifier = 1;
 }
 
