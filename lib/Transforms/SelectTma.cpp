@@ -81,7 +81,8 @@ static std::string checkStatically(CopyOp copy, KernelOp kernel) {
 
 /// Why the hand-off of `copy` cannot be counted by barriers, or "". Barrier
 /// phases follow the hand-off's sequence number, which must number the
-/// copies' iterations from 0 once per kernel run.
+/// copies' iterations once per kernel run: from 0, or, for a loop inside
+/// another loop, from the pipe's base (which its passes advance).
 static std::string checkHandOff(CopyOp copy, PipeProduceAcquireOp handOff) {
   auto guard = copy->getParentOfType<scf::IfOp>();
   if (guard)
@@ -90,10 +91,15 @@ static std::string checkHandOff(CopyOp copy, PipeProduceAcquireOp handOff) {
         stage && stage.getInt() != 0)
       return "the copy runs in pipeline stage " +
              std::to_string(stage.getInt()) + ", not 0";
+  bool advanced = llvm::any_of(handOff.getPipe().getUsers(), [](Operation *op) {
+    return isa<PipeAdvanceOp>(op);
+  });
   for (Operation *op = handOff->getParentOp(); op && !isa<KernelOp>(op);
        op = op->getParentOp())
-    if (isa<LoopLikeOpInterface>(op) && op != handOff->getParentOp())
-      return "the pipelined loop is inside another loop";
+    if (isa<LoopLikeOpInterface>(op) && op != handOff->getParentOp() &&
+        !advanced)
+      return "the pipelined loop is inside another loop and its hand-offs "
+             "are not numbered from the pipe's base";
   return "";
 }
 

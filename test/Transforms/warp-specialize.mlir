@@ -97,9 +97,12 @@ func.func @gemm(%A: !g, %B: !g, %C: !g, %kt: index) {
 
 // Two pipelined loops, the second under a branch: the producer region
 // keeps both loops and the branch (its condition recomputed there), in
-// program order, each loop with its own pipe; the consumer keeps the rest.
-// With 256 threads in all, every thread may have the 255 registers a thread
-// can address: no budgets.
+// program order; the consumer keeps the rest. The loops copy into the same
+// tiles, so they share one pipe: the second continues the first's hand-offs
+// from the pipe's base, which each role advances after each loop (the
+// producer, running ahead, never refills a slot the consumers still read
+// in the first loop). With 256 threads in all, every thread may have the
+// 255 registers a thread can address: no budgets.
 
 !g = memref<?x?xf16>
 !sA = memref<128x64xf16, #gpu.address_space<workgroup>>
@@ -108,19 +111,29 @@ func.func @gemm(%A: !g, %B: !g, %C: !g, %kt: index) {
 
 // CHECK-LABEL: func.func @two_loops
 // CHECK: tile.kernel @k_tma
+// CHECK-NEXT: %[[P:.*]] = tile.pipe.create : <2>
+// CHECK-NOT: tile.pipe.create
 // CHECK: tile.ws [1] {
-// CHECK: scf.for
-// CHECK: tile.pipe.produce_acquire %[[P1:.*]][
+// CHECK: tile.pipe.base %[[P]]
+// CHECK-NEXT: scf.for
+// CHECK: tile.pipe.produce_acquire %[[P]][
+// CHECK: tile.pipe.advance %[[P]] by
 // CHECK: arith.cmpi sgt
 // CHECK: scf.if
-// CHECK: scf.for
-// CHECK: tile.pipe.produce_acquire %[[P2:.*]][
+// CHECK: tile.pipe.base %[[P]]
+// CHECK-NEXT: scf.for
+// CHECK: tile.pipe.produce_acquire %[[P]][
+// CHECK: tile.pipe.advance %[[P]] by
 // CHECK: tile.ws [0] {
-// CHECK: scf.for
-// CHECK: tile.pipe.consume_wait %[[P1]][
+// CHECK: tile.pipe.base %[[P]]
+// CHECK-NEXT: scf.for
+// CHECK: tile.pipe.consume_wait %[[P]][
+// CHECK: tile.pipe.advance %[[P]] by
 // CHECK: scf.if
-// CHECK: scf.for
-// CHECK: tile.pipe.consume_wait %[[P2]][
+// CHECK: tile.pipe.base %[[P]]
+// CHECK-NEXT: scf.for
+// CHECK: tile.pipe.consume_wait %[[P]][
+// CHECK: tile.pipe.advance %[[P]] by
 func.func @two_loops(%A: !g, %B: !g, %C: !g, %kt: index, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -313,6 +326,121 @@ func.func @opted_in(%A: !g, %B: !g, %kt: index) {
       tile.copy %B[%k0, %c0], %bs : !g to !sB
       tile.gemm %as, %bs, %acc : !sA, !sB, !fC
     } {tile.num_stages = 3 : i64}
+  }
+  return
+}
+
+// -----
+
+// A persistent GEMM: each block loops over output tiles (grid-stride), the
+// pipelined K loop runs once per tile, under a branch skipping tiles past
+// the end. Hand-offs are numbered from the pipe's base, which each role
+// advances by the K loop's trip count after it: the producer's phases
+// continue into the next tile while the consumers finish the previous
+// one's epilogue, and neither depends on the induction variables. The
+// consumers' zero fill stays in their region, per tile.
+
+!g = memref<?x?xf16>
+!sA = memref<128x64xf16, #gpu.address_space<workgroup>>
+!sB = memref<64x128xf16, #gpu.address_space<workgroup>>
+!fC = memref<128x128xf32, #tile.mem<fragment>>
+
+// CHECK-LABEL: func.func @persistent
+// CHECK: tile.kernel @k_tma blocks(%{{.*}}) in [%{{.*}}] threads(384)
+// CHECK: %[[P:.*]] = tile.pipe.create : <3>
+// CHECK: tile.ws [2] registers(40) {
+// CHECK: scf.for
+// CHECK: scf.if
+// CHECK-NOT: tile.fill
+// CHECK: %[[PB:.*]] = tile.pipe.base %[[P]] : <3>
+// CHECK-NEXT: scf.for
+// CHECK: %[[PSEQ:.*]] = arith.addi %[[PB]], %{{.*}} : index
+// CHECK: tile.pipe.produce_acquire %[[P]][%[[PSEQ]]]
+// CHECK: arith.addi %[[PB]]
+// CHECK-NEXT: arith.constant 3 : index
+// CHECK-NEXT: arith.remui
+// CHECK: tile.copy async tma
+// CHECK: tile.pipe.produce_commit %[[P]][%[[PSEQ]]]
+// CHECK-NOT: tile.gemm
+// CHECK: tile.pipe.advance %[[P]] by
+// CHECK-NOT: tile.copy %
+// CHECK: tile.ws [0, 1] registers(232) {
+// CHECK: scf.for
+// CHECK: scf.if
+// CHECK: tile.fill
+// CHECK: %[[CB:.*]] = tile.pipe.base %[[P]] : <3>
+// CHECK-NEXT: scf.for
+// CHECK: arith.addi %[[CB]], %{{.*}} : index
+// CHECK: tile.pipe.consume_wait %[[P]][
+// CHECK: tile.gemm
+// CHECK: tile.pipe.consume_release %[[P]][
+// CHECK: tile.pipe.advance %[[P]] by
+// CHECK-NEXT: tile.copy %{{.*}}, %{{.*}}[
+// REMARK: remark: warp-specialized: a producer warpgroup issues the tensor copies
+
+// The lowering: a per-thread counter per role (an alloca, 0 at the start),
+// hand-offs below it do nothing, the consumers release the tile's last
+// hand-off after the loop once its MMAs are done, then both roles add the
+// trip count to their counter.
+// LOWER-LABEL: func.func @persistent
+// LOWER: tile.kernel @k_tma
+// LOWER: %[[CNT:.*]] = memref.alloca() : memref<1xindex>
+// LOWER: memref.store %{{.*}}, %[[CNT]][%{{.*}}] : memref<1xindex>
+// LOWER: nvvm.setmaxregister decrease 40
+// LOWER: %[[B1:.*]] = memref.load %[[CNT]]
+// LOWER: %[[B1A:.*]] = memref.load %[[CNT]]
+// LOWER-NEXT: arith.cmpi sge, %{{.*}}, %[[B1A]] : index
+// LOWER: nvvm.mbarrier.try_wait.parity
+// LOWER: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// LOWER: memref.store %{{[0-9]+}}, %[[CNT]]
+// LOWER: nvvm.setmaxregister increase 232
+// LOWER: llvm.inline_asm {{.*}}wgmma.mma_async
+// LOWER: nvvm.wgmma.wait.group.sync.aligned 1
+// LOWER: nvvm.wgmma.wait.group.sync.aligned 0
+// The last hand-off, base + count - 1, released when it is >= the base.
+// LOWER: %[[B3:.*]] = memref.load %[[CNT]]
+// LOWER-NEXT: %[[END:.*]] = arith.addi %[[B3]], %[[COUNT:.*]] : index
+// LOWER-NEXT: arith.constant -1 : index
+// LOWER-NEXT: %[[LAST:.*]] = arith.addi %[[END]], %{{.*}} : index
+// LOWER-NEXT: arith.constant
+// LOWER-NEXT: %[[B4:.*]] = memref.load %[[CNT]]
+// LOWER-NEXT: arith.cmpi sge, %[[LAST]], %[[B4]] : index
+// LOWER: nvvm.mbarrier.arrive %
+// LOWER: %[[B5:.*]] = memref.load %[[CNT]]
+// LOWER-NEXT: %[[NEXT2:.*]] = arith.addi %[[B5]], %[[COUNT]] : index
+// LOWER-NEXT: arith.constant
+// LOWER-NEXT: memref.store %[[NEXT2]], %[[CNT]]
+func.func @persistent(%A: !g, %B: !g, %C: !g, %kt: index, %tiles_n: index,
+                      %tiles: index, %grid: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  tile.kernel @k blocks(%bx) in [%grid] threads(256) {
+    %as = tile.alloc : !sA
+    %bs = tile.alloc : !sB
+    %acc = tile.alloc : !fC
+    %zero = arith.constant 0.0 : f32
+    %waves = arith.ceildivui %tiles, %grid : index
+    scf.for %w = %c0 to %waves step %c1 {
+      %t0 = arith.muli %w, %grid : index
+      %t = arith.addi %t0, %bx : index
+      %valid = arith.cmpi ult, %t, %tiles : index
+      scf.if %valid {
+        %tm = arith.divui %t, %tiles_n : index
+        %tn = arith.remui %t, %tiles_n : index
+        %m0 = arith.muli %tm, %c128 : index
+        %n0 = arith.muli %tn, %c128 : index
+        tile.fill %acc, %zero : !fC
+        scf.for %k = %c0 to %kt step %c1 {
+          %k0 = arith.muli %k, %c64 : index
+          tile.copy %A[%m0, %k0], %as : !g to !sA
+          tile.copy %B[%k0, %n0], %bs : !g to !sB
+          tile.gemm %as, %bs, %acc : !sA, !sB, !fC
+        } {tile.num_stages = 3 : i64}
+        tile.copy %acc, %C[%m0, %n0] : !fC to !g
+      }
+    }
   }
   return
 }
