@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Writes a variant of examples/gemm.mlir: other tile sizes, another type.
 
-usage: gemm-variant.py [--dtype f16|bf16] [--group-m G] [--input FILE]
-                       [BM BN BK THREADS NUM_STAGES] OUT.mlir
+usage: gemm-variant.py [--dtype f16|bf16] [--group-m G] [--persistent P]
+                       [--input FILE] [BM BN BK THREADS NUM_STAGES] OUT.mlir
 
 Tile sizes (all five or none): the block computes a BM x BN tile of C,
 stepping K by BK with THREADS threads and a NUM_STAGES-deep software pipeline
@@ -14,6 +14,13 @@ build the 64x256-tile library the example host runs unchanged.
 block ids walk down G rows, then move one column right), so that the
 panels of A and B a wave of blocks reads stay in L2; edges of the grid
 (fewer than G rows left) are handled.
+
+--persistent P: at most P blocks (one wave on a GPU with P multiprocessors
+running one block each) loop over the C tiles: block b computes tiles b,
+b + grid, b + 2 grid, ... (in the launch order above), so a block's next
+tile starts while it finishes the previous one (with warp specialization,
+its producer loads the next tile's stages during the epilogue). Any P is
+correct; P is a tuning choice (132 on an H100 SXM).
 
 --dtype bf16: the element type of A, B and C (and of the shared-memory
 tiles) becomes bf16. The example is written for f16: every `f16` not
@@ -95,6 +102,40 @@ def with_grouped_order(s, group):
     return s.replace(n0.group(0), "", 1)
 
 
+def with_persistent_blocks(s, blocks):
+    """A grid of min(BLOCKS, tiles) blocks, each looping over tiles with a
+    stride of the grid; the pipelined K loop runs once per tile."""
+    header = re.search(r"( *)tile\.kernel @(\w+) blocks\(%bx, %by\) "
+                       r"in \[%gx, %gy\]", s)
+    allocs = re.search(r"( *%acc = tile\.alloc : !fC\n)", s)
+    end = re.search(r"\n  }\n  return\n}", s)
+    if not header or not allocs or not end:
+        fail("the source has no 'tile.kernel @... blocks(%bx, %by) in "
+             "[%gx, %gy]', '%acc = tile.alloc : !fC' and kernel end "
+             "(examples/gemm.mlir changed?)")
+    indent = header.group(1)
+    grid = (
+        f"{indent}// Persistent blocks: at most {blocks}, looping over the "
+        "tiles.\n"
+        f"{indent}%numTiles = arith.muli %gx, %gy : index\n"
+        f"{indent}%cBlocks = arith.constant {blocks} : index\n"
+        f"{indent}%gridMin = arith.minui %numTiles, %cBlocks : index\n"
+        f"{indent}%grid = arith.maxui %gridMin, %c1 : index\n"
+        f"{indent}%waves = arith.ceildivui %numTiles, %grid : index\n"
+        f"{indent}tile.kernel @{header.group(2)} blocks(%pb) in [%grid]")
+    loop = (
+        "    scf.for %wave = %c0 to %waves step %c1 {\n"
+        "    %waveStart = arith.muli %wave, %grid : index\n"
+        "    %tileId = arith.addi %waveStart, %pb : index\n"
+        "    %tileValid = arith.cmpi ult, %tileId, %numTiles : index\n"
+        "    scf.if %tileValid {\n"
+        "    %by = arith.divui %tileId, %gx : index\n"
+        "    %bx = arith.remui %tileId, %gx : index\n")
+    s = s[:end.start()] + "\n    }\n    }" + s[end.start():]
+    s = s.replace(allocs.group(1), allocs.group(1) + loop, 1)
+    return s.replace(header.group(0), grid, 1)
+
+
 def with_dtype(s, dtype):
     if dtype == "f16":
         return s
@@ -114,6 +155,9 @@ def main():
     parser.add_argument("--group-m", type=int, default=0, metavar="G",
                         help="launch blocks in groups of G rows of C tiles "
                         "(L2 reuse); 0 keeps the row-major order")
+    parser.add_argument("--persistent", type=int, default=0, metavar="P",
+                        help="at most P blocks, each looping over C tiles; "
+                        "0 launches a block per tile")
     parser.add_argument("args", nargs="+",
                         help="[BM BN BK THREADS NUM_STAGES] OUT.mlir")
     opts = parser.parse_args()
@@ -134,6 +178,10 @@ def main():
         parser.error("--group-m must be non-negative")
     if opts.group_m:
         s = with_grouped_order(s, opts.group_m)
+    if opts.persistent < 0:
+        parser.error("--persistent must be non-negative")
+    if opts.persistent:
+        s = with_persistent_blocks(s, opts.persistent)
     s = with_dtype(s, opts.dtype)
     with open(out, "w") as f:
         f.write(s)

@@ -67,17 +67,19 @@ static SmallVector<Operation *> getAsyncTiles(scf::ForOp loop) {
   return tiles;
 }
 
-/// Whether `loop` may run more than once per run of its kernel.
-static bool mayRepeat(scf::ForOp loop) {
-  for (Operation *op = loop->getParentOp(); op && !isa<KernelOp>(op);
+/// Whether `op` may run more than once per run of its kernel.
+static bool mayRepeat(Operation *op) {
+  for (op = op->getParentOp(); op && !isa<KernelOp>(op);
        op = op->getParentOp())
     if (isa<LoopLikeOpInterface>(op))
       return true;
   return false;
 }
 
-/// Whether `a` and `b` are in different branches of an scf.if: at most one
-/// of them runs (tile-specialize-bounds makes such copies of a loop).
+/// Whether at most one of `a` and `b` runs per run of the kernel: they are
+/// in different branches of an scf.if that runs once (tile-specialize-bounds
+/// makes such copies of a loop; in a persistent loop, both branches run, for
+/// different tiles).
 static bool inExclusiveBranches(Operation *a, Operation *b) {
   for (Operation *p = a->getParentOp(); p && !isa<KernelOp>(p);
        p = p->getParentOp()) {
@@ -86,7 +88,8 @@ static bool inExclusiveBranches(Operation *a, Operation *b) {
       continue;
     Region &then = branch.getThenRegion();
     return then.isAncestor(a->getParentRegion()) !=
-           then.isAncestor(b->getParentRegion());
+               then.isAncestor(b->getParentRegion()) &&
+           !mayRepeat(branch);
   }
   return false;
 }

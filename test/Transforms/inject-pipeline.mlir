@@ -470,6 +470,52 @@ func.func @shared_tile_exclusive_branches(%A: memref<?x?xf16>, %kt: index, %c: i
 
 // -----
 
+// The same two branches inside an outer loop (a persistent kernel's edge
+// and interior tiles): both branches run, for different outer iterations,
+// so the loops share one pipe and continue each other's hand-offs.
+// CHECK-LABEL: func.func @shared_tile_branches_in_loop
+// CHECK: tile.kernel
+// CHECK-NEXT: %[[P:.*]] = tile.pipe.create : <2>
+// CHECK-NOT: tile.pipe.create
+// CHECK: scf.if
+// CHECK: tile.pipe.base %[[P]]
+// CHECK: tile.pipe.produce_acquire %[[P]]
+// CHECK: tile.pipe.advance %[[P]]
+// CHECK: } else {
+// CHECK: tile.pipe.base %[[P]]
+// CHECK: tile.pipe.produce_acquire %[[P]]
+// CHECK: tile.pipe.advance %[[P]]
+func.func @shared_tile_branches_in_loop(%A: memref<?x?xf16>, %kt: index, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c32 = arith.constant 32 : index
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %as = tile.alloc : memref<128x32xf16, #gpu.address_space<workgroup>>
+    %af = tile.alloc : memref<128x32xf16, #tile.mem<fragment>>
+    scf.for %t = %c0 to %n step %c1 {
+      %odd = arith.remui %t, %c2 : index
+      %c = arith.cmpi eq, %odd, %c1 : index
+      scf.if %c {
+        scf.for %k = %c0 to %kt step %c1 {
+          %k0 = arith.muli %k, %c32 : index
+          tile.copy %A[%c0, %k0], %as : memref<?x?xf16> to memref<128x32xf16, #gpu.address_space<workgroup>>
+          tile.copy %as, %af : memref<128x32xf16, #gpu.address_space<workgroup>> to memref<128x32xf16, #tile.mem<fragment>>
+        } {tile.num_stages = 2 : i64}
+      } else {
+        scf.for %k = %c0 to %kt step %c1 {
+          %k0 = arith.muli %k, %c32 : index
+          tile.copy %A[%k0, %c0], %as : memref<?x?xf16> to memref<128x32xf16, #gpu.address_space<workgroup>>
+          tile.copy %as, %af : memref<128x32xf16, #gpu.address_space<workgroup>> to memref<128x32xf16, #tile.mem<fragment>>
+        } {tile.num_stages = 2 : i64}
+      }
+    }
+  }
+  return
+}
+
+// -----
+
 // Two pipelined loops sharing one tile but needing 2 and 3 versions of it.
 func.func @shared_tile_different_stages(%A: memref<?x?xf16>, %kt: index) {
   %c0 = arith.constant 0 : index

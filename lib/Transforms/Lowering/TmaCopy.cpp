@@ -107,10 +107,95 @@ static bool onDisjointWarps(Operation *a, Operation *b) {
   return true;
 }
 
-/// Decides whether the slot of `pipe` can be released one hand-off late,
-/// leaving its gemms' asynchronous MMA groups in flight (the MMA of hand-off
-/// s then overlaps the wait for hand-off s + 1). It can when, in the
-/// pipelined loop:
+namespace {
+/// A pipelined loop whose release of a pipe can be deferred.
+struct DeferredLoop {
+  scf::ForOp loop;
+  SmallVector<GemmOp> gemms;
+  SmallVector<FillOp> fills;
+};
+} // namespace
+
+/// Checks one release of a pipe (see planDeferredRelease).
+static std::optional<DeferredLoop>
+checkDeferredRelease(LoweringContext &ctx, Value pipe,
+                     PipeConsumeReleaseOp release) {
+  if (pipelineStage(release) < 0)
+    return std::nullopt;
+  auto loop = dyn_cast<scf::ForOp>(release->getParentOp());
+  if (!loop)
+    return std::nullopt;
+  // Producers on other warps (tile-warp-specialize) never wait behind the
+  // consumers' own release; producers on the same warps, in this loop, must
+  // acquire after it (acquires in other loops run before or after this one).
+  for (Operation *user : pipe.getUsers()) {
+    auto acquire = dyn_cast<PipeProduceAcquireOp>(user);
+    if (!acquire || onDisjointWarps(release, acquire) ||
+        !loop->isAncestor(acquire))
+      continue;
+    if (acquire->getParentOp() != loop || !release->isBeforeInBlock(acquire))
+      return std::nullopt;
+  }
+  llvm::SmallPtrSet<Operation *, 4> tiles;
+  for (auto &[copy, handOff] : ctx.tmaHandOffs)
+    if (handOff.first == pipe)
+      tiles.insert(getRootAlloc(cast<CopyOp>(copy).getTarget()));
+  DeferredLoop result{loop, {}, {}};
+  bool ok = true;
+  loop.walk([&](GemmOp gemm) {
+    MmaAttr mma = gemm.getMmaAttr();
+    if (!mma || !ctx.target.isAsyncMma(mma) ||
+        (!tiles.contains(getRootAlloc(gemm.getA())) &&
+         !tiles.contains(getRootAlloc(gemm.getB()))))
+      return;
+    Operation *guard = gemm->getParentOp();
+    ok &= !isFragment(gemm.getA()) && !isFragment(gemm.getB()) &&
+          isa<scf::IfOp>(guard) && guard->getParentOp() == loop &&
+          pipelineStage(guard) == pipelineStage(release) &&
+          guard->isBeforeInBlock(release);
+    result.gemms.push_back(gemm);
+  });
+  if (!ok || result.gemms.empty())
+    return std::nullopt;
+  // The accumulators: only these gemms may use them in the loop.
+  llvm::SmallPtrSet<Operation *, 4> accumulators;
+  for (GemmOp gemm : result.gemms) {
+    AllocOp acc = getRootAlloc(gemm.getC());
+    if (!acc || loop->isAncestor(acc))
+      return std::nullopt;
+    accumulators.insert(acc);
+  }
+  loop.walk([&](Operation *op) {
+    for (OpOperand &operand : op->getOpOperands()) {
+      if (!accumulators.contains(getRootAlloc(operand.get())))
+        continue;
+      auto gemm = dyn_cast<GemmOp>(op);
+      ok &= gemm && operand.get() == gemm.getC() &&
+            llvm::is_contained(result.gemms, gemm);
+    }
+  });
+  if (!ok)
+    return std::nullopt;
+  // The zero fills, and the original loop's upper bound (the pipelined loop
+  // runs to ub + (stages - 1) * step).
+  for (Operation *acc : accumulators) {
+    FillOp fill = findZeroFill(acc, loop);
+    if (!fill)
+      return std::nullopt;
+    result.fills.push_back(fill);
+  }
+  auto bound = loop.getUpperBound().getDefiningOp<arith::AddIOp>();
+  auto extra =
+      bound ? bound.getRhs().getDefiningOp<arith::MulIOp>() : arith::MulIOp();
+  if (!extra || extra.getLhs() != loop.getStep())
+    return std::nullopt;
+  return result;
+}
+
+/// Decides whether the slots of `pipe` can be released one hand-off late,
+/// leaving their gemms' asynchronous MMA groups in flight (the MMA of
+/// hand-off s then overlaps the wait for hand-off s + 1). They can when, in
+/// every pipelined loop releasing them:
 ///  - the release precedes the producers' acquire (the consumer stages are
 ///    emitted first), or the producers run on other warps, so the producers
 ///    never wait for a release of their own iteration;
@@ -127,132 +212,72 @@ static bool onDisjointWarps(Operation *a, Operation *b) {
 ///    iteration overwrites the accumulator instead: no other instruction
 ///    may define an accumulator register an MMA in flight may still write
 ///    (ptxas would serialize every MMA of the kernel).
-/// When the loop advances the pipe's base (it runs again, or another loop
+/// When a loop advances the pipe's base (it runs again, or another loop
 /// continues its hand-offs), its last hand-off is released after the loop,
 /// once its MMAs are done: the producers of the next pass wait for it.
 static void planDeferredRelease(LoweringContext &ctx, Value pipe,
                                 BarrierPipe &entry) {
-  PipeConsumeReleaseOp release;
-  PipeProduceAcquireOp acquire;
+  SmallVector<DeferredLoop> loops;
   for (Operation *user : pipe.getUsers()) {
-    if (auto op = dyn_cast<PipeConsumeReleaseOp>(user)) {
-      if (release)
-        return;
-      release = op;
-    }
-    if (auto op = dyn_cast<PipeProduceAcquireOp>(user)) {
-      if (acquire)
-        return;
-      acquire = op;
-    }
-  }
-  if (!release || !acquire || pipelineStage(release) < 0)
-    return;
-  auto loop = dyn_cast<scf::ForOp>(release->getParentOp());
-  if (!loop)
-    return;
-  // Producers on other warps (tile-warp-specialize) never wait behind the
-  // consumers' own release.
-  if (!onDisjointWarps(release, acquire) &&
-      (acquire->getParentOp() != loop || !release->isBeforeInBlock(acquire)))
-    return;
-  llvm::SmallPtrSet<Operation *, 4> tiles;
-  for (auto &[copy, handOff] : ctx.tmaHandOffs)
-    if (handOff.first == pipe)
-      tiles.insert(getRootAlloc(cast<CopyOp>(copy).getTarget()));
-  SmallVector<GemmOp> gemms;
-  bool ok = true;
-  loop.walk([&](GemmOp gemm) {
-    MmaAttr mma = gemm.getMmaAttr();
-    if (!mma || !ctx.target.isAsyncMma(mma) ||
-        (!tiles.contains(getRootAlloc(gemm.getA())) &&
-         !tiles.contains(getRootAlloc(gemm.getB()))))
+    auto release = dyn_cast<PipeConsumeReleaseOp>(user);
+    if (!release)
+      continue;
+    std::optional<DeferredLoop> loop =
+        checkDeferredRelease(ctx, pipe, release);
+    if (!loop || llvm::any_of(loops, [&](const DeferredLoop &other) {
+          return other.loop == loop->loop;
+        }))
       return;
-    Operation *guard = gemm->getParentOp();
-    ok &= !isFragment(gemm.getA()) && !isFragment(gemm.getB()) &&
-          isa<scf::IfOp>(guard) && guard->getParentOp() == loop &&
-          pipelineStage(guard) == pipelineStage(release) &&
-          guard->isBeforeInBlock(release);
-    gemms.push_back(gemm);
-  });
-  if (!ok || gemms.empty())
-    return;
-  // The accumulators: only these gemms may use them in the loop.
-  llvm::SmallPtrSet<Operation *, 4> accumulators;
-  for (GemmOp gemm : gemms) {
-    AllocOp acc = getRootAlloc(gemm.getC());
-    if (!acc || loop->isAncestor(acc))
-      return;
-    accumulators.insert(acc);
+    loops.push_back(std::move(*loop));
   }
-  loop.walk([&](Operation *op) {
-    for (OpOperand &operand : op->getOpOperands()) {
-      if (!accumulators.contains(getRootAlloc(operand.get())))
-        continue;
-      auto gemm = dyn_cast<GemmOp>(op);
-      ok &= gemm && operand.get() == gemm.getC() &&
-            llvm::is_contained(gemms, gemm);
-    }
-  });
-  if (!ok)
+  if (loops.empty())
     return;
-  // The zero fills, and the original loop's upper bound (the pipelined loop
-  // runs to ub + (stages - 1) * step).
-  SmallVector<FillOp> fills;
-  for (Operation *acc : accumulators) {
-    FillOp fill = findZeroFill(acc, loop);
-    if (!fill)
-      return;
-    fills.push_back(fill);
-  }
-  auto bound = loop.getUpperBound().getDefiningOp<arith::AddIOp>();
-  auto extra =
-      bound ? bound.getRhs().getDefiningOp<arith::MulIOp>() : arith::MulIOp();
-  if (!extra || extra.getLhs() != loop.getStep())
-    return;
-  Value ub = bound.getLhs();
-
   entry.deferredRelease = true;
   OpBuilder &b = ctx.b;
   OpBuilder::InsertionGuard g(b);
-  Location loc = loop.getLoc();
-  // A gemm of stage r runs iteration it - r * step: the first when
-  // it == lb + r * step.
-  b.setInsertionPointToStart(loop.getBody());
-  for (GemmOp gemm : gemms) {
-    Value firstIt = arith::AddIOp::create(
-        b, loc, loop.getLowerBound(),
-        arith::MulIOp::create(
-            b, loc, loop.getStep(),
-            arith::ConstantOp::create(
-                b, loc,
-                b.getIntegerAttr(loop.getStep().getType(),
-                                 pipelineStage(gemm->getParentOp())))));
-    ctx.asyncGemms[gemm] = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::ne, loop.getInductionVar(), firstIt);
-  }
-  b.setInsertionPointAfter(loop);
-  ctx.target.emitMmaWait(b, loc, 0);
-  Value empty =
-      arith::CmpIOp::create(b, loc,
-                            loop.getUnsignedCmp() ? arith::CmpIPredicate::uge
-                                                  : arith::CmpIPredicate::sge,
-                            loop.getLowerBound(), ub);
-  auto guard = scf::IfOp::create(b, loc, empty, /*withElseRegion=*/false);
-  for (FillOp fill : fills)
-    fill->moveBefore(guard.thenBlock()->getTerminator());
-  // The pass's last hand-off, base + count - 1, is released by a deferred
-  // release of base + count (lowered like the loop's: one hand-off back;
-  // nothing when the pass made none).
-  for (Operation *op = loop->getNextNode(); op; op = op->getNextNode()) {
-    auto advance = dyn_cast<PipeAdvanceOp>(op);
-    if (!advance || advance.getPipe() != pipe)
-      continue;
-    b.setInsertionPoint(advance);
-    Value base = PipeBaseOp::create(b, loc, b.getIndexType(), pipe);
-    Value end = arith::AddIOp::create(b, loc, base, advance.getCount());
-    PipeConsumeReleaseOp::create(b, loc, pipe, end);
-    break;
+  for (DeferredLoop &deferred : loops) {
+    scf::ForOp loop = deferred.loop;
+    Location loc = loop.getLoc();
+    // A gemm of stage r runs iteration it - r * step: the first when
+    // it == lb + r * step.
+    b.setInsertionPointToStart(loop.getBody());
+    for (GemmOp gemm : deferred.gemms) {
+      Value firstIt = arith::AddIOp::create(
+          b, loc, loop.getLowerBound(),
+          arith::MulIOp::create(
+              b, loc, loop.getStep(),
+              arith::ConstantOp::create(
+                  b, loc,
+                  b.getIntegerAttr(loop.getStep().getType(),
+                                   pipelineStage(gemm->getParentOp())))));
+      ctx.asyncGemms[gemm] = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::ne, loop.getInductionVar(), firstIt);
+    }
+    b.setInsertionPointAfter(loop);
+    ctx.target.emitMmaWait(b, loc, 0);
+    Value ub =
+        loop.getUpperBound().getDefiningOp<arith::AddIOp>().getLhs();
+    Value empty = arith::CmpIOp::create(
+        b, loc,
+        loop.getUnsignedCmp() ? arith::CmpIPredicate::uge
+                              : arith::CmpIPredicate::sge,
+        loop.getLowerBound(), ub);
+    auto guard = scf::IfOp::create(b, loc, empty, /*withElseRegion=*/false);
+    for (FillOp fill : deferred.fills)
+      fill->moveBefore(guard.thenBlock()->getTerminator());
+    // The pass's last hand-off, base + count - 1, is released by a deferred
+    // release of base + count (lowered like the loop's: one hand-off back;
+    // nothing when the pass made none).
+    for (Operation *op = loop->getNextNode(); op; op = op->getNextNode()) {
+      auto advance = dyn_cast<PipeAdvanceOp>(op);
+      if (!advance || advance.getPipe() != pipe)
+        continue;
+      b.setInsertionPoint(advance);
+      Value base = PipeBaseOp::create(b, loc, b.getIndexType(), pipe);
+      Value end = arith::AddIOp::create(b, loc, base, advance.getCount());
+      PipeConsumeReleaseOp::create(b, loc, pipe, end);
+      break;
+    }
   }
 }
 
