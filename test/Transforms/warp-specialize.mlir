@@ -134,6 +134,15 @@ func.func @gemm(%A: !g, %B: !g, %C: !g, %kt: index) {
 // CHECK-NEXT: scf.for
 // CHECK: tile.pipe.consume_wait %[[P]][
 // CHECK: tile.pipe.advance %[[P]] by
+// The lowering: the full barriers expect one arrival per tensor copy of a
+// hand-off (2), although two loops issue copies into the pipe; the empty
+// ones one per consumer warp (4).
+// LOWER-LABEL: func.func @two_loops
+// LOWER: tile.kernel @k_tma
+// LOWER: %[[C2:.*]] = arith.constant 2 : i32
+// LOWER-NEXT: nvvm.mbarrier.init %{{.*}}, %[[C2]]
+// LOWER: %[[C4:.*]] = arith.constant 4 : i32
+// LOWER-NEXT: nvvm.mbarrier.init %{{.*}}, %[[C4]]
 func.func @two_loops(%A: !g, %B: !g, %C: !g, %kt: index, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -282,6 +282,9 @@ static void planDeferredRelease(LoweringContext &ctx, Value pipe,
 }
 
 LogicalResult mlir::tile::lowering::planBarrierPipes(LoweringContext &ctx) {
+  // Tensor copies per hand-off (per produce_acquire): each arrives once on
+  // the slot's full barrier.
+  llvm::MapVector<Operation *, int64_t> copiesPerHandOff;
   WalkResult result = ctx.kernel.walk([&](CopyOp copy) {
     if (!copy.getTma())
       return WalkResult::advance();
@@ -301,11 +304,32 @@ LogicalResult mlir::tile::lowering::planBarrierPipes(LoweringContext &ctx) {
     ctx.tmaHandOffs[copy] = {pipe, handOff.getSeq()};
     BarrierPipe &entry = ctx.barrierPipes[pipe];
     entry.slots = cast<PipeType>(pipe.getType()).getSlots();
-    ++entry.fullArrivals;
+    ++copiesPerHandOff[handOff];
     return WalkResult::advance();
   });
   if (result.wasInterrupted())
     return failure();
+  // The full barriers count one arrival per copy: every hand-off of a pipe
+  // (in several loops sharing it) must issue as many.
+  llvm::DenseMap<Value, Operation *> firstHandOff;
+  for (auto [op, copies] : copiesPerHandOff) {
+    auto handOff = cast<PipeProduceAcquireOp>(op);
+    BarrierPipe &entry = ctx.barrierPipes[handOff.getPipe()];
+    auto [it, inserted] = firstHandOff.try_emplace(handOff.getPipe(), op);
+    if (inserted) {
+      entry.fullArrivals = copies;
+      continue;
+    }
+    if (entry.fullArrivals != copies) {
+      InFlightDiagnostic diag =
+          handOff.emitOpError("fills its slot with ")
+          << copies << " tensor copies, but another hand-off of the pipe "
+          << "with " << entry.fullArrivals
+          << ": a pipe's barriers expect as many copies per hand-off";
+      diag.attachNote(it->second->getLoc()) << "the other hand-off";
+      return failure();
+    }
+  }
   for (auto &[pipe, entry] : ctx.barrierPipes) {
     int64_t consumers = 0;
     for (Operation *user : pipe.getUsers())
