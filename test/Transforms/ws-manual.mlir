@@ -426,3 +426,84 @@ func.func @two_releases(%A: !g, %B: !g, %C: !g, %kt: index) {
   }
   return
 }
+
+// -----
+
+// Copy-engine (cp.async) groups are per thread: consumers on other warps
+// than the producer cannot wait for its copies. Such a hand-off needs
+// tensor copies and is diagnosed instead of racing.
+!g = memref<?x?xf16>
+!sA = memref<2x128x64xf16, #gpu.address_space<workgroup>>
+!vA = memref<128x64xf16, strided<[64, 1], offset: ?>, #gpu.address_space<workgroup>>
+
+func.func @cp_async_between_regions(%A: !g, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  tile.kernel @k blocks(%bx) in [1] threads(256) {
+    %pipe = tile.pipe.create : <2>
+    %as = tile.alloc : !sA
+    tile.ws [0] {
+      scf.for %k = %c0 to %kt step %c1 {
+        tile.pipe.produce_acquire %pipe[%k] : <2>
+        %s = arith.remui %k, %c2 : index
+        %a = memref.subview %as[%s, 0, 0] [1, 128, 64] [1, 1, 1] : !sA to !vA
+        %k0 = arith.muli %k, %c64 : index
+        tile.copy async %A[%c0, %k0], %a : !g to !vA
+        // expected-note @below {{the copies are committed here}}
+        tile.pipe.produce_commit %pipe[%k] : <2>
+      }
+    }
+    tile.ws [1] {
+      scf.for %k = %c0 to %kt step %c1 {
+        // expected-error @below {{'tile.pipe.consume_wait' op waits for copies that other warps issue: a hand-off between tile.ws regions needs tensor copies ('tile.copy async tma')}}
+        tile.pipe.consume_wait %pipe[%k] in_flight(0) : <2>
+        tile.pipe.consume_release %pipe[%k] : <2>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// A pipe counted by barriers completes a hand-off with the bytes of its
+// tensor copies: a copy-engine copy in the same hand-off would never be
+// waited for.
+!g = memref<?x?xf16>
+!sA = memref<2x128x64xf16, #gpu.address_space<workgroup>>
+!vA = memref<128x64xf16, strided<[64, 1], offset: ?>, #gpu.address_space<workgroup>>
+
+func.func @mixed_pipe(%A: !g, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  tile.kernel @k blocks(%bx) in [1] threads(256) {
+    %pipe = tile.pipe.create : <2>
+    %as = tile.alloc : !sA
+    %bs = tile.alloc : !sA
+    tile.ws [0] {
+      scf.for %k = %c0 to %kt step %c1 {
+        tile.pipe.produce_acquire %pipe[%k] : <2>
+        %s = arith.remui %k, %c2 : index
+        %a = memref.subview %as[%s, 0, 0] [1, 128, 64] [1, 1, 1] : !sA to !vA
+        %b = memref.subview %bs[%s, 0, 0] [1, 128, 64] [1, 1, 1] : !sA to !vA
+        %k0 = arith.muli %k, %c64 : index
+        tile.copy async tma %A[%c0, %k0], %a : !g to !vA
+        // expected-error @below {{'tile.copy' op fills a slot of a pipe whose other copies are tensor copies (tma): a pipe's copies must all be tensor copies or none}}
+        tile.copy async %A[%c128, %k0], %b : !g to !vA
+        tile.pipe.produce_commit %pipe[%k] : <2>
+      }
+    }
+    tile.ws [1] {
+      scf.for %k = %c0 to %kt step %c1 {
+        tile.pipe.consume_wait %pipe[%k] in_flight(0) : <2>
+        tile.pipe.consume_release %pipe[%k] : <2>
+      }
+    }
+  }
+  return
+}
