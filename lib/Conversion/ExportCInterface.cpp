@@ -6,6 +6,7 @@
 // scalars each. A C host wants the former under the function's name: `f`
 // becomes the internal `_mlir_tile_expanded_f`, and a new `f` forwards to
 // the wrapper, which keeps its upstream name for the ExecutionEngine.
+// Private functions with a body become internal (not exported).
 //
 //===----------------------------------------------------------------------===//
 
@@ -66,6 +67,13 @@ public:
       symbols.insert(exported);
       func.setLinkage(LLVM::Linkage::Internal);
     }
+    // Private functions (helpers of the host functions) stay inside the
+    // object: convert-func-to-llvm keeps only their visibility attribute,
+    // which the LLVM translation does not turn into a linkage.
+    for (auto func : module.getOps<LLVM::LLVMFuncOp>())
+      if (func.isPrivate() && !func.isExternal() &&
+          func.getLinkage() == LLVM::Linkage::External)
+        func.setLinkage(LLVM::Linkage::Internal);
   }
 };
 

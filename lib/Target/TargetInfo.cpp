@@ -22,6 +22,91 @@ TargetInfo::TargetInfo(TargetAttr target)
 
 TargetInfo::~TargetInfo() = default;
 
+int64_t TargetInfo::getEntryRegisters(int64_t threads) const {
+  int64_t even = chip->registersPerBlock / std::max<int64_t>(threads, 1);
+  return std::min(chip->maxRegistersPerThread, even / 8 * 8);
+}
+
+/// "a, b and c".
+static std::string joinList(ArrayRef<std::string> items) {
+  std::string text;
+  for (auto [i, item] : llvm::enumerate(items)) {
+    if (i > 0)
+      text += i + 1 == items.size() ? " and " : ", ";
+    text += item;
+  }
+  return text;
+}
+
+/// setmaxnreg moves registers between the warpgroups of a block: every warp
+/// starts with the entry count, a decrease gives registers to the block's
+/// pool and an increase waits until the pool has them. So the budgets of
+/// all warpgroups (the entry count for one without a budget) must fit what
+/// the block is launched with, or an increase waits forever (TileLang
+/// #2406, #2559). A warpgroup keeps its budget from one region to the next,
+/// so two regions may not give it different ones.
+static LogicalResult verifyRegisterBudgets(const TargetInfo &target,
+                                           KernelOp kernel) {
+  const ChipDescription &chip = target.getChip();
+  int64_t threads = kernel.getThreads();
+  int64_t groups = kernel.getNumWarpgroups();
+  int64_t entry = target.getEntryRegisters(threads);
+  auto budget = [](WsOp ws) {
+    return static_cast<int64_t>(*ws.getRegisters());
+  };
+  SmallVector<WsOp> budgetOf(groups);
+  WsOp increase;
+  WalkResult result = kernel.walk([&](WsOp ws) {
+    std::optional<int64_t> regs = ws.getRegisters();
+    if (!regs)
+      return WalkResult::advance();
+    if (*regs > entry && !increase)
+      increase = ws;
+    for (int64_t group : ws.getWarpgroups()) {
+      WsOp &other = budgetOf[group];
+      if (other && budget(other) != *regs) {
+        InFlightDiagnostic diag =
+            ws.emitOpError("gives warpgroup ")
+            << group << " a budget of " << *regs
+            << " registers, but an earlier tile.ws gives it " << budget(other)
+            << ": a warpgroup keeps its budget from one region to the next";
+        diag.attachNote(other.getLoc()) << "the earlier budget";
+        return WalkResult::interrupt();
+      }
+      if (!other)
+        other = ws;
+    }
+    return WalkResult::advance();
+  });
+  if (result.wasInterrupted())
+    return failure();
+  // Only decreases: nothing waits.
+  if (!increase)
+    return success();
+  int64_t allocated = llvm::alignTo(entry, 8);
+  int64_t needed = 0;
+  SmallVector<std::string> perGroup;
+  for (WsOp ws : budgetOf) {
+    int64_t regs = ws ? budget(ws) : allocated;
+    needed += regs * chip.warpgroupSize;
+    perGroup.push_back(std::to_string(regs));
+  }
+  int64_t launched = allocated * threads;
+  if (needed <= launched)
+    return success();
+  InFlightDiagnostic diag =
+      increase.emitOpError("register budgets of ")
+      << joinList(perGroup) << " registers per thread for warpgroups 0 to "
+      << groups - 1 << " (" << allocated
+      << " for a warpgroup without one) need " << needed << " registers, ";
+  if (needed > chip.registersPerBlock)
+    return diag << "more than the " << chip.registersPerBlock << " of "
+                << chip.name << "'s register file";
+  return diag << "more than the " << launched << " a block of " << threads
+              << " threads is launched with (" << entry
+              << " per thread): setmaxnreg would wait forever";
+}
+
 LogicalResult TargetInfo::verifyKernel(KernelOp kernel) const {
   int64_t threads = kernel.getThreads();
   if (threads % getWarpSize() != 0)
@@ -69,7 +154,9 @@ LogicalResult TargetInfo::verifyKernel(KernelOp kernel) const {
     }
     return WalkResult::advance();
   });
-  return failure(result.wasInterrupted());
+  if (result.wasInterrupted())
+    return failure();
+  return verifyRegisterBudgets(*this, kernel);
 }
 
 void TargetInfo::emitBarrier(OpBuilder &b, Location loc,

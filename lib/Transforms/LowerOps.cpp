@@ -269,7 +269,7 @@ static LogicalResult lowerKernel(KernelOp kernel) {
   allocateScratch(ctx);
   insertSynchronization(kernel, *target);
   if (failed(assignBarrierIds(ctx)) || failed(planBarrierPipes(ctx)) ||
-      failed(lowerAllocs(ctx)))
+      failed(checkPipes(ctx)) || failed(lowerAllocs(ctx)))
     return failure();
   // Lower innermost ops first (tile.ws bodies before the tile.ws), in
   // program order otherwise.

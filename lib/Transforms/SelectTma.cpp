@@ -4,7 +4,9 @@
 // pipe hands off `tma` in a version of the kernel that the host launches
 // only when every tensor those copies read allows tensor copies (aligned
 // base, rows 16-byte multiples apart, unit innermost stride, extents a
-// tensor map can describe); the original kernel runs otherwise.
+// tensor map can describe); the original kernel runs otherwise. Pipes
+// whose copies are already `tma` (written so by hand) are the caller's
+// choice and are left as they are.
 //
 //===----------------------------------------------------------------------===//
 
@@ -154,6 +156,7 @@ struct SelectTmaPass : public tile::impl::SelectTmaBase<SelectTmaPass> {
     // The asynchronous copies of each pipe, and whether all can use TMA.
     llvm::MapVector<Operation *, SmallVector<CopyOp>> pipes;
     DenseMap<Operation *, bool> legal;
+    llvm::SmallPtrSet<Operation *, 4> handWritten;
     SmallVector<CopyOp> copies;
     kernel.walk([&](CopyOp copy) {
       if (copy.getAsync())
@@ -164,6 +167,13 @@ struct SelectTmaPass : public tile::impl::SelectTmaBase<SelectTmaPass> {
       if (!handOff)
         continue;
       Operation *pipe = handOff.getPipe().getDefiningOp();
+      // Tensor copies written by hand: the caller vouches for the tensors,
+      // so there is nothing to version (a hand-written producer warpgroup
+      // has no cp.async fall-back: its consumers run on other warps).
+      if (copy.getTma()) {
+        handWritten.insert(pipe);
+        continue;
+      }
       pipes[pipe].push_back(copy);
       legal.try_emplace(pipe, true);
       std::string why = checkStatically(copy, kernel);
@@ -179,6 +189,8 @@ struct SelectTmaPass : public tile::impl::SelectTmaBase<SelectTmaPass> {
     }
     SmallVector<CopyOp> selected;
     for (auto &[pipe, pipeCopies] : pipes) {
+      if (handWritten.contains(pipe))
+        continue;
       if (!legal[pipe]) {
         for (CopyOp copy : pipeCopies)
           if (emitRemarks && checkStatically(copy, kernel).empty() &&

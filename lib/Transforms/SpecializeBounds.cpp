@@ -176,6 +176,17 @@ static std::pair<Value, ValueRange> getGlobalRegion(CopyOp copy) {
   return {copy.getTarget(), copy.getTargetOffsets()};
 }
 
+/// Whether `loop` hands off stages itself (`tile.pipe` ops written by hand).
+static bool hasHandOffs(scf::ForOp loop) {
+  WalkResult result = loop.getBody()->walk([](Operation *op) {
+    if (isa<PipeProduceAcquireOp, PipeProduceCommitOp, PipeConsumeWaitOp,
+            PipeConsumeReleaseOp>(op))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return result.wasInterrupted();
+}
+
 struct SpecializeBoundsPass
     : public impl::SpecializeBoundsBase<SpecializeBoundsPass> {
   void runOnOperation() override {
@@ -188,13 +199,19 @@ struct SpecializeBoundsPass
       specialize(loop);
   }
 
-  /// The copies of `loop`'s body that its interior version can mark.
+  /// The copies of `loop`'s body that its interior version can mark. Tensor
+  /// copies (`tma`) have none: the copy engine handles the edges. A loop
+  /// with stage hand-offs of its own (`tile.pipe` ops written by hand) is
+  /// left alone: both versions would hand off on the same pipe, and a pipe
+  /// whose copies become tensor copies counts them per hand-off.
   SmallVector<CopyOp> getCandidates(scf::ForOp loop) {
+    if (hasHandOffs(loop))
+      return {};
     OffsetAnalysis offsets(loop);
     SmallVector<CopyOp> copies;
     for (auto copy : loop.getBody()->getOps<CopyOp>()) {
       auto [global, region] = getGlobalRegion(copy);
-      if (!global || region.empty() || copy.getInBounds() ||
+      if (!global || region.empty() || copy.getInBounds() || copy.getTma() ||
           !loop.isDefinedOutsideOfLoop(global) ||
           !cast<MemRefType>(global.getType()).getLayout().isIdentity())
         continue;

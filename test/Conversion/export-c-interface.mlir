@@ -30,3 +30,14 @@ func.func @caller(%A: memref<?x?xf16>) {
 func.func @plain() {
   return
 }
+
+// A private helper stays inside the object (internal linkage); private
+// declarations (runtime functions) stay external.
+// CHECK-LABEL: llvm.func internal @helper(
+// CHECK-SAME: attributes {sym_visibility = "private"}
+// CHECK-LABEL: llvm.func @runtime_decl(
+// CHECK-NOT: internal
+func.func private @helper() {
+  return
+}
+func.func private @runtime_decl()

@@ -218,9 +218,14 @@ func.func @parallel(%in: memref<?xf32>) {
 
 // -----
 
-// tile.ws becomes a branch on the thread's warpgroup, with setmaxnreg.
+// tile.ws becomes a branch on the thread's warpgroup, with setmaxnreg: a
+// block of 384 threads starts with 168 registers per thread, so 40 is a
+// decrease and 232 an increase (40 x 128 + 232 x 256 fit in 168 x 384).
 
 // CHECK-LABEL: func.func @ws
+// CHECK: arith.cmpi ult, %{{.*}}, %c128
+// CHECK: scf.if
+// CHECK-NEXT: nvvm.setmaxregister  decrease 40
 // CHECK: arith.cmpi uge, %{{.*}}, %c128
 // CHECK: arith.cmpi ult, %{{.*}}, %c384
 // CHECK: scf.if
@@ -229,6 +234,8 @@ func.func @ws(%out: memref<?xf32>) {
   %c0 = arith.constant 0 : index
   tile.kernel @k blocks(%bx) in [1] threads(384) {
     %x = tile.alloc : memref<256xf32, #tile.mem<fragment>>
+    tile.ws [0] registers(40) {
+    }
     tile.ws [1, 2] registers(232) {
       %one = arith.constant 1.0 : f32
       tile.fill %x, %one : memref<256xf32, #tile.mem<fragment>>

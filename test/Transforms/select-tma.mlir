@@ -216,3 +216,48 @@ func.func @copies_in_stage_1(%A: !g, %B: !g, %kt: index) {
   }
   return
 }
+
+// -----
+
+// Tensor copies written by hand (a producer warpgroup, tile.ws, with its own
+// pipe ops): the caller vouches for the tensors, so the kernel is not
+// versioned (a producer on other warps than its consumers has no cp.async
+// fall-back).
+!g = memref<?x?xf16>
+!sA = memref<2x128x64xf16, #gpu.address_space<workgroup>>
+!vA = memref<128x64xf16, strided<[64, 1], offset: ?>, #gpu.address_space<workgroup>>
+
+// CHECK-LABEL: func.func @hand_written
+// CHECK-NOT: scf.if
+// CHECK-NOT: _tma
+// CHECK: tile.kernel @k blocks
+// CHECK: tile.copy async tma
+// CHECK-NOT: scf.if
+// CHECK: return
+func.func @hand_written(%A: !g, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  tile.kernel @k blocks(%bx) in [1] threads(256) {
+    %pipe = tile.pipe.create : <2>
+    %as = tile.alloc : !sA
+    tile.ws [0] {
+      scf.for %k = %c0 to %kt step %c1 {
+        tile.pipe.produce_acquire %pipe[%k] : <2>
+        %s = arith.remui %k, %c2 : index
+        %a = memref.subview %as[%s, 0, 0] [1, 128, 64] [1, 1, 1] : !sA to !vA
+        %k0 = arith.muli %k, %c64 : index
+        tile.copy async tma %A[%c0, %k0], %a : !g to !vA
+        tile.pipe.produce_commit %pipe[%k] : <2>
+      }
+    }
+    tile.ws [1] {
+      scf.for %k = %c0 to %kt step %c1 {
+        tile.pipe.consume_wait %pipe[%k] in_flight(0) : <2>
+        tile.pipe.consume_release %pipe[%k] : <2>
+      }
+    }
+  }
+  return
+}

@@ -264,3 +264,35 @@ func.func @nested(%A: memref<?x?xf16>, %n: index) {
   }
   return
 }
+
+// -----
+
+// Tensor copies need no interior version (the copy engine handles the
+// edges), and a loop with stage hand-offs of its own (pipe ops written by
+// hand) keeps its shape: two versions would hand off on the same pipe, and
+// a pipe of tensor copies counts the copies of a hand-off.
+// CHECK-LABEL: func.func @hand_offs(
+// CHECK-NOT: scf.if
+// CHECK-NOT: in_bounds
+// CHECK: return
+func.func @hand_offs(%A: memref<?x?xf16>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  tile.kernel @k blocks(%bx) in [%c1] threads(128) {
+    %p = tile.pipe.create : <2>
+    %As = tile.alloc : memref<128x32xf16, #gpu.address_space<workgroup>>
+    %Bs = tile.alloc : memref<128x32xf16, #gpu.address_space<workgroup>>
+    scf.for %k = %c0 to %n step %c1 {
+      %k0 = arith.muli %k, %c32 : index
+      tile.copy async tma %A[%c0, %k0], %As : memref<?x?xf16> to memref<128x32xf16, #gpu.address_space<workgroup>>
+    }
+    scf.for %k = %c0 to %n step %c1 {
+      tile.pipe.produce_acquire %p[%k] : <2>
+      %k0 = arith.muli %k, %c32 : index
+      tile.copy async %A[%c0, %k0], %Bs : memref<?x?xf16> to memref<128x32xf16, #gpu.address_space<workgroup>>
+      tile.pipe.produce_commit %p[%k] : <2>
+    }
+  }
+  return
+}

@@ -118,7 +118,9 @@ def ExportCInterface : Pass<"tile-export-c-interface", "ModuleOp"> {
     keeps its name: upstream's ExecutionEngine `invokePacked` looks for
     it). A C host (or the ExecutionEngine) then calls `f` with pointers to
     memref descriptor structs:
-    `void gemm(memref2d *A, memref2d *B, memref2d *C)`.
+    `void gemm(memref2d *A, memref2d *B, memref2d *C)`. Private functions
+    with a body (helpers of the host functions) get internal linkage, so
+    that a shared library does not export them.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }

@@ -106,8 +106,16 @@ public:
   //===--------------------------------------------------------------------===//
 
   /// Checks the thread geometry of `kernel` and its `tile.ws` regions
-  /// against the chip.
+  /// against the chip, and that their register budgets fit the registers
+  /// the block is launched with.
   LogicalResult verifyKernel(KernelOp kernel) const;
+
+  /// Registers per thread that every warp of a block of `threads` threads
+  /// starts with when the kernel sets register budgets: the register file
+  /// split evenly over the block in steps of 8, at most the per-thread
+  /// maximum (what ptxas allocates for `.maxntid threads`, one block per
+  /// multiprocessor: 168 for 384 threads on sm_90a).
+  int64_t getEntryRegisters(int64_t threads) const;
 
   /// Picks the MMA instruction and warp partition of `op`, executed by
   /// `numThreads` threads; diagnoses gemms the target cannot compute.

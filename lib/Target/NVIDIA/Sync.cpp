@@ -4,7 +4,8 @@
 // over a warp-aligned subset of the block, such as the warpgroups of a
 // `tile.ws` region, use one of the 15 other hardware barriers with the
 // participating thread count (`bar.sync id, N`). Register budgets are
-// `setmaxnreg` (sm_90a).
+// `setmaxnreg` (sm_90a), an increase or a decrease from the count every
+// warp starts with (TargetInfo::getEntryRegisters).
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,8 +43,15 @@ LogicalResult NVIDIATargetInfo::emitRegisterBudget(OpBuilder &b, Location loc,
                                                    Operation *op) const {
   if (!chip->setMaxNReg)
     return TargetInfo::emitRegisterBudget(b, loc, registers, op);
+  // Every warp starts with the entry count; a budget above it is an
+  // increase, one below a decrease (verifyKernel checked that the
+  // increases fit in what the decreases free).
+  auto kernel = op->getParentOfType<KernelOp>();
+  int64_t entry = getEntryRegisters(kernel.getThreads());
+  if (registers == entry)
+    return success();
   NVVM::SetMaxRegisterOp::create(b, loc, static_cast<int32_t>(registers),
-                                 registers >= 128
+                                 registers > entry
                                      ? NVVM::SetMaxRegisterAction::increase
                                      : NVVM::SetMaxRegisterAction::decrease);
   return success();

@@ -162,6 +162,10 @@ LogicalResult lowerAsyncWait(LoweringContext &ctx, AsyncWaitOp op);
 /// tile.pipe.produce_acquire / produce_commit / consume_wait /
 /// consume_release.
 LogicalResult lowerPipeOp(LoweringContext &ctx, Operation *op);
+/// Diagnoses hand-offs the pipe lowerings cannot implement: copy-engine
+/// copies on a pipe of tensor copies, and copy-engine hand-offs between
+/// different warps (SyncOps.cpp). Runs after planBarrierPipes.
+LogicalResult checkPipes(LoweringContext &ctx);
 
 // Tensor copies and the pipes they feed (TmaCopy.cpp).
 /// Finds the pipes fed by `tma` copies and their barrier counts.

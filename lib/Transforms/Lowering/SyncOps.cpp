@@ -9,6 +9,8 @@
 
 #include "LoweringContext.h"
 
+#include "tile/Transforms/Pipelining.h"
+
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 using namespace mlir;
@@ -74,4 +76,46 @@ LogicalResult mlir::tile::lowering::lowerPipeOp(LoweringContext &ctx,
     ctx.barrier(op);
   }
   return success();
+}
+
+/// The warpgroups executing `op`: those of its tile.ws, or none for the
+/// whole block.
+static ArrayRef<int64_t> executingGroups(Operation *op) {
+  auto ws = op->getParentOfType<WsOp>();
+  return ws ? ws.getWarpgroups() : ArrayRef<int64_t>();
+}
+
+LogicalResult mlir::tile::lowering::checkPipes(LoweringContext &ctx) {
+  WalkResult result = ctx.kernel.walk([&](Operation *op) {
+    // A pipe counted by barriers completes a hand-off with the bytes of its
+    // tensor copies; a copy-engine copy would never be waited for.
+    if (auto copy = dyn_cast<CopyOp>(op)) {
+      PipeProduceAcquireOp handOff =
+          copy.getAsync() && !copy.getTma() ? getHandOff(copy) : nullptr;
+      if (!handOff || !ctx.barrierPipes.contains(handOff.getPipe()))
+        return WalkResult::advance();
+      copy.emitOpError("fills a slot of a pipe whose other copies are "
+                       "tensor copies (tma): a pipe's copies must all be "
+                       "tensor copies or none");
+      return WalkResult::interrupt();
+    }
+    // Copy-engine groups are per thread: the consumers can only wait for
+    // copies they issued themselves.
+    auto wait = dyn_cast<PipeConsumeWaitOp>(op);
+    if (!wait || ctx.barrierPipes.contains(wait.getPipe()))
+      return WalkResult::advance();
+    for (Operation *user : wait.getPipe().getUsers()) {
+      if (!isa<PipeProduceCommitOp>(user) ||
+          executingGroups(user) == executingGroups(wait))
+        continue;
+      wait.emitOpError("waits for copies that other warps issue: a hand-off "
+                       "between tile.ws regions needs tensor copies "
+                       "('tile.copy async tma')")
+              .attachNote(user->getLoc())
+          << "the copies are committed here";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
 }

@@ -32,6 +32,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/DenseSet.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -331,12 +332,24 @@ LogicalResult mlir::tile::lowering::planBarrierPipes(LoweringContext &ctx) {
     }
   }
   for (auto &[pipe, entry] : ctx.barrierPipes) {
-    int64_t consumers = 0;
-    for (Operation *user : pipe.getUsers())
-      if (isa<PipeConsumeReleaseOp>(user))
-        consumers = std::max(consumers, ctx.numThreads(user));
-    if (consumers == 0)
-      consumers = ctx.numThreads(ctx.kernel);
+    // One arrival per warp that releases the slot: the warps of the union
+    // of the tile.ws regions holding a release (two consumer regions [1]
+    // and [2] both release: 8 warps), or every warp of the kernel when a
+    // release runs outside tile.ws (or there is none).
+    llvm::SmallDenseSet<int64_t, 4> groups;
+    bool wholeBlock = false;
+    for (Operation *user : pipe.getUsers()) {
+      if (!isa<PipeConsumeReleaseOp>(user))
+        continue;
+      if (auto ws = user->getParentOfType<WsOp>())
+        groups.insert(ws.getWarpgroups().begin(), ws.getWarpgroups().end());
+      else
+        wholeBlock = true;
+    }
+    int64_t consumers = wholeBlock || groups.empty()
+                            ? ctx.numThreads(ctx.kernel)
+                            : static_cast<int64_t>(groups.size()) *
+                                  ctx.target.getWarpgroupSize();
     entry.emptyArrivals = consumers / ctx.target.getWarpSize();
     planDeferredRelease(ctx, pipe, entry);
   }

@@ -1,0 +1,55 @@
+// The hand-written warp-specialized GEMMs (test/Examples/Inputs/
+// gemm_ws_{merged,split}.mlir, the GPU check inputs) through the whole
+// pipeline to PTX, assembled with ptxas for sm_90a: no spills and no local
+// memory, ptxas honours the register budgets (168 registers at launch for
+// 384 threads), and neither kernel is versioned (their tensor copies are
+// written by hand) besides the host's own fall-back kernel.
+// REQUIRES: ptxas
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: tile-opt %tile_src_root/test/Examples/Inputs/gemm_ws_merged.mlir --tile-to-nvvm="chip=sm_90a format=isa" -tile-emit-binary="prefix=%t/merged_" -o /dev/null
+// RUN: ls %t | FileCheck %s --check-prefix=MERGED-FILES
+// RUN: FileCheck %s --check-prefixes=WS,MERGED < %t/merged_gemm_ws_merged_kernel_module.ptx
+// RUN: %ptxas -arch=sm_90a -v %t/merged_gemm_ws_merged_kernel_module.ptx -o %t/merged.cubin > %t/merged.log 2>&1
+// RUN: FileCheck %s --check-prefixes=PTXAS,PTXAS-WS < %t/merged.log
+// RUN: %ptxas -arch=sm_90a -v %t/merged_gemm_ws_merged_fallback_module.ptx -o %t/merged-fb.cubin > %t/merged-fb.log 2>&1
+// RUN: FileCheck %s --check-prefix=PTXAS < %t/merged-fb.log
+// RUN: tile-opt %tile_src_root/test/Examples/Inputs/gemm_ws_split.mlir --tile-to-nvvm="chip=sm_90a format=isa" -tile-emit-binary="prefix=%t/split_" -o /dev/null
+// RUN: FileCheck %s --check-prefixes=WS,SPLIT < %t/split_gemm_ws_split_kernel_module.ptx
+// RUN: %ptxas -arch=sm_90a -v %t/split_gemm_ws_split_kernel_module.ptx -o %t/split.cubin > %t/split.log 2>&1
+// RUN: FileCheck %s --check-prefixes=PTXAS,PTXAS-WS < %t/split.log
+// RUN: %ptxas -arch=sm_90a -v %t/split_gemm_ws_split_fallback_module.ptx -o %t/split-fb.cubin > %t/split-fb.log 2>&1
+// RUN: FileCheck %s --check-prefix=PTXAS < %t/split-fb.log
+
+// Two kernels per file: the warp-specialized one and the fall-back.
+// MERGED-FILES: merged_gemm_ws_merged_fallback_module.ptx
+// MERGED-FILES-NEXT: merged_gemm_ws_merged_kernel_module.ptx
+// MERGED-FILES-NOT: _tma
+
+// The producer (warpgroup 0) lowers its budget and issues the tensor
+// copies; the consumers raise theirs, wait on the full barriers, run
+// m64n128k16 wgmmas and release the slots on the empty barriers.
+// WS: .maxntid 384, 1, 1
+// WS: mbarrier.init.shared.b64
+// WS: setmaxnreg.dec.sync.aligned.u32 40;
+// WS: mbarrier.try_wait.parity.shared.b64
+// WS: mbarrier.arrive.expect_tx.shared.b64
+// WS: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// WS: setmaxnreg.inc.sync.aligned.u32 232;
+// WS: mbarrier.try_wait.parity.shared.b64
+// WS: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// WS: wgmma.wait_group.sync.aligned 0;
+// WS: mbarrier.arrive.shared.b64
+// The merged consumer is one region; the split form has two.
+// MERGED-NOT: setmaxnreg
+// SPLIT: setmaxnreg.inc.sync.aligned.u32 232;
+// SPLIT: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// SPLIT: mbarrier.arrive.shared.b64
+// SPLIT-NOT: setmaxnreg
+
+// ptxas warns before the function's properties when it serializes the
+// wgmmas or ignores setmaxnreg (it cannot tell the registers at entry).
+// PTXAS-NOT: serialized
+// PTXAS-WS-NOT: ignored
+// PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// PTXAS-NOT: serialized
+// PTXAS-WS: Used 168 registers
