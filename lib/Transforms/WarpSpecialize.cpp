@@ -26,6 +26,7 @@
 #include "tile/Transforms/Pipelining.h"
 
 #include "tile/Dialect/ChipDescription.h"
+#include "tile/Target/TargetInfo.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
@@ -218,12 +219,15 @@ struct WarpSpecializePass
     // at least what an even split gives them.
     clone.setThreads(threads + chip.warpgroupSize);
     if (chip.setMaxNReg) {
+      // Every warp starts with the count the block is launched with; the
+      // producer's decrease frees registers for the consumers' increase.
+      int64_t total = threads + chip.warpgroupSize;
+      int64_t entry = getTargetInfo(clone)->getEntryRegisters(total);
       int64_t available =
-          chip.registersPerBlock - kProducerRegisters * chip.warpgroupSize;
+          entry * total - kProducerRegisters * chip.warpgroupSize;
       int64_t perThread =
           std::min(kMaxConsumerRegisters, available / threads / 8 * 8);
-      int64_t even = chip.registersPerBlock / (threads + chip.warpgroupSize);
-      if (perThread > even) {
+      if (perThread > entry) {
         producer.setRegisters(kProducerRegisters);
         consumer.setRegisters(perThread);
       }

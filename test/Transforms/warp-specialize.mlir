@@ -453,3 +453,40 @@ func.func @persistent(%A: !g, %B: !g, %C: !g, %kt: index, %tiles_n: index,
   }
   return
 }
+
+// -----
+
+// Four consumer warpgroups: a block of 640 threads is launched with 96
+// registers per thread, so the consumers can raise theirs only to what the
+// producer's decrease frees: (96 * 640 - 40 * 128) / 512 = 110, rounded
+// down to 104 (not the 65536-register file's 117).
+
+!g = memref<?x?xf16>
+!sA = memref<256x64xf16, #gpu.address_space<workgroup>>
+!sB = memref<64x128xf16, #gpu.address_space<workgroup>>
+!fC = memref<256x128xf32, #tile.mem<fragment>>
+
+// CHECK-LABEL: func.func @four_consumers
+// CHECK: tile.kernel @k_tma blocks(%{{.*}}) in [1] threads(640)
+// CHECK: tile.ws [4] registers(40) {
+// CHECK: tile.ws [0, 1, 2, 3] registers(104) {
+func.func @four_consumers(%A: !g, %B: !g, %C: !g, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  tile.kernel @k blocks(%bx) in [1] threads(512) {
+    %as = tile.alloc : !sA
+    %bs = tile.alloc : !sB
+    %acc = tile.alloc : !fC
+    %zero = arith.constant 0.0 : f32
+    tile.fill %acc, %zero : !fC
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c64 : index
+      tile.copy %A[%c0, %k0], %as : !g to !sA
+      tile.copy %B[%k0, %c0], %bs : !g to !sB
+      tile.gemm %as, %bs, %acc : !sA, !sB, !fC
+    } {tile.num_stages = 3 : i64}
+    tile.copy %acc, %C[%c0, %c0] : !fC to !g
+  }
+  return
+}
