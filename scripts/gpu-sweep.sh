@@ -18,7 +18,8 @@
 #       compute-sanitizer memcheck, racecheck and synccheck on a small
 #       problem with edge tiles, per variant; logs to $OUT/sanitize.log.
 # Environment: BUILD_DIR (default <repo>/build), BUNDLE_DIR (default
-#   <repo>/build-gpu), CHECK_SHAPES, BENCH_SHAPES, SAN_SHAPES.
+#   <repo>/build-gpu), CHECK_SHAPES, BENCH_SHAPES, SAN_SHAPES, STEP_TIMEOUT
+#   (seconds per program run, default 150: a hung kernel fails its step).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -68,7 +69,11 @@ cmd_add() {
 # the status of the command, not of tee, is returned.
 logged() {
   local status=0
-  "$@" 2>&1 | tee -a "$log" || status=${PIPESTATUS[0]}
+  timeout "${STEP_TIMEOUT:-150}" "$@" 2>&1 | tee -a "$log" ||
+    status=${PIPESTATUS[0]}
+  if [[ $status == 124 ]]; then
+    echo "TIMEOUT after ${STEP_TIMEOUT:-150} s: $*" | tee -a "$log"
+  fi
   return "$status"
 }
 

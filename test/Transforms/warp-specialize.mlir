@@ -490,3 +490,132 @@ func.func @four_consumers(%A: !g, %B: !g, %C: !g, %kt: index) {
   }
   return
 }
+
+// -----
+
+// Trip counts 1 and 0 (constant): still split, the producer's loop runs the
+// single hand-off (or none) and nothing waits for a hand-off that never
+// comes: waits and acquires below 0 do nothing, and the consumers' zero
+// fill moves after the loop for the empty case (the lowering guards it).
+
+!g = memref<?x?xf16>
+!sA = memref<128x64xf16, #gpu.address_space<workgroup>>
+!sB = memref<64x128xf16, #gpu.address_space<workgroup>>
+!fC = memref<128x128xf32, #tile.mem<fragment>>
+
+// CHECK-LABEL: func.func @trip_counts
+// CHECK: tile.kernel @k_tma
+// CHECK: tile.ws [2] registers(40) {
+// CHECK: scf.for
+// CHECK: tile.copy async tma
+// CHECK: scf.for
+// CHECK: tile.copy async tma
+// CHECK: tile.ws [0, 1] registers(232) {
+// CHECK: scf.for
+// CHECK: tile.gemm
+// CHECK: scf.for
+// CHECK: tile.gemm
+// REMARK: remark: warp-specialized: a producer warpgroup issues the tensor copies
+// LOWER-LABEL: func.func @trip_counts
+// LOWER: nvvm.setmaxregister increase 232
+// LOWER: nvvm.wgmma.wait.group.sync.aligned 0
+// LOWER-NEXT: %[[EMPTY:.*]] = arith.cmpi sge, %{{.*}}, %{{.*}} : index
+// LOWER-NEXT: scf.if %[[EMPTY]] {
+func.func @trip_counts(%A: !g, %B: !g, %C: !g) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  tile.kernel @k blocks(%bx) in [1] threads(256) {
+    %as = tile.alloc : !sA
+    %bs = tile.alloc : !sB
+    %acc = tile.alloc : !fC
+    %zero = arith.constant 0.0 : f32
+    tile.fill %acc, %zero : !fC
+    scf.for %k = %c0 to %c1 step %c1 {
+      %k0 = arith.muli %k, %c64 : index
+      tile.copy %A[%c0, %k0], %as : !g to !sA
+      tile.copy %B[%k0, %c0], %bs : !g to !sB
+      tile.gemm %as, %bs, %acc : !sA, !sB, !fC
+    } {tile.num_stages = 3 : i64}
+    tile.copy %acc, %C[%c0, %c0] : !fC to !g
+    tile.fill %acc, %zero : !fC
+    scf.for %k = %c0 to %c0 step %c1 {
+      %k0 = arith.muli %k, %c64 : index
+      tile.copy %A[%c0, %k0], %as : !g to !sA
+      tile.copy %B[%k0, %c0], %bs : !g to !sB
+      tile.gemm %as, %bs, %acc : !sA, !sB, !fC
+    } {tile.num_stages = 3 : i64}
+    tile.copy %acc, %C[%c0, %c0] : !fC to !g
+  }
+  return
+}
+
+// -----
+
+// Consumer-only initialization and a prologue copy: the shared fill of %w,
+// the copy of %b0 before the loop and the accumulator's zero fill stay in
+// the consumer region only (cooperative over its 256 threads, with its own
+// barrier), never on the producer. Two gemms add into one accumulator in
+// each iteration: with the release deferred, only the first overwrites it
+// on the first iteration; the second always adds (lowered: one first-iteration
+// flag, the second gemm's wgmma with scale-d 1).
+
+!g = memref<?x?xf16>
+!sA = memref<128x64xf16, #gpu.address_space<workgroup>>
+!sB = memref<64x128xf16, #gpu.address_space<workgroup>>
+!fC = memref<128x128xf32, #tile.mem<fragment>>
+
+// CHECK-LABEL: func.func @consumer_init
+// CHECK: tile.kernel @k_tma
+// CHECK: tile.ws [2] registers(40) {
+// CHECK-NOT: tile.fill
+// CHECK-NOT: tile.copy %
+// CHECK: tile.copy async tma
+// CHECK: tile.copy async tma
+// CHECK-NOT: tile.gemm
+// CHECK: tile.ws [0, 1] registers(232) {
+// CHECK-NEXT: arith.constant
+// CHECK-NEXT: arith.constant
+// CHECK-NEXT: tile.fill %{{.*}}, %{{.*}} : memref<128x128xf32
+// CHECK-NEXT: tile.fill %{{.*}}, %{{.*}} : memref<64x128xf16
+// CHECK-NEXT: tile.copy %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}} : memref<?x?xf16> to memref<64x128xf16
+// CHECK: scf.for
+// CHECK: tile.gemm
+// CHECK-NEXT: tile.gemm
+// CHECK-NEXT: tile.gemm
+// REMARK: remark: warp-specialized: a producer warpgroup issues the tensor copies
+// LOWER-LABEL: func.func @consumer_init
+// LOWER: nvvm.setmaxregister increase 232
+// LOWER: scf.for
+// LOWER: arith.cmpi ne, %{{.*}}, %{{.*}} : index
+// LOWER-NOT: arith.cmpi ne
+// LOWER: wgmma.mma_async.sync.aligned
+// LOWER: nvvm.wgmma.mma_async {{.*}} D[<f32>, <one>]
+// LOWER: nvvm.wgmma.wait.group.sync.aligned 1
+func.func @consumer_init(%A: !g, %B: !g, %C: !g, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  tile.kernel @k blocks(%bx) in [1] threads(256) {
+    %as = tile.alloc : !sA
+    %bs = tile.alloc : !sB
+    %b0 = tile.alloc : !sB
+    %w = tile.alloc : !sB
+    %acc = tile.alloc : !fC
+    %zero = arith.constant 0.0 : f32
+    %half = arith.constant 0.5 : f16
+    tile.fill %acc, %zero : !fC
+    tile.fill %w, %half : !sB
+    tile.copy %B[%c0, %c0], %b0 : !g to !sB
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c64 : index
+      tile.copy %A[%c0, %k0], %as : !g to !sA
+      tile.copy %B[%k0, %c0], %bs : !g to !sB
+      tile.gemm %as, %bs, %acc : !sA, !sB, !fC
+      tile.gemm %as, %b0, %acc : !sA, !sB, !fC
+      tile.gemm %as, %w, %acc : !sA, !sB, !fC
+    } {tile.num_stages = 3 : i64}
+    tile.copy %acc, %C[%c0, %c0] : !fC to !g
+  }
+  return
+}

@@ -240,9 +240,16 @@ static void planDeferredRelease(LoweringContext &ctx, Value pipe,
     scf::ForOp loop = deferred.loop;
     Location loc = loop.getLoc();
     // A gemm of stage r runs iteration it - r * step: the first when
-    // it == lb + r * step.
+    // it == lb + r * step. Only the first gemm (in program order) into an
+    // accumulator overwrites it then; later ones add to what it wrote
+    // (two gemms into one accumulator: TileLang #2547).
     b.setInsertionPointToStart(loop.getBody());
+    llvm::SmallPtrSet<Operation *, 4> overwritten;
     for (GemmOp gemm : deferred.gemms) {
+      if (!overwritten.insert(getRootAlloc(gemm.getC())).second) {
+        ctx.asyncGemms[gemm] = Value();
+        continue;
+      }
       Value firstIt = arith::AddIOp::create(
           b, loc, loop.getLowerBound(),
           arith::MulIOp::create(
