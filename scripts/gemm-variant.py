@@ -22,6 +22,10 @@ tile starts while it finishes the previous one (with warp specialization,
 its producer loads the next tile's stages during the epilogue). Any P is
 correct; P is a tuning choice (132 on an H100 SXM).
 
+--smem-epilogue: C goes from the accumulator to a shared tile, then from
+there to global memory (16-byte row-contiguous stores instead of the
+accumulator layout's 4-byte pieces); costs a BM x BN tile of shared memory.
+
 --dtype bf16: the element type of A, B and C (and of the shared-memory
 tiles) becomes bf16. The example is written for f16: every `f16` not
 preceded by `b` and not followed by a letter or digit becomes `bf16`
@@ -107,11 +111,13 @@ def with_persistent_blocks(s, blocks):
     stride of the grid; the pipelined K loop runs once per tile."""
     header = re.search(r"( *)tile\.kernel @(\w+) blocks\(%bx, %by\) "
                        r"in \[%gx, %gy\]", s)
-    allocs = re.search(r"( *%acc = tile\.alloc : !fC\n)", s)
+    allocs = None
+    for allocs in re.finditer(r"( *%\w+ = tile\.alloc : !\w+\n)", s):
+        pass
     end = re.search(r"\n  }\n  return\n}", s)
     if not header or not allocs or not end:
         fail("the source has no 'tile.kernel @... blocks(%bx, %by) in "
-             "[%gx, %gy]', '%acc = tile.alloc : !fC' and kernel end "
+             "[%gx, %gy]', tile.alloc and kernel end "
              "(examples/gemm.mlir changed?)")
     indent = header.group(1)
     grid = (
@@ -136,6 +142,22 @@ def with_persistent_blocks(s, blocks):
     return s.replace(header.group(0), grid, 1)
 
 
+def with_smem_epilogue(s):
+    """Stages C in a shared tile of the accumulator's shape."""
+    fc = re.search(r"!fC = memref<(\d+)x(\d+)xf32", s)
+    if not fc:
+        fail("the source has no '!fC = memref<...xf32' (examples/gemm.mlir "
+             "changed?)")
+    s = replace(s, fc.group(0),
+                f"!sC = memref<{fc.group(1)}x{fc.group(2)}xf16, "
+                "#gpu.address_space<workgroup>>\n" + fc.group(0))
+    s = replace(s, "    %acc = tile.alloc : !fC\n",
+                "    %acc = tile.alloc : !fC\n    %Cs = tile.alloc : !sC\n")
+    return replace(s, "tile.copy %acc, %C[%m0, %n0] : !fC to !gC",
+                   "tile.copy %acc, %Cs : !fC to !sC\n"
+                   "    tile.copy %Cs, %C[%m0, %n0] : !sC to !gC")
+
+
 def with_dtype(s, dtype):
     if dtype == "f16":
         return s
@@ -158,6 +180,8 @@ def main():
     parser.add_argument("--persistent", type=int, default=0, metavar="P",
                         help="at most P blocks, each looping over C tiles; "
                         "0 launches a block per tile")
+    parser.add_argument("--smem-epilogue", action="store_true",
+                        help="stage C in shared memory before storing it")
     parser.add_argument("args", nargs="+",
                         help="[BM BN BK THREADS NUM_STAGES] OUT.mlir")
     opts = parser.parse_args()
@@ -178,6 +202,8 @@ def main():
         parser.error("--group-m must be non-negative")
     if opts.group_m:
         s = with_grouped_order(s, opts.group_m)
+    if opts.smem_epilogue:
+        s = with_smem_epilogue(s)
     if opts.persistent < 0:
         parser.error("--persistent must be non-negative")
     if opts.persistent:

@@ -19,6 +19,10 @@
 // RUN: FileCheck %s --check-prefixes=PTXAS,PTXAS-WS < %t/split.log
 // RUN: %ptxas -arch=sm_90a -v %t/split_gemm_ws_split_fallback_module.ptx -o %t/split-fb.cubin > %t/split-fb.log 2>&1
 // RUN: FileCheck %s --check-prefix=PTXAS < %t/split-fb.log
+// RUN: tile-opt %tile_src_root/test/Examples/Inputs/gemm_two_gemms.mlir --tile-to-nvvm="chip=sm_90a format=isa warp-specialize=true" -tile-emit-binary="prefix=%t/two_" -o /dev/null
+// RUN: FileCheck %s --check-prefix=TWO < %t/two_gemm_kernel_tma_module.ptx
+// RUN: %ptxas -arch=sm_90a -v %t/two_gemm_kernel_tma_module.ptx -o %t/two.cubin > %t/two.log 2>&1
+// RUN: FileCheck %s --check-prefixes=PTXAS < %t/two.log
 
 // Two kernels per file: the warp-specialized one and the fall-back.
 // MERGED-FILES: merged_gemm_ws_merged_fallback_module.ptx
@@ -53,3 +57,17 @@
 // PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // PTXAS-NOT: serialized
 // PTXAS-WS: Used 168 registers
+
+// Two gemms into one accumulator per K step (gemm_two_gemms.mlir, warp
+// specialized by the pass): only the first gemm's first k-step of each
+// 64-row slab takes the first-iteration flag (scale-d 0 on the loop's first
+// iteration); every wgmma of the second gemm adds (scale-d 1).
+// TWO: .maxntid 256, 1, 1
+// The K loop is there twice (interior and edge tiles).
+// TWO-COUNT-2: setp.ne.b32 p, %r{{[0-9]+}}, 0;
+// TWO-NOT: setp.ne.b32 p, %r
+// TWO: wgmma.wait_group.sync.aligned 1;
+// TWO-COUNT-2: setp.ne.b32 p, %r{{[0-9]+}}, 0;
+// TWO-NOT: setp.ne.b32 p, %r
+// TWO: wgmma.wait_group.sync.aligned 1;
+// TWO-NOT: setp.ne.b32 p, %r
