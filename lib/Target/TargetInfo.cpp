@@ -187,8 +187,7 @@ void TargetInfo::emitAsyncWait(OpBuilder &, Location, int64_t) const {
   llvm_unreachable("callers check hasAsyncCopy()");
 }
 
-void TargetInfo::emitMbarrierInit(OpBuilder &, Location, Value,
-                                  int64_t) const {
+void TargetInfo::emitMbarrierInit(OpBuilder &, Location, Value, int64_t) const {
   llvm_unreachable("callers check hasTma()");
 }
 
@@ -213,13 +212,13 @@ void TargetInfo::emitMbarrierWait(OpBuilder &, Location, Value, Value) const {
   llvm_unreachable("callers check hasTma()");
 }
 
-Value TargetInfo::emitTensorMap(OpBuilder &, Location, Value,
-                                ArrayRef<int64_t>, int64_t) const {
+Value TargetInfo::emitTensorMap(OpBuilder &, Location, Value, ArrayRef<int64_t>,
+                                int64_t) const {
   llvm_unreachable("callers check hasTma()");
 }
 
-void TargetInfo::emitTensorCopy(OpBuilder &, Location, Value, Value,
-                                ValueRange, Value) const {
+void TargetInfo::emitTensorCopy(OpBuilder &, Location, Value, Value, ValueRange,
+                                Value) const {
   llvm_unreachable("callers check hasTma()");
 }
 

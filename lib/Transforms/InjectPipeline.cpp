@@ -69,8 +69,7 @@ static SmallVector<Operation *> getAsyncTiles(scf::ForOp loop) {
 
 /// Whether `op` may run more than once per run of its kernel.
 static bool mayRepeat(Operation *op) {
-  for (op = op->getParentOp(); op && !isa<KernelOp>(op);
-       op = op->getParentOp())
+  for (op = op->getParentOp(); op && !isa<KernelOp>(op); op = op->getParentOp())
     if (isa<LoopLikeOpInterface>(op))
       return true;
   return false;
@@ -420,8 +419,8 @@ LogicalResult InjectPipelinePass::inject(scf::ForOp loop, bool counted) {
         Value version;
         if (handOff && asyncTiles.contains(op))
           version = arith::RemUIOp::create(
-              b, loc, handOff, arith::ConstantIndexOp::create(b, loc,
-                                                              repl.second));
+              b, loc, handOff,
+              arith::ConstantIndexOp::create(b, loc, repl.second));
         else
           version = isUnsigned ? arith::RemUIOp::create(b, loc, iteration,
                                                         constant(repl.second))
@@ -498,12 +497,12 @@ LogicalResult InjectPipelinePass::inject(scf::ForOp loop, bool counted) {
     Value zero = constant(0);
     Value span = arith::SubIOp::create(b, loc, ub, lb);
     Value trips =
-        isUnsigned
-            ? arith::CeilDivUIOp::create(b, loc, span, step).getResult()
-            : arith::CeilDivSIOp::create(b, loc, span, step).getResult();
-    Value none = arith::CmpIOp::create(
-        b, loc, isUnsigned ? arith::CmpIPredicate::ule : arith::CmpIPredicate::sle,
-        ub, lb);
+        isUnsigned ? arith::CeilDivUIOp::create(b, loc, span, step).getResult()
+                   : arith::CeilDivSIOp::create(b, loc, span, step).getResult();
+    Value none = arith::CmpIOp::create(b, loc,
+                                       isUnsigned ? arith::CmpIPredicate::ule
+                                                  : arith::CmpIPredicate::sle,
+                                       ub, lb);
     trips = arith::SelectOp::create(b, loc, none, zero, trips);
     if (!trips.getType().isIndex())
       trips = arith::IndexCastOp::create(b, loc, b.getIndexType(), trips);
@@ -530,14 +529,13 @@ void InjectPipelinePass::runOnOperation() {
       copiers[tile].push_back(loop);
   SmallVector<bool> counted;
   for (scf::ForOp loop : loops)
-    counted.push_back(mayRepeat(loop) ||
-                      llvm::any_of(copiers, [&](auto &entry) {
-                        return llvm::is_contained(entry.second, loop) &&
-                               llvm::any_of(entry.second, [&](scf::ForOp o) {
-                                 return o != loop &&
-                                        !inExclusiveBranches(loop, o);
-                               });
-                      }));
+    counted.push_back(
+        mayRepeat(loop) || llvm::any_of(copiers, [&](auto &entry) {
+          return llvm::is_contained(entry.second, loop) &&
+                 llvm::any_of(entry.second, [&](scf::ForOp o) {
+                   return o != loop && !inExclusiveBranches(loop, o);
+                 });
+        }));
   pipes.clear();
   for (auto [loop, isCounted] : llvm::zip(loops, counted))
     if (failed(inject(loop, isCounted)))

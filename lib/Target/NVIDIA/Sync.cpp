@@ -35,7 +35,8 @@ void NVIDIATargetInfo::emitBarrier(OpBuilder &b, Location loc,
 }
 
 void NVIDIATargetInfo::emitWarpSync(OpBuilder &b, Location loc) const {
-  NVVM::SyncWarpOp::create(b, loc, arith::ConstantIntOp::create(b, loc, -1, 32));
+  NVVM::SyncWarpOp::create(b, loc,
+                           arith::ConstantIntOp::create(b, loc, -1, 32));
 }
 
 LogicalResult NVIDIATargetInfo::emitRegisterBudget(OpBuilder &b, Location loc,

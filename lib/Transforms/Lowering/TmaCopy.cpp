@@ -223,8 +223,7 @@ static void planDeferredRelease(LoweringContext &ctx, Value pipe,
     auto release = dyn_cast<PipeConsumeReleaseOp>(user);
     if (!release)
       continue;
-    std::optional<DeferredLoop> loop =
-        checkDeferredRelease(ctx, pipe, release);
+    std::optional<DeferredLoop> loop = checkDeferredRelease(ctx, pipe, release);
     if (!loop || llvm::any_of(loops, [&](const DeferredLoop &other) {
           return other.loop == loop->loop;
         }))
@@ -263,13 +262,12 @@ static void planDeferredRelease(LoweringContext &ctx, Value pipe,
     }
     b.setInsertionPointAfter(loop);
     ctx.target.emitMmaWait(b, loc, 0);
-    Value ub =
-        loop.getUpperBound().getDefiningOp<arith::AddIOp>().getLhs();
-    Value empty = arith::CmpIOp::create(
-        b, loc,
-        loop.getUnsignedCmp() ? arith::CmpIPredicate::uge
-                              : arith::CmpIPredicate::sge,
-        loop.getLowerBound(), ub);
+    Value ub = loop.getUpperBound().getDefiningOp<arith::AddIOp>().getLhs();
+    Value empty =
+        arith::CmpIOp::create(b, loc,
+                              loop.getUnsignedCmp() ? arith::CmpIPredicate::uge
+                                                    : arith::CmpIPredicate::sge,
+                              loop.getLowerBound(), ub);
     auto guard = scf::IfOp::create(b, loc, empty, /*withElseRegion=*/false);
     for (FillOp fill : deferred.fills)
       fill->moveBefore(guard.thenBlock()->getTerminator());
