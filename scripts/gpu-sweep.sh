@@ -77,52 +77,48 @@ logged() {
   return "$status"
 }
 
-cmd_run() {
-  local regex="${1:-.}" bundle out failed=0
+# Calls "$3 NAME DTYPE DIR" for every variant whose name matches $1,
+# logging to $OUT/$2; fails if one of the calls failed.
+for_each_variant() {
+  local regex="$1" logname="$2" step="$3" bundle out failed=0
   bundle="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
   out="${OUT:-$bundle/out}"
   mkdir -p "$out"
-  log="$out/sweep.log"
+  log="$out/$logname"
   export LD_LIBRARY_PATH="$bundle${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  BENCH="$bundle/tile-gemm-bench"
   for dir in "$bundle"/sweep/*/; do
-    local name dtype
+    local name
     name="$(basename "$dir")"
     [[ "$name" =~ $regex ]] || continue
-    dtype="$(dtype_of "$name")"
-    local bench=("$bundle/tile-gemm-bench" --library="$dir/libgemm.so"
-                 --dtype="$dtype")
-    echo "=== sweep $name check ($dtype)" | tee -a "$log"
-    logged "${bench[@]}" --check --shapes="$CHECK_SHAPES" || failed=1
-    echo "=== sweep $name check offset 1, 8" | tee -a "$log"
-    for offset in 1 8; do
-      logged "${bench[@]}" --check --offset=$offset \
-        --shapes=1000x1000x1000,4095x4097x1023 || failed=1
-    done
-    echo "=== sweep $name bench ($dtype)" | tee -a "$log"
-    logged "${bench[@]}" --shapes="$BENCH_SHAPES" || failed=1
+    "$step" "$name" "$(dtype_of "$name")" "$dir" || failed=1
   done
   return "$failed"
 }
 
-cmd_sanitize() {
-  local regex="${1:-.}" bundle out failed=0
-  bundle="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-  out="${OUT:-$bundle/out}"
-  mkdir -p "$out"
-  log="$out/sanitize.log"
-  export LD_LIBRARY_PATH="$bundle${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-  for dir in "$bundle"/sweep/*/; do
-    local name dtype
-    name="$(basename "$dir")"
-    [[ "$name" =~ $regex ]] || continue
-    dtype="$(dtype_of "$name")"
-    for tool in memcheck racecheck synccheck; do
-      echo "=== sanitize $name $tool ($dtype)" | tee -a "$log"
-      logged compute-sanitizer --tool "$tool" --error-exitcode 3 \
-        "$bundle/tile-gemm-bench" --library="$dir/libgemm.so" \
-        --dtype="$dtype" --check --no-cublas --shapes="$SAN_SHAPES" ||
-        { echo "sanitize $name $tool: FAILED" | tee -a "$log"; failed=1; }
-    done
+run_variant() {
+  local name="$1" dtype="$2" dir="$3" failed=0
+  local bench=("$BENCH" --library="$dir/libgemm.so" --dtype="$dtype")
+  echo "=== sweep $name check ($dtype)" | tee -a "$log"
+  logged "${bench[@]}" --check --shapes="$CHECK_SHAPES" || failed=1
+  echo "=== sweep $name check offset 1, 8" | tee -a "$log"
+  for offset in 1 8; do
+    logged "${bench[@]}" --check --offset=$offset \
+      --shapes=1000x1000x1000,4095x4097x1023 || failed=1
+  done
+  echo "=== sweep $name bench ($dtype)" | tee -a "$log"
+  logged "${bench[@]}" --shapes="$BENCH_SHAPES" || failed=1
+  return "$failed"
+}
+
+sanitize_variant() {
+  local name="$1" dtype="$2" dir="$3" failed=0
+  for tool in memcheck racecheck synccheck; do
+    echo "=== sanitize $name $tool ($dtype)" | tee -a "$log"
+    logged compute-sanitizer --tool "$tool" --error-exitcode 3 \
+      "$BENCH" --library="$dir/libgemm.so" --dtype="$dtype" --check \
+      --no-cublas --shapes="$SAN_SHAPES" ||
+      { echo "sanitize $name $tool: FAILED" | tee -a "$log"; failed=1; }
   done
   return "$failed"
 }
@@ -131,7 +127,7 @@ cmd_sanitize() {
 command="$1"; shift
 case "$command" in
   add) [[ $# -ge 1 ]] || usage; cmd_add "$@" ;;
-  run) cmd_run "$@" ;;
-  sanitize) cmd_sanitize "$@" ;;
+  run) for_each_variant "${1:-.}" sweep.log run_variant ;;
+  sanitize) for_each_variant "${1:-.}" sanitize.log sanitize_variant ;;
   *) usage ;;
 esac

@@ -516,6 +516,80 @@ func.func @shared_tile_branches_in_loop(%A: memref<?x?xf16>, %kt: index, %n: ind
 
 // -----
 
+// Loops sharing copied tiles share one pipe, so they need as many slots:
+// the first copies A into 3 versions and B into 2 (a user schedule), the
+// second only B, into 2.
+!sA = memref<128x32xf16, #gpu.address_space<workgroup>>
+!sB = memref<32x128xf16, #gpu.address_space<workgroup>>
+!fC = memref<128x128xf32, #tile.mem<fragment>>
+func.func @shared_pipe_slots(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  tile.kernel @gemm blocks(%bx) in [1] threads(128) {
+    %as = tile.alloc : !sA
+    %as2 = tile.alloc : !sA
+    %bs = tile.alloc : !sB
+    %acc = tile.alloc : !fC
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c32 : index
+      tile.copy %A[%c0, %k0], %as : memref<?x?xf16> to !sA
+      tile.copy %B[%k0, %c0], %bs : memref<?x?xf16> to !sB
+      tile.gemm %as, %bs, %acc : !sA, !sB, !fC
+    } {tile.num_stages = 3 : i64, tile.stage = array<i64: 0, 0, 1, 2>}
+    // expected-error @+1 {{this pipelined loop hands off its copies in 2 slots, but shares tiles with a loop using 3}}
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c32 : index
+      tile.copy %A[%c0, %k0], %as2 : memref<?x?xf16> to !sA
+      tile.copy %B[%k0, %c0], %bs : memref<?x?xf16> to !sB
+      tile.gemm %as2, %bs, %acc : !sA, !sB, !fC
+    } {tile.num_stages = 2 : i64}
+  }
+  return
+}
+
+// -----
+
+// A loop copying the tiles of two loops that hand them off separately would
+// need both pipes in one hand-off.
+!sA = memref<128x32xf16, #gpu.address_space<workgroup>>
+!sB = memref<32x128xf16, #gpu.address_space<workgroup>>
+!fC = memref<128x128xf32, #tile.mem<fragment>>
+func.func @shared_pipe_two_pipes(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  tile.kernel @gemm blocks(%bx) in [1] threads(128) {
+    %as = tile.alloc : !sA
+    %as2 = tile.alloc : !sA
+    %bs = tile.alloc : !sB
+    %bs2 = tile.alloc : !sB
+    %acc = tile.alloc : !fC
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c32 : index
+      tile.copy %A[%c0, %k0], %as : memref<?x?xf16> to !sA
+      tile.copy %B[%k0, %c0], %bs2 : memref<?x?xf16> to !sB
+      tile.gemm %as, %bs2, %acc : !sA, !sB, !fC
+    } {tile.num_stages = 2 : i64}
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c32 : index
+      tile.copy %A[%c0, %k0], %as2 : memref<?x?xf16> to !sA
+      tile.copy %B[%k0, %c0], %bs : memref<?x?xf16> to !sB
+      tile.gemm %as2, %bs, %acc : !sA, !sB, !fC
+    } {tile.num_stages = 2 : i64}
+    // expected-error @+1 {{this pipelined loop copies shared tiles that two other pipelined loops hand off separately}}
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c32 : index
+      tile.copy %A[%c0, %k0], %as : memref<?x?xf16> to !sA
+      tile.copy %B[%k0, %c0], %bs : memref<?x?xf16> to !sB
+      tile.gemm %as, %bs, %acc : !sA, !sB, !fC
+    } {tile.num_stages = 2 : i64}
+  }
+  return
+}
+
+// -----
+
 // Two pipelined loops sharing one tile but needing 2 and 3 versions of it.
 func.func @shared_tile_different_stages(%A: memref<?x?xf16>, %kt: index) {
   %c0 = arith.constant 0 : index
