@@ -56,6 +56,15 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name << "' must be a #tile.target";
     return success();
   }
+  if (name == kBlocksPerMultiprocessorAttrName) {
+    if (!isa<KernelOp>(op))
+      return op->emitError()
+             << "'" << name << "' may only be attached to a tile.kernel";
+    auto blocks = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!blocks || blocks.getInt() < 1)
+      return op->emitError() << "'" << name << "' must be a positive integer";
+    return success();
+  }
   if (name == kWarpSpecializeAttrName) {
     if (!isa<KernelOp>(op))
       return op->emitError()

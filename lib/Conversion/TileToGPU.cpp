@@ -3,6 +3,7 @@
 #include "tile/Conversion/Passes.h"
 
 #include "tile/Dialect/TileOps.h"
+#include "tile/Target/TargetInfo.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -167,6 +168,8 @@ LogicalResult outline(KernelOp kernel, ModuleOp module) {
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
       {static_cast<int32_t>(kernel.getThreads()), 1, 1}));
+  if (getTargetAttr(kernel))
+    getTargetInfo(kernel)->annotateKernelFunc(func, kernel);
 
   Block &entry = func.getBody().front();
   b.setInsertionPointToStart(&entry);

@@ -22,9 +22,17 @@ TargetInfo::TargetInfo(TargetAttr target)
 
 TargetInfo::~TargetInfo() = default;
 
-int64_t TargetInfo::getEntryRegisters(int64_t threads) const {
-  int64_t even = chip->registersPerBlock / std::max<int64_t>(threads, 1);
+int64_t TargetInfo::getEntryRegisters(int64_t threads,
+                                      int64_t blocksPerSM) const {
+  int64_t even = chip->registersPerBlock /
+                 std::max<int64_t>(threads * blocksPerSM, 1);
   return std::min(chip->maxRegistersPerThread, even / 8 * 8);
+}
+
+int64_t TargetInfo::getEntryRegisters(KernelOp kernel) const {
+  auto blocks = kernel->getAttrOfType<IntegerAttr>(
+      TileDialect::kBlocksPerMultiprocessorAttrName);
+  return getEntryRegisters(kernel.getThreads(), blocks ? blocks.getInt() : 1);
 }
 
 /// "a, b and c".
@@ -50,7 +58,7 @@ static LogicalResult verifyRegisterBudgets(const TargetInfo &target,
   const ChipDescription &chip = target.getChip();
   int64_t threads = kernel.getThreads();
   int64_t groups = kernel.getNumWarpgroups();
-  int64_t entry = target.getEntryRegisters(threads);
+  int64_t entry = target.getEntryRegisters(kernel);
   auto budget = [](WsOp ws) {
     return static_cast<int64_t>(*ws.getRegisters());
   };

@@ -44,6 +44,10 @@ using namespace mlir::tile;
 static constexpr int64_t kProducerRegisters = 40;
 /// Largest budget given to consumers (CUTLASS's choice for one consumer).
 static constexpr int64_t kMaxConsumerRegisters = 240;
+/// Fewest registers a consumer thread is given when the launch is sized for
+/// several blocks per multiprocessor (a 64 x 256 f32 accumulator slab takes
+/// 128).
+static constexpr int64_t kMinConsumerRegisters = 168;
 
 static bool isProducerOp(Operation *op) {
   if (isa<PipeProduceAcquireOp, PipeProduceCommitOp>(op))
@@ -165,6 +169,36 @@ struct WarpSpecializePass
     return "";
   }
 
+  /// Every warp starts with the count the block is launched with; the
+  /// producer's decrease frees registers for the consumers' increase. The
+  /// launch is sized for as many blocks per multiprocessor as leave each
+  /// consumer thread kMinConsumerRegisters (the producer warpgroup would
+  /// otherwise cost a block of one consumer warpgroup half its occupancy:
+  /// 256 threads launched with up to 255 registers each fit one block).
+  void setBudgets(KernelOp kernel, WsOp producer, WsOp consumer,
+                  const ChipDescription &chip) {
+    int64_t total = kernel.getThreads();
+    int64_t threads = total - chip.warpgroupSize;
+    std::unique_ptr<TargetInfo> target = getTargetInfo(kernel);
+    auto consumerBudget = [&](int64_t blocks) {
+      int64_t entry = target->getEntryRegisters(total, blocks);
+      int64_t available =
+          entry * total - kProducerRegisters * chip.warpgroupSize;
+      return std::min(kMaxConsumerRegisters, available / threads / 8 * 8);
+    };
+    int64_t blocks = 1;
+    while (consumerBudget(blocks + 1) >= kMinConsumerRegisters)
+      ++blocks;
+    if (consumerBudget(blocks) <= target->getEntryRegisters(total, blocks))
+      return;
+    if (blocks > 1)
+      kernel->setAttr(TileDialect::kBlocksPerMultiprocessorAttrName,
+                      IntegerAttr::get(IntegerType::get(kernel.getContext(), 64),
+                                       blocks));
+    producer.setRegisters(kProducerRegisters);
+    consumer.setRegisters(consumerBudget(blocks));
+  }
+
   /// Splits `kernel` into producer and consumer regions; on failure the
   /// kernel is unchanged and `why` says why.
   LogicalResult specialize(KernelOp kernel, const ChipDescription &chip,
@@ -216,22 +250,10 @@ struct WarpSpecializePass
     });
 
     // Register budgets when the target sets them and the consumers can have
-    // at least what an even split gives them.
+    // more than what an even split gives them.
     clone.setThreads(threads + chip.warpgroupSize);
-    if (chip.setMaxNReg) {
-      // Every warp starts with the count the block is launched with; the
-      // producer's decrease frees registers for the consumers' increase.
-      int64_t total = threads + chip.warpgroupSize;
-      int64_t entry = getTargetInfo(clone)->getEntryRegisters(total);
-      int64_t available =
-          entry * total - kProducerRegisters * chip.warpgroupSize;
-      int64_t perThread =
-          std::min(kMaxConsumerRegisters, available / threads / 8 * 8);
-      if (perThread > entry) {
-        producer.setRegisters(kProducerRegisters);
-        consumer.setRegisters(perThread);
-      }
-    }
+    if (chip.setMaxNReg)
+      setBudgets(clone, producer, consumer, chip);
     kernel.erase();
     return success();
   }

@@ -22,7 +22,7 @@
 // RUN: tile-opt %tile_src_root/test/Examples/Inputs/gemm_two_gemms.mlir --tile-to-nvvm="chip=sm_90a format=isa warp-specialize=true" -tile-emit-binary="prefix=%t/two_" -o /dev/null
 // RUN: FileCheck %s --check-prefix=TWO < %t/two_gemm_kernel_tma_module.ptx
 // RUN: %ptxas -arch=sm_90a -v %t/two_gemm_kernel_tma_module.ptx -o %t/two.cubin > %t/two.log 2>&1
-// RUN: FileCheck %s --check-prefixes=PTXAS < %t/two.log
+// RUN: FileCheck %s --check-prefixes=PTXAS,PTXAS-TWO < %t/two.log
 
 // Two kernels per file: the warp-specialized one and the fall-back.
 // MERGED-FILES: merged_gemm_ws_merged_fallback_module.ptx
@@ -62,7 +62,13 @@
 // specialized by the pass): only the first gemm's first k-step of each
 // 64-row slab takes the first-iteration flag (scale-d 0 on the loop's first
 // iteration); every wgmma of the second gemm adds (scale-d 1).
+// One consumer warpgroup: the launch is sized for two blocks per
+// multiprocessor (128 registers per thread at entry), the producer drops to
+// 40 and the consumers rise to 216.
 // TWO: .maxntid 256, 1, 1
+// TWO-NEXT: .minnctapersm 2
+// TWO: setmaxnreg.dec.sync.aligned.u32 40;
+// TWO: setmaxnreg.inc.sync.aligned.u32 216;
 // The K loop is there twice (interior and edge tiles).
 // TWO-COUNT-2: setp.ne.b32 p, %r{{[0-9]+}}, 0;
 // TWO-NOT: setp.ne.b32 p, %r
@@ -71,3 +77,5 @@
 // TWO-NOT: setp.ne.b32 p, %r
 // TWO: wgmma.wait_group.sync.aligned 1;
 // TWO-NOT: setp.ne.b32 p, %r
+// PTXAS-TWO-NOT: ignored
+// PTXAS-TWO: Used 128 registers

@@ -1598,6 +1598,40 @@ func.func @fragment_registers_not_integer() {
 
 // -----
 
+// TileDialect::verifyOperationAttribute: launch and warp-specialization
+// choices only on kernels, of the right kind.
+// expected-error @+1 {{'tile.blocks_per_sm' may only be attached to a tile.kernel}}
+func.func @blocks_per_sm_on_func() attributes {tile.blocks_per_sm = 2 : i64} {
+  return
+}
+
+// -----
+
+func.func @blocks_per_sm_zero() {
+  // expected-error @+1 {{'tile.blocks_per_sm' must be a positive integer}}
+  tile.kernel @k blocks(%bx) in [1] threads(128) attributes {tile.blocks_per_sm = 0 : i64} {
+  }
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.warp_specialize' may only be attached to a tile.kernel}}
+func.func @warp_specialize_on_func() attributes {tile.warp_specialize = true} {
+  return
+}
+
+// -----
+
+func.func @warp_specialize_not_bool() {
+  // expected-error @+1 {{'tile.warp_specialize' must be a boolean}}
+  tile.kernel @k blocks(%bx) in [1] threads(128) attributes {tile.warp_specialize = 1 : i64} {
+  }
+  return
+}
+
+// -----
+
 // TileDialect::verifyOperationAttribute: no unknown tile.* attribute.
 func.func @unknown_discardable_attr() {
   // expected-error @+1 {{unknown tile dialect attribute 'tile.stages'}}

@@ -101,8 +101,11 @@ func.func @gemm(%A: !g, %B: !g, %C: !g, %kt: index) {
 // tiles, so they share one pipe: the second continues the first's hand-offs
 // from the pipe's base, which each role advances after each loop (the
 // producer, running ahead, never refills a slot the consumers still read
-// in the first loop). With 256 threads in all, every thread may have the
-// 255 registers a thread can address: no budgets.
+// in the first loop). One consumer warpgroup: a block of 256 threads
+// launched with up to 255 registers each would be alone on its
+// multiprocessor, so the launch is sized for two blocks
+// (tile.blocks_per_sm = 2: 128 registers per thread at entry) and the
+// consumers raise theirs to (128 * 256 - 40 * 128) / 128 = 216.
 
 !g = memref<?x?xf16>
 !sA = memref<128x64xf16, #gpu.address_space<workgroup>>
@@ -110,10 +113,10 @@ func.func @gemm(%A: !g, %B: !g, %C: !g, %kt: index) {
 !fC = memref<128x128xf32, #tile.mem<fragment>>
 
 // CHECK-LABEL: func.func @two_loops
-// CHECK: tile.kernel @k_tma
+// CHECK: tile.kernel @k_tma blocks(%{{.*}}) in [1] threads(256) attributes {tile.blocks_per_sm = 2 : i64} {
 // CHECK-NEXT: %[[P:.*]] = tile.pipe.create : <2>
 // CHECK-NOT: tile.pipe.create
-// CHECK: tile.ws [1] {
+// CHECK: tile.ws [1] registers(40) {
 // CHECK: tile.pipe.base %[[P]]
 // CHECK-NEXT: scf.for
 // CHECK: tile.pipe.produce_acquire %[[P]][
@@ -124,7 +127,7 @@ func.func @gemm(%A: !g, %B: !g, %C: !g, %kt: index) {
 // CHECK-NEXT: scf.for
 // CHECK: tile.pipe.produce_acquire %[[P]][
 // CHECK: tile.pipe.advance %[[P]] by
-// CHECK: tile.ws [0] {
+// CHECK: tile.ws [0] registers(216) {
 // CHECK: tile.pipe.base %[[P]]
 // CHECK-NEXT: scf.for
 // CHECK: tile.pipe.consume_wait %[[P]][
@@ -316,11 +319,11 @@ func.func @manual(%A: !g, %B: !g, %kt: index) {
 !fC = memref<128x128xf32, #tile.mem<fragment>>
 
 // CHECK-LABEL: func.func @opted_in
-// CHECK: tile.ws [1] {
+// CHECK: tile.ws [1] registers(40) {
 // OPTIN-LABEL: func.func @opted_in
 // OPTIN: tile.kernel @k_tma blocks(%{{.*}}) in [1] threads(256)
-// OPTIN: tile.ws [1] {
-// OPTIN: tile.ws [0] {
+// OPTIN: tile.ws [1] registers(40) {
+// OPTIN: tile.ws [0] registers(216) {
 func.func @opted_in(%A: !g, %B: !g, %kt: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

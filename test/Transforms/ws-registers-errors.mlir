@@ -94,3 +94,31 @@ func.func @five_warpgroups() {
   }
   return
 }
+
+// -----
+
+// A launch sized for two blocks per multiprocessor (tile.blocks_per_sm)
+// starts every warp with the file split over both: 128 per thread for 256
+// threads. 40 x 128 + 216 x 128 fits; 224 does not.
+func.func @two_blocks_fit() {
+  tile.kernel @k blocks(%bx) in [1] threads(256) attributes {tile.blocks_per_sm = 2 : i64} {
+    tile.ws [1] registers(40) {
+    }
+    tile.ws [0] registers(216) {
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @two_blocks_over() {
+  tile.kernel @k blocks(%bx) in [1] threads(256) attributes {tile.blocks_per_sm = 2 : i64} {
+    tile.ws [1] registers(40) {
+    }
+    // expected-error @below {{'tile.ws' op register budgets of 224 and 40 registers per thread for warpgroups 0 to 1 (128 for a warpgroup without one) need 33792 registers, more than the 32768 a block of 256 threads is launched with (128 per thread): setmaxnreg would wait forever}}
+    tile.ws [0] registers(224) {
+    }
+  }
+  return
+}

@@ -112,10 +112,18 @@ public:
 
   /// Registers per thread that every warp of a block of `threads` threads
   /// starts with when the kernel sets register budgets: the register file
-  /// split evenly over the block in steps of 8, at most the per-thread
-  /// maximum (what ptxas allocates for `.maxntid threads`, one block per
-  /// multiprocessor: 168 for 384 threads on sm_90a).
-  int64_t getEntryRegisters(int64_t threads) const;
+  /// split evenly over `blocksPerSM` blocks in steps of 8, at most the
+  /// per-thread maximum (what ptxas allocates for `.maxntid threads` and
+  /// `.minnctapersm blocksPerSM`: 168 for 384 threads and one block on
+  /// sm_90a).
+  int64_t getEntryRegisters(int64_t threads, int64_t blocksPerSM = 1) const;
+  /// The same for `kernel` (its threads and `tile.blocks_per_sm`).
+  int64_t getEntryRegisters(KernelOp kernel) const;
+
+  /// Records on the GPU function `func` outlined from `kernel` what the
+  /// target's compiler needs to know of its launch (blocks per
+  /// multiprocessor).
+  virtual void annotateKernelFunc(Operation *func, KernelOp kernel) const {}
 
   /// Picks the MMA instruction and warp partition of `op`, executed by
   /// `numThreads` threads; diagnoses gemms the target cannot compute.

@@ -38,6 +38,7 @@ public:
   void emitBarrier(OpBuilder &b, Location loc,
                    BarrierScope scope) const override;
   void emitWarpSync(OpBuilder &b, Location loc) const override;
+  void annotateKernelFunc(Operation *func, KernelOp kernel) const override;
   LogicalResult emitRegisterBudget(OpBuilder &b, Location loc,
                                    int64_t registers,
                                    Operation *op) const override;

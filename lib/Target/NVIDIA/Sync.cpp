@@ -48,7 +48,7 @@ LogicalResult NVIDIATargetInfo::emitRegisterBudget(OpBuilder &b, Location loc,
   // increase, one below a decrease (verifyKernel checked that the
   // increases fit in what the decreases free).
   auto kernel = op->getParentOfType<KernelOp>();
-  int64_t entry = getEntryRegisters(kernel.getThreads());
+  int64_t entry = getEntryRegisters(kernel);
   if (registers == entry)
     return success();
   NVVM::SetMaxRegisterOp::create(b, loc, static_cast<int32_t>(registers),
@@ -56,6 +56,17 @@ LogicalResult NVIDIATargetInfo::emitRegisterBudget(OpBuilder &b, Location loc,
                                      ? NVVM::SetMaxRegisterAction::increase
                                      : NVVM::SetMaxRegisterAction::decrease);
   return success();
+}
+
+void NVIDIATargetInfo::annotateKernelFunc(Operation *func,
+                                          KernelOp kernel) const {
+  // ptxas then allocates the registers of that many blocks at launch.
+  auto blocks = kernel->getAttrOfType<IntegerAttr>(
+      TileDialect::kBlocksPerMultiprocessorAttrName);
+  if (blocks && blocks.getInt() > 1)
+    func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                  IntegerAttr::get(IntegerType::get(func->getContext(), 32),
+                                   blocks.getInt()));
 }
 
 std::unique_ptr<TargetInfo> mlir::tile::createNVIDIATargetInfo(TargetAttr t) {

@@ -72,6 +72,12 @@ def Tile_Dialect : Dialect {
     /// warpgroups.
     static constexpr ::llvm::StringLiteral kWarpSpecializeAttrName =
         "tile.warp_specialize";
+    /// Discardable attribute on a `tile.kernel`: the number of its blocks
+    /// that should fit one multiprocessor at once (the compiler then
+    /// launches it with the registers of that many blocks: `.minnctapersm`
+    /// on NVIDIA); register budgets split what that launch gives a block.
+    static constexpr ::llvm::StringLiteral kBlocksPerMultiprocessorAttrName =
+        "tile.blocks_per_sm";
 
     /// Shared memory bytes a kernel allocates (set by tile-check-resources).
     static constexpr ::llvm::StringLiteral kSharedMemoryBytesAttrName =
