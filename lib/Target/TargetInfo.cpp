@@ -24,8 +24,8 @@ TargetInfo::~TargetInfo() = default;
 
 int64_t TargetInfo::getEntryRegisters(int64_t threads,
                                       int64_t blocksPerSM) const {
-  int64_t even = chip->registersPerBlock /
-                 std::max<int64_t>(threads * blocksPerSM, 1);
+  int64_t even =
+      chip->registersPerBlock / std::max<int64_t>(threads * blocksPerSM, 1);
   return std::min(chip->maxRegistersPerThread, even / 8 * 8);
 }
 

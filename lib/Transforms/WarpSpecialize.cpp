@@ -192,9 +192,9 @@ struct WarpSpecializePass
     if (consumerBudget(blocks) <= target->getEntryRegisters(total, blocks))
       return;
     if (blocks > 1)
-      kernel->setAttr(TileDialect::kBlocksPerMultiprocessorAttrName,
-                      IntegerAttr::get(IntegerType::get(kernel.getContext(), 64),
-                                       blocks));
+      kernel->setAttr(
+          TileDialect::kBlocksPerMultiprocessorAttrName,
+          IntegerAttr::get(IntegerType::get(kernel.getContext(), 64), blocks));
     producer.setRegisters(kProducerRegisters);
     consumer.setRegisters(consumerBudget(blocks));
   }
