@@ -235,6 +235,10 @@ SharedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << swizzle;
   if (pad < 0)
     return emitError() << "padding must be non-negative, got " << pad;
+  // Far more than any GPU's shared memory: keeps sizes in range.
+  if (pad > (int64_t{1} << 20))
+    return emitError() << "padding of " << pad
+                       << " bytes per row is more than 1 MiB";
   if (swizzle && pad)
     return emitError() << "a shared layout is either swizzled or padded";
   return success();

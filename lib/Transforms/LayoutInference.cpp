@@ -572,6 +572,10 @@ struct LayoutInferencePass
     SmallVector<KernelOp> kernels;
     getOperation().walk([&](KernelOp kernel) { kernels.push_back(kernel); });
     for (KernelOp kernel : kernels) {
+      // Layouts partition over the threads of the kernel and its tile.ws
+      // regions: their geometry must hold on the target first.
+      if (failed(getTargetInfo(kernel)->verifyKernel(kernel)))
+        return signalPassFailure();
       LayoutInference inference(kernel);
       inference.emitRemarks = emitRemarks;
       if (failed(inference.run()))
