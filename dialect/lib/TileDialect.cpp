@@ -37,12 +37,18 @@ static int64_t getNumBodyOps(scf::ForOp forOp) {
 LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
+  // Attributes of kernels only.
+  if (llvm::is_contained({kSharedMemoryBytesAttrName.str(),
+                          kFragmentRegistersAttrName.str(),
+                          kBlocksPerMultiprocessorAttrName.str(),
+                          kWarpSpecializeAttrName.str()},
+                         name) &&
+      !isa<KernelOp>(op))
+    return op->emitError() << "'" << name
+                           << "' may only be attached to a tile.kernel";
   // Resource annotations written by `tile-check-resources` on kernels.
   if (name == kSharedMemoryBytesAttrName ||
       name == kFragmentRegistersAttrName) {
-    if (!isa<KernelOp>(op))
-      return op->emitError()
-             << "'" << name << "' may only be attached to a tile.kernel";
     if (!isa<IntegerAttr>(attr.getValue()))
       return op->emitError() << "'" << name << "' must be an integer";
     return success();
@@ -57,18 +63,12 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   if (name == kBlocksPerMultiprocessorAttrName) {
-    if (!isa<KernelOp>(op))
-      return op->emitError()
-             << "'" << name << "' may only be attached to a tile.kernel";
     auto blocks = dyn_cast<IntegerAttr>(attr.getValue());
     if (!blocks || blocks.getInt() < 1)
       return op->emitError() << "'" << name << "' must be a positive integer";
     return success();
   }
   if (name == kWarpSpecializeAttrName) {
-    if (!isa<KernelOp>(op))
-      return op->emitError()
-             << "'" << name << "' may only be attached to a tile.kernel";
     if (!isa<BoolAttr>(attr.getValue()))
       return op->emitError() << "'" << name << "' must be a boolean";
     return success();

@@ -393,23 +393,26 @@ void mlir::tile::lowering::initBarrierPipes(LoweringContext &ctx) {
 }
 
 namespace {
-/// Slot and phase parity of a hand-off, and whether it happens.
+/// Slot and phase parity of a hand-off.
 struct HandOff {
-  Value valid;  // i1: seq >= the threads' base
   Value slot;   // index
   Value parity; // i32
 };
 } // namespace
 
-static HandOff decode(LoweringContext &ctx, Value seq, Value pipeValue,
-                      int64_t slots) {
+/// Whether hand-off `seq` of `pipeValue` is one the executing threads
+/// make: at or above their base.
+static Value happens(LoweringContext &ctx, Value seq, Value pipeValue) {
+  return arith::CmpIOp::create(ctx.b, ctx.loc(), arith::CmpIPredicate::sge, seq,
+                               ctx.pipeBase(pipeValue));
+}
+
+static HandOff decode(LoweringContext &ctx, Value seq, int64_t slots) {
   OpBuilder &b = ctx.b;
   Location loc = ctx.loc();
   HandOff h;
-  h.valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, seq,
-                                  ctx.pipeBase(pipeValue));
-  // Invalid hand-offs are never used: clamp to 0 to keep the arithmetic
-  // unsigned.
+  // Hand-offs that do not happen are never used: clamp to 0 to keep the
+  // arithmetic unsigned.
   Value clamped = arith::MaxSIOp::create(b, loc, seq, ctx.idx(0));
   h.slot = arith::RemUIOp::create(b, loc, clamped, ctx.idx(slots));
   Value phase = arith::DivUIOp::create(b, loc, clamped, ctx.idx(slots));
@@ -444,9 +447,10 @@ LogicalResult mlir::tile::lowering::lowerBarrierPipeOp(LoweringContext &ctx,
   // done (planDeferredRelease).
   if (isa<PipeConsumeReleaseOp>(op) && pipe.deferredRelease)
     seq = ctx.addConst(seq, -1);
-  HandOff h = decode(ctx, seq, op->getOperand(0), pipe.slots);
+  Value valid = happens(ctx, seq, op->getOperand(0));
+  HandOff h = decode(ctx, seq, pipe.slots);
   if (isa<PipeProduceAcquireOp>(op)) {
-    Value producer = ctx.andBool(h.valid, isZero(ctx, ctx.threadId(op)));
+    Value producer = ctx.andBool(valid, isZero(ctx, ctx.threadId(op)));
     emitIf(ctx, producer, [&] {
       Value flipped = arith::XOrIOp::create(
           b, loc, h.parity, arith::ConstantIntOp::create(b, loc, 1, 32));
@@ -456,7 +460,7 @@ LogicalResult mlir::tile::lowering::lowerBarrierPipeOp(LoweringContext &ctx,
     return success();
   }
   if (isa<PipeConsumeWaitOp>(op)) {
-    emitIf(ctx, h.valid, [&] {
+    emitIf(ctx, valid, [&] {
       ctx.target.emitMbarrierWait(b, loc, barrierAt(ctx, pipe, 0, h.slot),
                                   h.parity);
     });
@@ -465,7 +469,7 @@ LogicalResult mlir::tile::lowering::lowerBarrierPipeOp(LoweringContext &ctx,
   // consume_release: the warp's reads are done once all its lanes are here.
   ctx.target.emitWarpSync(b, loc);
   Value lane = ctx.andConst(ctx.threadId(op), ctx.target.getWarpSize() - 1);
-  emitIf(ctx, ctx.andBool(h.valid, isZero(ctx, lane)), [&] {
+  emitIf(ctx, ctx.andBool(valid, isZero(ctx, lane)), [&] {
     ctx.target.emitMbarrierArrive(b, loc, barrierAt(ctx, pipe, 1, h.slot));
   });
   return success();
@@ -503,7 +507,7 @@ LogicalResult mlir::tile::lowering::lowerTmaCopy(LoweringContext &ctx,
                                    {rows, panelCols}, swizzle);
   }
 
-  HandOff h = decode(ctx, seq, pipeValue, pipe.slots);
+  HandOff h = decode(ctx, seq, pipe.slots);
   ValueRange offsets = op.getSourceOffsets();
   Value row0 = offsets[0], col0 = offsets[1];
   emitIf(ctx, isZero(ctx, ctx.threadId(op)), [&] {
