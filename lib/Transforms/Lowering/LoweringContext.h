@@ -179,6 +179,42 @@ LogicalResult lowerTmaCopy(LoweringContext &ctx, CopyOp op);
 LogicalResult lowerBarrierPipeOp(LoweringContext &ctx, Operation *op,
                                  BarrierPipe &pipe);
 
+/// The length of the runs of registers of `layout` holding consecutive,
+/// aligned elements of the last dimension: the leading registers step
+/// through the last coordinate (1, 2, 4, ...), and no other register, lane
+/// or warp bit moves the last coordinate by less than the run. Every run
+/// then starts at a multiple of its length.
+int64_t contiguousRegisters(const LinearLayout &layout);
+
+// Register exchanges between the lanes of a warp (LaneExchange.cpp).
+/// Swaps of register and lane bits after which runs of consecutive
+/// registers hold more consecutive elements of the last dimension.
+struct LaneExchange {
+  /// The layout after the exchange, its registers renumbered so that the
+  /// runs are consecutive.
+  LinearLayout layout;
+  /// (register bit, lane bit) pairs swapped in turn, registers numbered as
+  /// in the layout before.
+  SmallVector<std::pair<unsigned, unsigned>> swaps;
+  /// Bit k of a register of `layout` is bit order[k] of the register after
+  /// the swaps.
+  SmallVector<unsigned> order;
+  /// Registers moved together (the run before the exchange).
+  int64_t word = 1;
+  /// The run after the exchange.
+  int64_t vector = 1;
+};
+/// Plans an exchange lengthening the runs of `layout` towards `want`
+/// elements; none if no swap lengthens them.
+std::optional<LaneExchange> planLaneExchange(const LinearLayout &layout,
+                                             int64_t want);
+/// Emits the exchange of `regs` (one value per register of the layout
+/// before, all of one type) for thread `tid`; returns the registers of
+/// `plan.layout`.
+SmallVector<Value> exchangeLanes(LoweringContext &ctx,
+                                 const LaneExchange &plan,
+                                 ArrayRef<Value> regs, Value tid);
+
 /// Solves `target` = XOR of a subset of `bases` over GF(2); returns the
 /// subset as a bit mask over `bases`, or none.
 std::optional<uint64_t> solveGF2(ArrayRef<uint64_t> bases, uint64_t target);
