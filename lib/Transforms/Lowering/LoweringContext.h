@@ -51,6 +51,9 @@ struct BarrierPipe {
   int64_t slots = 0;
   int64_t fullArrivals = 0;
   int64_t emptyArrivals = 0;
+  /// Threads that also fill each hand-off with copy-engine copies (0 for
+  /// none); each arrives on the full barrier when its copies land.
+  int64_t engineThreads = 0;
   /// The slot's asynchronous MMAs stay in flight past the release: a
   /// release of hand-off s frees the slot of s - 1, whose MMAs are done.
   bool deferredRelease = false;
@@ -163,8 +166,8 @@ LogicalResult lowerAsyncWait(LoweringContext &ctx, AsyncWaitOp op);
 /// consume_release.
 LogicalResult lowerPipeOp(LoweringContext &ctx, Operation *op);
 /// Diagnoses hand-offs the pipe lowerings cannot implement: copy-engine
-/// copies on a pipe of tensor copies, and copy-engine hand-offs between
-/// different warps (SyncOps.cpp). Runs after planBarrierPipes.
+/// hand-offs between different warps (SyncOps.cpp). Runs after
+/// planBarrierPipes.
 LogicalResult checkPipes(LoweringContext &ctx);
 
 // Tensor copies and the pipes they feed (TmaCopy.cpp).
