@@ -561,7 +561,9 @@ func.func @trip_counts(%A: !g, %B: !g, %C: !g) {
 // of each hand-off and the consumers neither copy nor wait for copy-engine
 // groups. Lowered, the full barriers count A's tensor copy and the
 // producer's 128 threads (129 arrivals): each producer thread waits for the
-// slot and arrives once its cp.async copies land.
+// slot and arrives once its cp.async copies land. The consumers read the
+// slots with ldmatrix, so each of their 256 threads releases a slot after
+// its own reads (the empty barriers count 256).
 
 !g = memref<?x?xf16>
 !sA = memref<128x64xf16, #gpu.address_space<workgroup>>
@@ -584,6 +586,9 @@ func.func @trip_counts(%A: !g, %B: !g, %C: !g) {
 // REMARK: remark: warp-specialized: a producer warpgroup issues the tensor copies
 // LOWER-LABEL: func.func @mixed_producer
 // LOWER: nvvm.mbarrier.init %{{.*}}, %c129_i32
+// LOWER-NOT: nvvm.mbarrier.init
+// LOWER: %[[C256:.*]] = arith.constant 256 : i32
+// LOWER-NEXT: nvvm.mbarrier.init %{{.*}}, %[[C256]]
 // LOWER: nvvm.setmaxregister decrease 40
 // LOWER: nvvm.mbarrier.try_wait.parity
 // LOWER: nvvm.cp.async.bulk.tensor.shared.cluster.global

@@ -57,6 +57,9 @@ struct BarrierPipe {
   /// The slot's asynchronous MMAs stay in flight past the release: a
   /// release of hand-off s frees the slot of s - 1, whose MMAs are done.
   bool deferredRelease = false;
+  /// Every consumer thread releases the slot (emptyArrivals counts threads,
+  /// not warps).
+  bool threadRelease = false;
   Value barriers; // memref<2 x slots x i64> in shared memory: full, empty
 };
 

@@ -21,9 +21,10 @@
 //                       (cp.async.mbarrier.arrive.noinc: full[slot]
 //                       counts those threads too)
 //   consume_wait s      every consumer thread waits on full[slot]
-//   consume_release s   one arrival per consumer warp on empty[slot]; for
-//                       s - 1 instead when the slot's gemms leave their
-//                       MMA in flight (planDeferredRelease)
+//   consume_release s   one arrival per consumer warp on empty[slot] for
+//                       s - 1 when the slot's gemms leave their MMA in
+//                       flight (planDeferredRelease); else one arrival per
+//                       consumer thread for s
 //
 // Sequence numbers below the threads' base of the pipe (prologue
 // iterations of the predicated pipeline) are hand-offs that never happen,
@@ -294,6 +295,37 @@ static void planDeferredRelease(LoweringContext &ctx, Value pipe,
   }
 }
 
+/// Whether an op other than a wgmma reads a tile that a copy of `pipe`
+/// fills.
+static bool readByThreads(LoweringContext &ctx, Value pipe) {
+  llvm::SmallPtrSet<Operation *, 4> tiles;
+  ctx.kernel.walk([&](CopyOp copy) {
+    PipeProduceAcquireOp handOff = copy.getAsync() ? getHandOff(copy) : nullptr;
+    if (handOff && handOff.getPipe() == pipe)
+      if (AllocOp alloc = getRootAlloc(copy.getTarget()))
+        tiles.insert(alloc);
+  });
+  WalkResult result = ctx.kernel.walk([&](Operation *op) {
+    if (isa<AllocOp, ViewLikeOpInterface>(op))
+      return WalkResult::advance();
+    if (auto copy = dyn_cast<CopyOp>(op);
+        copy && tiles.contains(getRootAlloc(copy.getTarget())) &&
+        !tiles.contains(getRootAlloc(copy.getSource())))
+      return WalkResult::advance();
+    auto gemm = dyn_cast<GemmOp>(op);
+    bool wgmma = gemm && gemm.getMmaAttr() &&
+                 gemm.getMmaAttr().getKind() == MmaKind::Wgmma;
+    for (Value operand : op->getOperands()) {
+      AllocOp alloc = getRootAlloc(operand);
+      if (alloc && tiles.contains(alloc) &&
+          !(wgmma && operand != gemm.getC()))
+        return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return result.wasInterrupted();
+}
+
 LogicalResult mlir::tile::lowering::planBarrierPipes(LoweringContext &ctx) {
   // Tensor copies per hand-off (per produce_acquire): each arrives once on
   // the slot's full barrier.
@@ -400,6 +432,16 @@ LogicalResult mlir::tile::lowering::planBarrierPipes(LoweringContext &ctx) {
                                   ctx.target.getWarpgroupSize();
     entry.emptyArrivals = consumers / ctx.target.getWarpSize();
     planDeferredRelease(ctx, pipe, entry);
+    // Slots read by threads (ldmatrix, loads) are released by every
+    // consumer thread after its own reads. One lane per warp after a warp
+    // barrier would do by the memory model, but compute-sanitizer's
+    // racecheck does not follow a warp barrier into an mbarrier arrival
+    // (run 34), and it should verify these kernels. Slots only wgmma reads
+    // keep one arrival per warp, after the wgmma wait.
+    if (readByThreads(ctx, pipe)) {
+      entry.threadRelease = true;
+      entry.emptyArrivals = consumers;
+    }
   }
   return success();
 }
@@ -524,7 +566,14 @@ LogicalResult mlir::tile::lowering::lowerBarrierPipeOp(LoweringContext &ctx,
     });
     return success();
   }
-  // consume_release: the warp's reads are done once all its lanes are here.
+  // consume_release: each thread after its own reads, or one lane per warp
+  // once all its lanes are here.
+  if (pipe.threadRelease) {
+    emitIf(ctx, valid, [&] {
+      ctx.target.emitMbarrierArrive(b, loc, barrierAt(ctx, pipe, 1, h.slot));
+    });
+    return success();
+  }
   ctx.target.emitWarpSync(b, loc);
   Value lane = ctx.andConst(ctx.threadId(op), ctx.target.getWarpSize() - 1);
   emitIf(ctx, ctx.andBool(valid, isZero(ctx, lane)), [&] {
