@@ -21,7 +21,6 @@
 
 typedef BenchTolerance Tolerance;
 
-
 /// Element tolerance: |out - ref| <= atol + rtol |ref|. rtol is 2 ulps of
 /// the 16-bit output type at the bottom of a binade (where an ulp is 2^-7 of
 /// the value for bf16, 2^-10 for f16): two results rounded independently
@@ -45,9 +44,9 @@ static void statsPrint(const char *what, const Stats *stats, DType dtype) {
   printf("    vs %-22s %10" PRId64 " elements: max_abs_err %.3e, "
          "max_rel_err %.3e, norm_rel_err %.3e (tol %.0e), out of tolerance "
          "%" PRId64 ", non-finite %" PRId64 ": %s\n",
-         what, stats->count, stats->maxAbs, stats->maxRel,
-         benchNormRel(stats), normTolerance(dtype), stats->bad,
-         stats->nonFinite, statsPass(stats, dtype) ? "ok" : "FAIL");
+         what, stats->count, stats->maxAbs, stats->maxRel, benchNormRel(stats),
+         normTolerance(dtype), stats->bad, stats->nonFinite,
+         statsPass(stats, dtype) ? "ok" : "FAIL");
   if (!statsPass(stats, dtype) && stats->count > 0)
     printf("      worst element C[%" PRId64 "][%" PRId64 "] = %.6g, expected "
            "%.6g\n",
@@ -57,8 +56,8 @@ static void statsPrint(const char *what, const Stats *stats, DType dtype) {
 /// Compares two M x N device results copied to the host, `ref` being the
 /// reference. The relative error of an element is |out - ref| /
 /// max(|ref|, rms(ref)).
-Stats compareFull(const Bench *bench, const uint16_t *out,
-                         const uint16_t *ref, Shape s) {
+Stats compareFull(const Bench *bench, const uint16_t *out, const uint16_t *ref,
+                  Shape s) {
   Stats stats = {0};
   size_t count = (size_t)s.m * s.n;
   double sumSq = 0;
@@ -191,7 +190,6 @@ static Stats compareSamples(const Bench *bench, const uint16_t *out, Shape s,
   return stats;
 }
 
-
 /// Runs the tile kernel once on poisoned output and copies C (with its
 /// guards) to `host` (guard + M N + guard elements).
 static int runTilePoisoned(Bench *bench, const Problem *p, uint16_t *host) {
@@ -299,4 +297,3 @@ done:
   problemFree(bench, &p);
   return result;
 }
-

@@ -63,11 +63,10 @@ LogicalResult CopyOp::verify() {
 
   if (getTma() && !getAsync())
     return emitOpError("'tma' copies are asynchronous: add 'async'");
-  if (getTma() && (getSourceType().getElementType() !=
-                       getTargetType().getElementType() ||
-                   getTargetType().getRank() != 2 ||
-                   getSourceType().getRank() < 2 ||
-                   getSourceType().getRank() > 5))
+  if (getTma() &&
+      (getSourceType().getElementType() != getTargetType().getElementType() ||
+       getTargetType().getRank() != 2 || getSourceType().getRank() < 2 ||
+       getSourceType().getRank() > 5))
     return emitOpError("'tma' copies move 2-D tiles of tensors of rank 2 to "
                        "5 without converting the element type");
 

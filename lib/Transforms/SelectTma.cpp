@@ -145,9 +145,9 @@ static Value buildRuntimeTest(OpBuilder &b, Location loc, Value tensor) {
     conds.push_back(cmp(P::eq, rem(strideBytes, 16), cst(0)));
     // Each dimension's elements apart by at least the extent of the next
     // (rows by their length), at most what a map encodes.
-    conds.push_back(cmp(
-        P::sge, strides[d],
-        arith::MulIOp::create(b, loc, strides[d + 1], sizes[d + 1])));
+    conds.push_back(
+        cmp(P::sge, strides[d],
+            arith::MulIOp::create(b, loc, strides[d + 1], sizes[d + 1])));
     conds.push_back(cmp(P::slt, strideBytes, cst(int64_t(1) << 40)));
   }
   // Extents a map describes and i32 box coordinates reach.

@@ -109,8 +109,9 @@ static WgmmaCheck checkWgmma(GemmOp op, int64_t numThreads,
     while (auto view = root.getDefiningOp<ViewLikeOpInterface>())
       root = view.getViewSource();
     auto alloc = root.getDefiningOp<AllocOp>();
-    auto layout = alloc ? dyn_cast_or_null<SharedLayoutAttr>(alloc.getLayoutAttr())
-                        : SharedLayoutAttr();
+    auto layout =
+        alloc ? dyn_cast_or_null<SharedLayoutAttr>(alloc.getLayoutAttr())
+              : SharedLayoutAttr();
     if (layout && (layout.getSwizzle() == 0 || layout.getPad() != 0))
       return fail("wgmma needs swizzled operands: the " + name +
                   " tile's layout is fixed to padded or unswizzled rows");

@@ -417,12 +417,11 @@ LogicalResult CopyLowering::copyFragmentMemory() {
       if (fromFragment) {
         SmallVector<Value> elems;
         for (int64_t e = 0; e < width; ++e)
-          elems.push_back(
-              values.empty()
-                  ? ctx.convert(memref::LoadOp::create(b, loc(), tile->regs,
-                                                       idx(r + e)),
-                                otherElt)
-                  : values[r + e]);
+          elems.push_back(values.empty() ? ctx.convert(memref::LoadOp::create(
+                                                           b, loc(), tile->regs,
+                                                           idx(r + e)),
+                                                       otherElt)
+                                         : values[r + e]);
         Value v = vector::FromElementsOp::create(b, loc(), vecType, elems);
         OpBuilder::InsertionGuard g(b);
         if (writer) {

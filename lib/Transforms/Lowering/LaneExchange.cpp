@@ -102,20 +102,19 @@ mlir::tile::lowering::planLaneExchange(const LinearLayout &layout,
     return best ? best : other;
   };
   for (int64_t col = run; col < want; col *= 2) {
-    auto inRegs = llvm::find_if(llvm::seq<unsigned>(0, regs.size()),
-                                [&](unsigned i) {
-                                  return !used.test(i) &&
-                                         pureColumn(layout, regs[i]) == col;
-                                });
+    auto inRegs =
+        llvm::find_if(llvm::seq<unsigned>(0, regs.size()), [&](unsigned i) {
+          return !used.test(i) && pureColumn(layout, regs[i]) == col;
+        });
     if (inRegs != llvm::seq<unsigned>(0, regs.size()).end()) {
       used.set(*inRegs);
       plan.order.push_back(*inRegs);
       continue;
     }
-    auto lane = llvm::find_if(llvm::seq<unsigned>(0, lanes.size()),
-                              [&](unsigned j) {
-                                return pureColumn(layout, lanes[j]) == col;
-                              });
+    auto lane =
+        llvm::find_if(llvm::seq<unsigned>(0, lanes.size()), [&](unsigned j) {
+          return pureColumn(layout, lanes[j]) == col;
+        });
     std::optional<unsigned> reg = spare();
     if (lane == llvm::seq<unsigned>(0, lanes.size()).end() || !reg)
       break;
@@ -134,8 +133,8 @@ mlir::tile::lowering::planLaneExchange(const LinearLayout &layout,
   for (const LinearLayout::InDim &dim : layout.getInDims()) {
     LinearLayout::InDim d = dim;
     if (d.name == LinearLayout::kRegister)
-      d.bases = llvm::map_to_vector(plan.order,
-                                    [&](unsigned i) { return regs[i]; });
+      d.bases =
+          llvm::map_to_vector(plan.order, [&](unsigned i) { return regs[i]; });
     else if (d.name == LinearLayout::kLane)
       d.bases = lanes;
     dims.push_back(std::move(d));
@@ -201,10 +200,10 @@ struct WordPacker {
 };
 } // namespace
 
-SmallVector<Value>
-mlir::tile::lowering::exchangeLanes(LoweringContext &ctx,
-                                    const LaneExchange &plan,
-                                    ArrayRef<Value> regs, Value tid) {
+SmallVector<Value> mlir::tile::lowering::exchangeLanes(LoweringContext &ctx,
+                                                       const LaneExchange &plan,
+                                                       ArrayRef<Value> regs,
+                                                       Value tid) {
   OpBuilder &b = ctx.b;
   Location loc = ctx.loc();
   WordPacker packer{b, loc, regs.front().getType(), plan.word};
@@ -217,9 +216,9 @@ mlir::tile::lowering::exchangeLanes(LoweringContext &ctx,
   int64_t warpSize = plan.layout.getInDimSize(LinearLayout::kLane);
   for (auto [reg, lane] : plan.swaps) {
     int64_t bit = int64_t(1) << (reg - runBits);
-    Value high = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::ne, ctx.andConst(tid, 1 << lane),
-        ctx.idx(0));
+    Value high =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                              ctx.andConst(tid, 1 << lane), ctx.idx(0));
     for (int64_t w = 0; w < numWords; ++w) {
       if (w & bit)
         continue;

@@ -173,7 +173,8 @@ LogicalResult lowerPipeOp(LoweringContext &ctx, Operation *op);
 /// planBarrierPipes.
 LogicalResult checkPipes(LoweringContext &ctx);
 
-// Tensor copies and the pipes they feed (TmaCopy.cpp).
+// Tensor copies and the pipes they feed (planning: BarrierPipes.cpp;
+// lowering: TmaCopy.cpp).
 /// Finds the pipes fed by `tma` copies and their barrier counts.
 LogicalResult planBarrierPipes(LoweringContext &ctx);
 /// Initializes the barriers of the planned pipes (their storage allocated),
@@ -217,8 +218,7 @@ std::optional<LaneExchange> planLaneExchange(const LinearLayout &layout,
 /// Emits the exchange of `regs` (one value per register of the layout
 /// before, all of one type) for thread `tid`; returns the registers of
 /// `plan.layout`.
-SmallVector<Value> exchangeLanes(LoweringContext &ctx,
-                                 const LaneExchange &plan,
+SmallVector<Value> exchangeLanes(LoweringContext &ctx, const LaneExchange &plan,
                                  ArrayRef<Value> regs, Value tid);
 
 /// Solves `target` = XOR of a subset of `bases` over GF(2); returns the

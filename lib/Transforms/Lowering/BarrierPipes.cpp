@@ -1,0 +1,432 @@
+//===- BarrierPipes.cpp - Planning the barrier counts of pipes ---*- C++
+//-*-===//
+//
+// Before the ops of a kernel are lowered, `planBarrierPipes` finds the pipes
+// that tensor copies fill and what their barriers count (TmaCopy.cpp lowers
+// the hand-offs with them):
+//
+//   full[slot]    one arrival per tensor copy of a hand-off, plus one per
+//                 thread issuing the hand-off's cp.async copies (those that
+//                 a tensor copy cannot move), which arrives when they land;
+//                 every hand-off of a pipe must make as many
+//   empty[slot]   one arrival per consumer warp that releases the slot (the
+//                 union of the tile.ws regions holding a release), or one
+//                 per consumer thread when threads read the slot themselves
+//
+// and whether a release may be deferred to the next hand-off, so that the
+// slot's asynchronous MMAs stay in flight (planDeferredRelease).
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringContext.h"
+
+#include "tile/Transforms/Pipelining.h"
+#include "tile/Transforms/Utils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/DenseSet.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::lowering;
+
+/// The stage an scf.if guard of a pipelined loop (or a release) belongs
+/// to, or -1.
+static int64_t pipelineStage(Operation *op) {
+  auto stage =
+      op->getAttrOfType<IntegerAttr>(TileDialect::kPipelineStageAttrName);
+  return stage ? stage.getInt() : -1;
+}
+
+/// Whether `op` or an op in it uses the tile `alloc`.
+static bool usesTile(Operation *op, Operation *alloc) {
+  bool uses = false;
+  op->walk([&](Operation *inner) {
+    for (Value operand : inner->getOperands())
+      uses |= getRootAlloc(operand) == alloc;
+  });
+  return uses;
+}
+
+/// The fill of the whole tile `acc` with zero that `loop` sees last, moved
+/// into the loop's block before it (from an enclosing block: into both
+/// branches of each scf.if in between), or null if there is none.
+static FillOp findZeroFill(Operation *acc, scf::ForOp loop) {
+  SmallVector<scf::IfOp> branches;
+  for (Operation *cursor = loop; cursor;) {
+    for (Operation *op = cursor->getPrevNode(); op; op = op->getPrevNode()) {
+      if (!usesTile(op, acc))
+        continue;
+      auto fill = dyn_cast<FillOp>(op);
+      if (!fill || fill.getTarget() != acc->getResult(0) ||
+          !matchPattern(fill.getValue(), m_AnyZeroFloat()))
+        return nullptr;
+      // Sink it, outermost branch first: every path still fills.
+      for (scf::IfOp branch : llvm::reverse(branches)) {
+        bool inThen =
+            branch.getThenRegion().isAncestor(loop->getParentRegion());
+        Region &onPath =
+            inThen ? branch.getThenRegion() : branch.getElseRegion();
+        Region &other =
+            inThen ? branch.getElseRegion() : branch.getThenRegion();
+        OpBuilder b(branch.getContext());
+        if (other.empty()) {
+          b.createBlock(&other);
+          scf::YieldOp::create(b, branch.getLoc());
+        }
+        b.setInsertionPointToStart(&other.front());
+        b.clone(*fill);
+        fill->moveBefore(&onPath.front().front());
+      }
+      return fill;
+    }
+    auto branch = dyn_cast<scf::IfOp>(cursor->getParentOp());
+    if (!branch || branch.getNumResults() != 0)
+      return nullptr;
+    branches.push_back(branch);
+    cursor = branch;
+  }
+  return nullptr;
+}
+
+/// Whether `a` and `b` run in tile.ws regions of different warpgroups.
+static bool onDisjointWarps(Operation *a, Operation *b) {
+  auto wsA = a->getParentOfType<WsOp>(), wsB = b->getParentOfType<WsOp>();
+  if (!wsA || !wsB)
+    return false;
+  for (int64_t group : wsA.getWarpgroups())
+    if (llvm::is_contained(wsB.getWarpgroups(), group))
+      return false;
+  return true;
+}
+
+namespace {
+/// A pipelined loop whose release of a pipe can be deferred.
+struct DeferredLoop {
+  scf::ForOp loop;
+  SmallVector<GemmOp> gemms;
+  SmallVector<FillOp> fills;
+};
+} // namespace
+
+/// Checks one release of a pipe (see planDeferredRelease).
+static std::optional<DeferredLoop>
+checkDeferredRelease(LoweringContext &ctx, Value pipe,
+                     PipeConsumeReleaseOp release) {
+  if (pipelineStage(release) < 0)
+    return std::nullopt;
+  auto loop = dyn_cast<scf::ForOp>(release->getParentOp());
+  if (!loop)
+    return std::nullopt;
+  // Producers on other warps (tile-warp-specialize) never wait behind the
+  // consumers' own release; producers on the same warps, in this loop, must
+  // acquire after it (acquires in other loops run before or after this one).
+  for (Operation *user : pipe.getUsers()) {
+    auto acquire = dyn_cast<PipeProduceAcquireOp>(user);
+    if (!acquire || onDisjointWarps(release, acquire) ||
+        !loop->isAncestor(acquire))
+      continue;
+    if (acquire->getParentOp() != loop || !release->isBeforeInBlock(acquire))
+      return std::nullopt;
+  }
+  llvm::SmallPtrSet<Operation *, 4> tiles;
+  for (auto &[copy, handOff] : ctx.tmaHandOffs)
+    if (handOff.first == pipe)
+      tiles.insert(getRootAlloc(cast<CopyOp>(copy).getTarget()));
+  DeferredLoop result{loop, {}, {}};
+  bool ok = true;
+  loop.walk([&](GemmOp gemm) {
+    MmaAttr mma = gemm.getMmaAttr();
+    if (!mma || !ctx.target.isAsyncMma(mma) ||
+        (!tiles.contains(getRootAlloc(gemm.getA())) &&
+         !tiles.contains(getRootAlloc(gemm.getB()))))
+      return;
+    Operation *guard = gemm->getParentOp();
+    ok &= !isFragment(gemm.getA()) && !isFragment(gemm.getB()) &&
+          isa<scf::IfOp>(guard) && guard->getParentOp() == loop &&
+          pipelineStage(guard) == pipelineStage(release) &&
+          guard->isBeforeInBlock(release);
+    result.gemms.push_back(gemm);
+  });
+  if (!ok || result.gemms.empty())
+    return std::nullopt;
+  // The accumulators: only these gemms may use them in the loop.
+  llvm::SmallPtrSet<Operation *, 4> accumulators;
+  for (GemmOp gemm : result.gemms) {
+    AllocOp acc = getRootAlloc(gemm.getC());
+    if (!acc || loop->isAncestor(acc))
+      return std::nullopt;
+    accumulators.insert(acc);
+  }
+  loop.walk([&](Operation *op) {
+    for (OpOperand &operand : op->getOpOperands()) {
+      if (!accumulators.contains(getRootAlloc(operand.get())))
+        continue;
+      auto gemm = dyn_cast<GemmOp>(op);
+      ok &= gemm && operand.get() == gemm.getC() &&
+            llvm::is_contained(result.gemms, gemm);
+    }
+  });
+  if (!ok)
+    return std::nullopt;
+  // The zero fills, and the original loop's upper bound (the pipelined loop
+  // runs to ub + (stages - 1) * step).
+  for (Operation *acc : accumulators) {
+    FillOp fill = findZeroFill(acc, loop);
+    if (!fill)
+      return std::nullopt;
+    result.fills.push_back(fill);
+  }
+  auto bound = loop.getUpperBound().getDefiningOp<arith::AddIOp>();
+  auto extra =
+      bound ? bound.getRhs().getDefiningOp<arith::MulIOp>() : arith::MulIOp();
+  if (!extra || extra.getLhs() != loop.getStep())
+    return std::nullopt;
+  return result;
+}
+
+/// Decides whether the slots of `pipe` can be released one hand-off late,
+/// leaving their gemms' asynchronous MMA groups in flight (the MMA of
+/// hand-off s then overlaps the wait for hand-off s + 1). They can when, in
+/// every pipelined loop releasing them:
+///  - the release precedes the producers' acquire (the consumer stages are
+///    emitted first), or the producers run on other warps, so the producers
+///    never wait for a release of their own iteration;
+///  - every asynchronous-MMA gemm reading the pipe's tiles runs in the guard
+///    of the release's stage: whenever hand-off s is released, the gemm of
+///    hand-off s was issued just before, and its wait for all but the
+///    latest group completed the MMAs of hand-off s - 1;
+///  - their accumulators are touched by nothing else in the loop (registers
+///    of an MMA in flight); a wait for all groups follows the loop;
+///  - they read no operand from registers (wgmma's RS form): the next
+///    iteration would redefine registers an MMA in flight still reads;
+///  - each accumulator is zero-filled right before the loop. The fill moves
+///    after the loop, for loops that run no iteration, and the gemm's first
+///    iteration overwrites the accumulator instead: no other instruction
+///    may define an accumulator register an MMA in flight may still write
+///    (ptxas would serialize every MMA of the kernel).
+/// When a loop advances the pipe's base (it runs again, or another loop
+/// continues its hand-offs), its last hand-off is released after the loop,
+/// once its MMAs are done: the producers of the next pass wait for it.
+static void planDeferredRelease(LoweringContext &ctx, Value pipe,
+                                BarrierPipe &entry) {
+  SmallVector<DeferredLoop> loops;
+  for (Operation *user : pipe.getUsers()) {
+    auto release = dyn_cast<PipeConsumeReleaseOp>(user);
+    if (!release)
+      continue;
+    std::optional<DeferredLoop> loop = checkDeferredRelease(ctx, pipe, release);
+    if (!loop || llvm::any_of(loops, [&](const DeferredLoop &other) {
+          return other.loop == loop->loop;
+        }))
+      return;
+    loops.push_back(std::move(*loop));
+  }
+  if (loops.empty())
+    return;
+  entry.deferredRelease = true;
+  OpBuilder &b = ctx.b;
+  OpBuilder::InsertionGuard g(b);
+  for (DeferredLoop &deferred : loops) {
+    scf::ForOp loop = deferred.loop;
+    Location loc = loop.getLoc();
+    // A gemm of stage r runs iteration it - r * step: the first when
+    // it == lb + r * step. Only the first gemm (in program order) into an
+    // accumulator overwrites it then; later ones add to what it wrote
+    // (two gemms into one accumulator: TileLang #2547).
+    b.setInsertionPointToStart(loop.getBody());
+    llvm::SmallPtrSet<Operation *, 4> overwritten;
+    for (GemmOp gemm : deferred.gemms) {
+      if (!overwritten.insert(getRootAlloc(gemm.getC())).second) {
+        ctx.asyncGemms[gemm] = Value();
+        continue;
+      }
+      Value firstIt = arith::AddIOp::create(
+          b, loc, loop.getLowerBound(),
+          arith::MulIOp::create(
+              b, loc, loop.getStep(),
+              arith::ConstantOp::create(
+                  b, loc,
+                  b.getIntegerAttr(loop.getStep().getType(),
+                                   pipelineStage(gemm->getParentOp())))));
+      ctx.asyncGemms[gemm] = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::ne, loop.getInductionVar(), firstIt);
+    }
+    b.setInsertionPointAfter(loop);
+    ctx.target.emitMmaWait(b, loc, 0);
+    Value ub = loop.getUpperBound().getDefiningOp<arith::AddIOp>().getLhs();
+    Value empty =
+        arith::CmpIOp::create(b, loc,
+                              loop.getUnsignedCmp() ? arith::CmpIPredicate::uge
+                                                    : arith::CmpIPredicate::sge,
+                              loop.getLowerBound(), ub);
+    auto guard = scf::IfOp::create(b, loc, empty, /*withElseRegion=*/false);
+    for (FillOp fill : deferred.fills)
+      fill->moveBefore(guard.thenBlock()->getTerminator());
+    // The pass's last hand-off, base + count - 1, is released by a deferred
+    // release of base + count (lowered like the loop's: one hand-off back;
+    // nothing when the pass made none).
+    for (Operation *op = loop->getNextNode(); op; op = op->getNextNode()) {
+      auto advance = dyn_cast<PipeAdvanceOp>(op);
+      if (!advance || advance.getPipe() != pipe)
+        continue;
+      b.setInsertionPoint(advance);
+      Value base = PipeBaseOp::create(b, loc, b.getIndexType(), pipe);
+      Value end = arith::AddIOp::create(b, loc, base, advance.getCount());
+      PipeConsumeReleaseOp::create(b, loc, pipe, end);
+      break;
+    }
+  }
+}
+
+/// Whether an op other than a wgmma reads a tile that a copy of `pipe`
+/// fills.
+static bool readByThreads(LoweringContext &ctx, Value pipe) {
+  llvm::SmallPtrSet<Operation *, 4> tiles;
+  ctx.kernel.walk([&](CopyOp copy) {
+    PipeProduceAcquireOp handOff = copy.getAsync() ? getHandOff(copy) : nullptr;
+    if (handOff && handOff.getPipe() == pipe)
+      if (AllocOp alloc = getRootAlloc(copy.getTarget()))
+        tiles.insert(alloc);
+  });
+  WalkResult result = ctx.kernel.walk([&](Operation *op) {
+    if (isa<AllocOp, ViewLikeOpInterface>(op))
+      return WalkResult::advance();
+    if (auto copy = dyn_cast<CopyOp>(op);
+        copy && tiles.contains(getRootAlloc(copy.getTarget())) &&
+        !tiles.contains(getRootAlloc(copy.getSource())))
+      return WalkResult::advance();
+    auto gemm = dyn_cast<GemmOp>(op);
+    bool wgmma = gemm && gemm.getMmaAttr() &&
+                 gemm.getMmaAttr().getKind() == MmaKind::Wgmma;
+    for (Value operand : op->getOperands()) {
+      AllocOp alloc = getRootAlloc(operand);
+      if (alloc && tiles.contains(alloc) && !(wgmma && operand != gemm.getC()))
+        return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return result.wasInterrupted();
+}
+
+LogicalResult mlir::tile::lowering::planBarrierPipes(LoweringContext &ctx) {
+  // Tensor copies per hand-off (per produce_acquire): each arrives once on
+  // the slot's full barrier.
+  llvm::MapVector<Operation *, int64_t> copiesPerHandOff;
+  WalkResult result = ctx.kernel.walk([&](CopyOp copy) {
+    if (!copy.getTma())
+      return WalkResult::advance();
+    if (!ctx.target.hasTma()) {
+      copy.emitOpError("tensor copies (tma) need sm_90 or newer; the target "
+                       "is ")
+          << ctx.target.getChipName();
+      return WalkResult::interrupt();
+    }
+    PipeProduceAcquireOp handOff = getHandOff(copy);
+    if (!handOff) {
+      copy.emitOpError("a tensor copy (tma) must fill a pipe slot: expected "
+                       "a tile.pipe.produce_acquire before it");
+      return WalkResult::interrupt();
+    }
+    Value pipe = handOff.getPipe();
+    ctx.tmaHandOffs[copy] = {pipe, handOff.getSeq()};
+    BarrierPipe &entry = ctx.barrierPipes[pipe];
+    entry.slots = cast<PipeType>(pipe.getType()).getSlots();
+    ++copiesPerHandOff[handOff];
+    return WalkResult::advance();
+  });
+  if (result.wasInterrupted())
+    return failure();
+  // Copy-engine copies beside the tensor copies: each thread issuing them
+  // arrives once per hand-off, when they land (at the hand-off's commit,
+  // which must run on the same threads).
+  llvm::DenseMap<Operation *, int64_t> engineThreads;
+  result = ctx.kernel.walk([&](CopyOp copy) {
+    PipeProduceAcquireOp handOff =
+        copy.getAsync() && !copy.getTma() ? getHandOff(copy) : nullptr;
+    if (!handOff || !ctx.barrierPipes.contains(handOff.getPipe()))
+      return WalkResult::advance();
+    PipeProduceCommitOp commit = getCommit(copy);
+    int64_t threads = ctx.numThreads(copy);
+    if (!commit || ctx.numThreads(commit) != threads ||
+        getFirstThread(commit) != getFirstThread(copy)) {
+      copy.emitOpError("fills a slot of a pipe of tensor copies, but its "
+                       "threads do not commit the hand-off: copy-engine "
+                       "copies arrive on the slot's barrier at the commit");
+      return WalkResult::interrupt();
+    }
+    engineThreads[handOff] = threads;
+    return WalkResult::advance();
+  });
+  if (result.wasInterrupted())
+    return failure();
+  // The full barriers count one arrival per tensor copy and per thread of
+  // the copy-engine copies: every hand-off of a pipe (in several loops
+  // sharing it) must make as many.
+  llvm::DenseMap<Value, Operation *> firstHandOff;
+  for (auto [op, copies] : copiesPerHandOff) {
+    auto handOff = cast<PipeProduceAcquireOp>(op);
+    BarrierPipe &entry = ctx.barrierPipes[handOff.getPipe()];
+    int64_t threads = engineThreads.lookup(op);
+    auto [it, inserted] = firstHandOff.try_emplace(handOff.getPipe(), op);
+    if (inserted) {
+      entry.fullArrivals = copies + threads;
+      entry.engineThreads = threads;
+      continue;
+    }
+    if (entry.fullArrivals != copies + threads ||
+        entry.engineThreads != threads) {
+      auto describe = [](int64_t copies, int64_t threads) {
+        std::string what = std::to_string(copies) + " tensor copies";
+        if (threads)
+          what +=
+              " and cp.async copies of " + std::to_string(threads) + " threads";
+        return what;
+      };
+      InFlightDiagnostic diag =
+          handOff.emitOpError("fills its slot with ")
+          << describe(copies, threads)
+          << ", but another hand-off of the pipe with "
+          << describe(entry.fullArrivals - entry.engineThreads,
+                      entry.engineThreads)
+          << ": a pipe's barriers expect as many arrivals per hand-off";
+      diag.attachNote(it->second->getLoc()) << "the other hand-off";
+      return failure();
+    }
+  }
+  for (auto &[pipe, entry] : ctx.barrierPipes) {
+    // One arrival per warp that releases the slot: the warps of the union
+    // of the tile.ws regions holding a release (two consumer regions [1]
+    // and [2] both release: 8 warps), or every warp of the kernel when a
+    // release runs outside tile.ws (or there is none).
+    llvm::SmallDenseSet<int64_t, 4> groups;
+    bool wholeBlock = false;
+    for (Operation *user : pipe.getUsers()) {
+      if (!isa<PipeConsumeReleaseOp>(user))
+        continue;
+      if (auto ws = user->getParentOfType<WsOp>())
+        groups.insert(ws.getWarpgroups().begin(), ws.getWarpgroups().end());
+      else
+        wholeBlock = true;
+    }
+    int64_t consumers = wholeBlock || groups.empty()
+                            ? ctx.numThreads(ctx.kernel)
+                            : static_cast<int64_t>(groups.size()) *
+                                  ctx.target.getWarpgroupSize();
+    entry.emptyArrivals = consumers / ctx.target.getWarpSize();
+    planDeferredRelease(ctx, pipe, entry);
+    // Slots read by threads (ldmatrix, loads) are released by every
+    // consumer thread after its own reads. One lane per warp after a warp
+    // barrier would do by the memory model, but compute-sanitizer's
+    // racecheck does not follow a warp barrier into an mbarrier arrival
+    // (run 34), and it should verify these kernels. Slots only wgmma reads
+    // keep one arrival per warp, after the wgmma wait.
+    if (readByThreads(ctx, pipe)) {
+      entry.threadRelease = true;
+      entry.emptyArrivals = consumers;
+    }
+  }
+  return success();
+}
