@@ -225,3 +225,4 @@ func.func @too_small() {
 }
 }
 
+

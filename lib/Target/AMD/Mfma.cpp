@@ -115,29 +115,37 @@ FailureOr<MmaAttr> AMDTargetInfo::selectMma(GemmOp op,
          << " atoms (M, N and K must be powers of two that the atoms tile)";
 }
 
-LogicalResult AMDTargetInfo::verifyMma(GemmOp op, MmaAttr mma,
-                                       int64_t numThreads) const {
+/// Checks an mfma choice against the chip and the gemm (not the number of
+/// threads executing it).
+static LogicalResult verifyMfmaChoice(GemmOp op, MmaAttr mma,
+                                      const ChipDescription &chip) {
   if (mma.getKind() != MmaKind::Mfma)
     return op.emitOpError(stringifyMmaKind(mma.getKind()))
-           << " is an NVIDIA instruction; the target is " << getChipName();
-  if (failed(checkMfmaTypes(op, *chip)))
+           << " is an NVIDIA instruction; the target is " << chip.name;
+  if (failed(checkMfmaTypes(op, chip)))
     return failure();
   int64_t instr = mma.getInstrM();
-  int64_t instrK = mfmaInstrK(instr, getKPerLane(op));
+  int64_t kPerLane = getKPerLane(op);
   if (!llvm::is_contained(kInstrSizes, instr) || mma.getInstrN() != instr ||
-      mma.getInstrK() != instrK)
+      mma.getInstrK() != mfmaInstrK(instr, kPerLane))
     return op.emitOpError("mfma on ")
-           << getChipName() << " has the shapes 32x32x"
-           << mfmaInstrK(32, getKPerLane(op)) << " and 16x16x"
-           << mfmaInstrK(16, getKPerLane(op)) << " for " << getInputType(op)
-           << " inputs, got " << mma.getInstrM() << "x" << mma.getInstrN()
-           << "x" << mma.getInstrK();
+           << chip.name << " has the shapes 32x32x" << mfmaInstrK(32, kPerLane)
+           << " and 16x16x" << mfmaInstrK(16, kPerLane) << " for "
+           << getInputType(op) << " inputs, got " << mma.getInstrM() << "x"
+           << mma.getInstrN() << "x" << mma.getInstrK();
+  return checkMfmaShape(op, instr, mma.getWarpsM(), mma.getWarpsN());
+}
+
+LogicalResult AMDTargetInfo::verifyMma(GemmOp op, MmaAttr mma,
+                                       int64_t numThreads) const {
+  if (failed(verifyMfmaChoice(op, mma, *chip)))
+    return failure();
   if (mma.getWarpsM() * mma.getWarpsN() * getWarpSize() != numThreads)
     return op.emitOpError("the mma choice partitions the gemm over ")
            << mma.getWarpsM() << "x" << mma.getWarpsN()
            << " waves, but it is executed by " << numThreads / getWarpSize()
            << " waves of " << getWarpSize() << " lanes";
-  return checkMfmaShape(op, instr, mma.getWarpsM(), mma.getWarpsN());
+  return success();
 }
 
 MmaLayouts AMDTargetInfo::getMmaLayouts(GemmOp op, MmaAttr mma) const {
@@ -305,9 +313,9 @@ LogicalResult MfmaEmitter::emit(const AMDTargetInfo &target) {
 LogicalResult AMDTargetInfo::emitGemm(OpBuilder &b, Location loc,
                                       const GemmEmission &g) const {
   GemmOp op = g.op;
-  if (g.mma.getKind() != MmaKind::Mfma)
-    return op.emitOpError("no lowering for this mma choice on ")
-           << getChipName();
+  // A choice pinned on IR that skipped layout inference is checked here.
+  if (failed(verifyMfmaChoice(op, g.mma, *chip)))
+    return failure();
   int64_t instr = g.mma.getInstrM();
   MfmaEmitter emitter{b,
                       loc,
