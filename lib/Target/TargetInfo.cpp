@@ -217,6 +217,10 @@ void TargetInfo::emitMbarrierArrive(OpBuilder &, Location, Value) const {
   llvm_unreachable("callers check hasTma()");
 }
 
+void TargetInfo::emitAsyncCopyArrive(OpBuilder &, Location, Value) const {
+  llvm_unreachable("callers check hasTma()");
+}
+
 void TargetInfo::emitMbarrierArriveExpectTx(OpBuilder &, Location, Value,
                                             int64_t) const {
   llvm_unreachable("callers check hasTma()");

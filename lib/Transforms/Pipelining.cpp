@@ -27,6 +27,14 @@ PipeProduceAcquireOp mlir::tile::getHandOff(CopyOp copy) {
   return nullptr;
 }
 
+PipeProduceCommitOp mlir::tile::getCommit(CopyOp copy) {
+  for (Operation *op = copy; op && !isa<KernelOp>(op); op = op->getParentOp())
+    for (Operation *next = op->getNextNode(); next; next = next->getNextNode())
+      if (auto commit = dyn_cast<PipeProduceCommitOp>(next))
+        return commit;
+  return nullptr;
+}
+
 bool mlir::tile::isProducerCopy(Operation *op, scf::ForOp loop) {
   auto copy = dyn_cast<CopyOp>(op);
   if (!copy || getMemoryKind(copy.getSourceType()) != MemoryKind::Global ||

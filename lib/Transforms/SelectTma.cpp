@@ -4,9 +4,14 @@
 // pipe hands off `tma` in a version of the kernel that the host launches
 // only when every tensor those copies read allows tensor copies (aligned
 // base, rows 16-byte multiples apart, unit innermost stride, extents a
-// tensor map can describe); the original kernel runs otherwise. Pipes
-// whose copies are already `tma` (written so by hand) are the caller's
-// choice and are left as they are.
+// tensor map can describe); the original kernel runs otherwise. A copy
+// that cannot be a tensor copy (a 1-D tile, rows under 16 bytes, padded
+// shared rows, a converting copy) stays on the copy engine beside the
+// pipe's tensor copies: its threads arrive on the slot's barrier when their
+// copies land. A hand-off that barriers cannot count (copies in a later
+// stage, a nested loop numbered from 0) keeps its whole pipe on the copy
+// engine. Pipes whose copies are already `tma` (written so by hand) are
+// the caller's choice and are left as they are.
 //
 //===----------------------------------------------------------------------===//
 
@@ -174,33 +179,26 @@ struct SelectTmaPass : public tile::impl::SelectTmaBase<SelectTmaPass> {
         handWritten.insert(pipe);
         continue;
       }
-      pipes[pipe].push_back(copy);
       legal.try_emplace(pipe, true);
-      std::string why = checkStatically(copy, kernel);
-      if (why.empty())
-        why = checkHandOff(copy, handOff);
-      if (!why.empty()) {
-        // What the tensor's type says (strides, offset) is reported always:
-        // the caller can change it; the rest with remarks=true.
-        if (emitRemarks || StringRef(why).starts_with("the tensor's"))
-          copy.emitRemark("not a tensor copy (TMA): ") << why;
+      // A hand-off that barriers cannot count keeps the whole pipe on the
+      // copy engine; a copy that cannot be a tensor copy stays a copy-engine
+      // copy beside the others (its threads then arrive on the slot's
+      // barrier when their copies land).
+      std::string why = checkHandOff(copy, handOff);
+      if (!why.empty())
         legal[pipe] = false;
-      }
+      else if (why = checkStatically(copy, kernel); why.empty())
+        pipes[pipe].push_back(copy);
+      // What the tensor's type says (strides, offset) is reported always:
+      // the caller can change it; the rest with remarks=true.
+      if (!why.empty() &&
+          (emitRemarks || StringRef(why).starts_with("the tensor's")))
+        copy.emitRemark("not a tensor copy (TMA): ") << why;
     }
     SmallVector<CopyOp> selected;
-    for (auto &[pipe, pipeCopies] : pipes) {
-      if (handWritten.contains(pipe))
-        continue;
-      if (!legal[pipe]) {
-        for (CopyOp copy : pipeCopies)
-          if (emitRemarks && checkStatically(copy, kernel).empty() &&
-              checkHandOff(copy, getHandOff(copy)).empty())
-            copy.emitRemark("not a tensor copy (TMA): another copy of its "
-                            "stage cannot be one");
-        continue;
-      }
-      selected.append(pipeCopies.begin(), pipeCopies.end());
-    }
+    for (auto &[pipe, pipeCopies] : pipes)
+      if (!handWritten.contains(pipe) && legal[pipe])
+        selected.append(pipeCopies.begin(), pipeCopies.end());
     if (selected.empty())
       return success();
 
@@ -239,10 +237,21 @@ struct SelectTmaPass : public tile::impl::SelectTmaBase<SelectTmaPass> {
     // nothing to wait for once every asynchronous copy is a tensor copy:
     // the pipes' barriers order them. The synchronization step places the
     // barriers that later shared-memory writers need.
+    // Copy-engine copies on a pipe of tensor copies complete on its
+    // barriers too.
+    llvm::SmallPtrSet<Operation *, 4> tmaPipes;
+    tmaKernel.walk([&](CopyOp copy) {
+      if (copy.getTma())
+        tmaPipes.insert(getHandOff(copy).getPipe().getDefiningOp());
+    });
     bool cpAsyncLeft = false;
     tmaKernel.walk([&](Operation *op) {
-      if (auto copy = dyn_cast<CopyOp>(op))
-        cpAsyncLeft |= copy.getAsync() && !copy.getTma();
+      if (auto copy = dyn_cast<CopyOp>(op)) {
+        PipeProduceAcquireOp handOff = getHandOff(copy);
+        cpAsyncLeft |=
+            copy.getAsync() && !copy.getTma() &&
+            !(handOff && tmaPipes.contains(handOff.getPipe().getDefiningOp()));
+      }
       cpAsyncLeft |= isa<AsyncCommitOp>(op);
     });
     if (!cpAsyncLeft)

@@ -3,7 +3,9 @@
 // `tile-warp-specialize`: a kernel whose pipelined loops hand their stages
 // over through tensor copies (the `_tma` version of tile-select-tma) gets
 // one more warpgroup, the producer, which runs the loops' producer side:
-// `produce_acquire`, the tensor copies and `produce_commit`. The kernel's
+// `produce_acquire`, the tensor copies (and the cp.async copies beside them
+// in the same hand-offs, for tiles a tensor copy cannot fill: their threads
+// arrive on the slot's barrier) and `produce_commit`. The kernel's
 // own warpgroups become the consumer region and run everything else. The
 // pipe's barriers already order the two sides, so the hand-off is unchanged;
 // the consumers no longer wait for a slot to be free, nor issue the copies,
@@ -49,11 +51,31 @@ static constexpr int64_t kMaxConsumerRegisters = 240;
 /// 128).
 static constexpr int64_t kMinConsumerRegisters = 168;
 
+/// Whether `copy` is a copy-engine copy filling a slot of a pipe of tensor
+/// copies (its threads arrive on the slot's barrier).
+static bool isCopyBesideTma(CopyOp copy) {
+  if (!copy.getAsync() || copy.getTma())
+    return false;
+  PipeProduceAcquireOp handOff = getHandOff(copy);
+  if (!handOff)
+    return false;
+  Operation *pipe = handOff.getPipe().getDefiningOp();
+  auto kernel = copy->getParentOfType<KernelOp>();
+  return kernel
+      .walk([&](CopyOp other) {
+        PipeProduceAcquireOp h = other.getTma() ? getHandOff(other) : nullptr;
+        return h && h.getPipe().getDefiningOp() == pipe
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 static bool isProducerOp(Operation *op) {
   if (isa<PipeProduceAcquireOp, PipeProduceCommitOp>(op))
     return true;
   auto copy = dyn_cast<CopyOp>(op);
-  return copy && copy.getTma();
+  return copy && (copy.getTma() || isCopyBesideTma(copy));
 }
 
 /// Ops both regions keep: the producer ops, and the advances of the pipes'
@@ -132,7 +154,7 @@ struct WarpSpecializePass
     kernel.walk([&](Operation *op) {
       if (auto copy = dyn_cast<CopyOp>(op)) {
         candidate |= copy.getTma();
-        cpAsync |= copy.getAsync() && !copy.getTma();
+        cpAsync |= copy.getAsync() && !copy.getTma() && !isCopyBesideTma(copy);
       }
       cpAsync |= isa<AsyncCommitOp, AsyncWaitOp>(op);
       if (!isProducerOp(op) || !where.empty())

@@ -23,6 +23,10 @@
 // RUN: FileCheck %s --check-prefix=TWO < %t/two_gemm_kernel_tma_module.ptx
 // RUN: %ptxas -arch=sm_90a -v %t/two_gemm_kernel_tma_module.ptx -o %t/two.cubin > %t/two.log 2>&1
 // RUN: FileCheck %s --check-prefixes=PTXAS,PTXAS-TWO < %t/two.log
+// RUN: tile-opt %tile_src_root/test/Examples/Inputs/gemm_mixed_copies.mlir --tile-to-nvvm="chip=sm_90a format=isa warp-specialize=true" -tile-emit-binary="prefix=%t/mixed_" -o /dev/null
+// RUN: FileCheck %s --check-prefix=MIXED < %t/mixed_gemm_kernel_tma_module.ptx
+// RUN: %ptxas -arch=sm_90a -v %t/mixed_gemm_kernel_tma_module.ptx -o %t/mixed.cubin > %t/mixed.log 2>&1
+// RUN: FileCheck %s --check-prefixes=PTXAS,PTXAS-TWO < %t/mixed.log
 
 // Two kernels per file: the warp-specialized one and the fall-back.
 // MERGED-FILES: merged_gemm_ws_merged_fallback_module.ptx
@@ -79,3 +83,23 @@
 // TWO-NOT: setp.ne.b32 p, %r
 // PTXAS-TWO-NOT: ignored
 // PTXAS-TWO: Used 128 registers
+
+// A producer mixing tensor copies (A) and cp.async (B, padded rows) in one
+// hand-off (gemm_mixed_copies.mlir): the full barriers count the tensor
+// copy and the producer's 128 threads; each producer thread waits for the
+// slot, then A's tensor copy and B's cp.async copies are issued and every
+// producer thread arrives once its copies land; the consumers wait on the
+// full barrier and compute with mma.sync.
+// MIXED: .maxntid 256, 1, 1
+// MIXED: mov.b32 [[FULL:%r[0-9]+]], 129;
+// MIXED-NEXT: mbarrier.init.shared.b64 {{.*}}, [[FULL]];
+// MIXED: setmaxnreg.dec.sync.aligned.u32 40;
+// MIXED: mbarrier.try_wait.parity.shared.b64
+// MIXED: mbarrier.arrive.expect_tx.shared.b64
+// MIXED: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// MIXED: cp.async.cg.shared.global
+// MIXED: cp.async.mbarrier.arrive.noinc.shared.b64
+// MIXED: setmaxnreg.inc.sync.aligned.u32 216;
+// MIXED: mbarrier.try_wait.parity.shared.b64
+// MIXED: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// MIXED-NOT: cp.async.wait_group

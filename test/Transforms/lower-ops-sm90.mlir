@@ -106,7 +106,7 @@ func.func @tma_copies_per_hand_off(%A: !g, %s: index) {
     tile.copy async tma %A[%c0, %c0], %as : !g to !sA
     tile.copy async tma %A[%c0, %c0], %bs : !g to !sA
     tile.pipe.produce_commit %p[%s] : !tile.pipe<2>
-    // expected-error @below {{'tile.pipe.produce_acquire' op fills its slot with 1 tensor copies, but another hand-off of the pipe with 2: a pipe's barriers expect as many copies per hand-off}}
+    // expected-error @below {{'tile.pipe.produce_acquire' op fills its slot with 1 tensor copies, but another hand-off of the pipe with 2 tensor copies: a pipe's barriers expect as many arrivals per hand-off}}
     tile.pipe.produce_acquire %p[%s] : !tile.pipe<2>
     tile.copy async tma %A[%c0, %c0], %as : !g to !sA
     tile.pipe.produce_commit %p[%s] : !tile.pipe<2>

@@ -124,6 +124,66 @@ func.func @register_runs(%C: !g, %i: index) {
 
 // -----
 
+// Wider stores through lane exchanges. In the mma.sync accumulator (%acc),
+// a lane holds 2 consecutive columns of a row, its quad's lanes the next 6,
+// and register bits 2 and 3 columns 8 and 16. Swapping those register bits
+// with the quad's lane bits (a shuffle xor 1, then xor 2, per pair of
+// 32-bit words, two f16 packed in each) leaves 8 consecutive columns in
+// each lane: 16-byte stores when rows and offset are multiples of 8 and the
+// pointer of 16 bytes, else the 4-byte stores, else one per element.
+// f32 values (%wide) move as 64-bit words and need one swap for 4 columns.
+// In %narrow the only register to trade moves the row: one swap, runs of 4.
+
+!g = memref<?x?xf16>
+!g32 = memref<?x?xf32>
+!f = memref<64x64xf32, #tile.mem<fragment>>
+!n = memref<16x8xf32, #tile.mem<fragment>>
+
+// CHECK-LABEL: func.func @lane_exchange
+// CHECK: arith.remui %{{.*}}, %c8
+// CHECK: arith.remui %{{.*}}, %c8
+// CHECK: arith.remui %{{.*}}, %c16
+// CHECK: scf.if
+// CHECK-COUNT-16: vector.bitcast %{{.*}} : vector<2xf16> to vector<1xi32>
+// CHECK-COUNT-8: gpu.shuffle  xor %{{[^,]*}}, %c1_i32{{[_0-9]*}}, %c32_i32{{[_0-9]*}} : i32
+// CHECK-COUNT-8: gpu.shuffle  xor %{{[^,]*}}, %c2_i32{{[_0-9]*}}, %c32_i32{{[_0-9]*}} : i32
+// CHECK-NOT: gpu.shuffle
+// CHECK-COUNT-4: vector.store %{{.*}} {alignment = 16 : i64} : memref<?x?xf16>, vector<8xf16>
+// CHECK-NOT: vector.store
+// CHECK: } else {
+// CHECK: scf.if
+// CHECK-COUNT-16: vector.store %{{.*}} {alignment = 4 : i64} : memref<?x?xf16>, vector<2xf16>
+// CHECK: } else {
+// CHECK-COUNT-32: memref.store %{{.*}} : memref<?x?xf16>
+// CHECK: scf.if
+// CHECK-COUNT-16: vector.bitcast %{{.*}} : vector<2xf32> to vector<2xi32>
+// CHECK-COUNT-16: gpu.shuffle  xor %{{[^,]*}}, %c1_i32{{[_0-9]*}}, %c32_i32{{[_0-9]*}} : i32
+// CHECK-NOT: gpu.shuffle
+// CHECK-COUNT-8: vector.store %{{.*}} {alignment = 16 : i64} : memref<?x?xf32>, vector<4xf32>
+// CHECK: } else {
+// CHECK: vector.store %{{.*}} {alignment = 8 : i64} : memref<?x?xf32>, vector<2xf32>
+// CHECK: scf.if
+// CHECK-COUNT-1: gpu.shuffle  xor %{{[^,]*}}, %c1_i32{{[_0-9]*}}, %c32_i32{{[_0-9]*}} : i32
+// CHECK-NOT: gpu.shuffle
+// CHECK: vector.store %{{.*}} {alignment = 8 : i64} : memref<?x?xf16>, vector<4xf16>
+// CHECK: } else {
+// CHECK: return
+func.func @lane_exchange(%C: !g, %D: !g32, %i: index) {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %acc = tile.alloc {layout = #tile.linear<[64, 64], register = [[0, 1], [8, 0], [0, 8], [0, 16], [16, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[0, 32], [32, 0]]>} : !f
+    %narrow = tile.alloc {layout = #tile.linear<[16, 8], register = [[0, 1], [8, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[0, 0], [0, 0]]>} : !n
+    %zero = arith.constant 0.0 : f32
+    tile.fill %acc, %zero : !f
+    tile.fill %narrow, %zero : !n
+    tile.copy %acc, %C[%i, %i] : !f to !g
+    tile.copy %acc, %D[%i, %i] : !f to !g32
+    tile.copy %narrow, %C[%i, %i] : !n to !g
+  }
+  return
+}
+
+// -----
+
 // `in_bounds` copies: no test at all, only the unmasked accesses (vector
 // stores from fragments, cp.async of 16 bytes into shared memory).
 

@@ -168,3 +168,20 @@ func.func @wgmma_register_b() {
   }
   return
 }
+
+// -----
+
+// A pinned wgmma cannot read a B tile whose layout is fixed unswizzled.
+!sA = memref<64x32xf16, #gpu.address_space<workgroup>>
+!sB = memref<32x64xf16, #gpu.address_space<workgroup>>
+!fC = memref<64x64xf32, #tile.mem<fragment>>
+func.func @wgmma_unswizzled_b() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %a = tile.alloc : !sA
+    %b = tile.alloc {layout = #tile.shared<>} : !sB
+    %c = tile.alloc : !fC
+    // expected-error @+1 {{wgmma needs swizzled operands: the B tile's layout is fixed to padded or unswizzled rows}}
+    tile.gemm %a, %b, %c {mma = #tile.mma<wgmma, shape = [64, 64, 16], warps = [4, 1]>} : !sA, !sB, !fC
+  }
+  return
+}

@@ -93,3 +93,23 @@ func.func @register_a_fallback() {
   }
   return
 }
+
+// -----
+
+// A shared B tile whose layout the kernel fixes to padded rows: wgmma's
+// descriptors cannot address it, so the gemm falls back to mma.sync
+// (ldmatrix reads padded rows).
+!sA = memref<64x32xf16, #gpu.address_space<workgroup>>
+!sB = memref<32x64xf16, #gpu.address_space<workgroup>>
+!fC = memref<64x64xf32, #tile.mem<fragment>>
+// CHECK-LABEL: func.func @padded_b_fallback
+// CHECK: tile.gemm {{.*}} {mma = #tile.mma<mma_sync, shape = [16, 8, 16], warps = [2, 2]>}
+func.func @padded_b_fallback() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %a = tile.alloc : !sA
+    %b = tile.alloc {layout = #tile.shared<pad = 16>} : !sB
+    %c = tile.alloc : !fC
+    tile.gemm %a, %b, %c : !sA, !sB, !fC
+  }
+  return
+}

@@ -555,6 +555,70 @@ func.func @trip_counts(%A: !g, %B: !g, %C: !g) {
 
 // -----
 
+// A producer mixing tensor copies and cp.async: B's shared tile has padded
+// rows, which a tensor copy cannot write, so its copy stays on the copy
+// engine (and the gemm on mma.sync). The producer region issues both copies
+// of each hand-off and the consumers neither copy nor wait for copy-engine
+// groups. Lowered, the full barriers count A's tensor copy and the
+// producer's 128 threads (129 arrivals): each producer thread waits for the
+// slot and arrives once its cp.async copies land. The consumers read the
+// slots with ldmatrix, so each of their 256 threads releases a slot after
+// its own reads (the empty barriers count 256).
+
+!g = memref<?x?xf16>
+!sA = memref<128x64xf16, #gpu.address_space<workgroup>>
+!sB = memref<64x128xf16, #gpu.address_space<workgroup>>
+!fC = memref<128x128xf32, #tile.mem<fragment>>
+
+// CHECK-LABEL: func.func @mixed_producer
+// CHECK: tile.kernel @k_tma
+// CHECK: tile.ws [2] registers(40) {
+// CHECK: scf.for
+// CHECK: tile.pipe.produce_acquire
+// CHECK: tile.copy async tma %{{.*}} : memref<?x?xf16> to memref<128x64xf16
+// CHECK: tile.copy async %{{.*}} : memref<?x?xf16> to memref<64x128xf16
+// CHECK: tile.pipe.produce_commit
+// CHECK: tile.ws [0, 1] registers(232) {
+// CHECK-NOT: tile.copy async
+// CHECK-NOT: tile.async_wait
+// CHECK: tile.gemm
+// CHECK: } else {
+// REMARK: remark: warp-specialized: a producer warpgroup issues the tensor copies
+// LOWER-LABEL: func.func @mixed_producer
+// LOWER: nvvm.mbarrier.init %{{.*}}, %c129_i32
+// LOWER-NOT: nvvm.mbarrier.init
+// LOWER: %[[C256:.*]] = arith.constant 256 : i32
+// LOWER-NEXT: nvvm.mbarrier.init %{{.*}}, %[[C256]]
+// LOWER: nvvm.setmaxregister decrease 40
+// LOWER: nvvm.mbarrier.try_wait.parity
+// LOWER: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// LOWER: nvgpu.device_async_copy
+// LOWER: nvvm.cp.async.mbarrier.arrive %{{.*}} {noinc = true}
+// LOWER: nvvm.setmaxregister increase 232
+// LOWER: nvgpu.mma.sync
+func.func @mixed_producer(%A: !g, %B: !g, %C: !g, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  tile.kernel @k blocks(%bx) in [1] threads(256) {
+    %as = tile.alloc : !sA
+    %bs = tile.alloc {layout = #tile.shared<pad = 16>} : !sB
+    %acc = tile.alloc : !fC
+    %zero = arith.constant 0.0 : f32
+    tile.fill %acc, %zero : !fC
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c64 : index
+      tile.copy %A[%c0, %k0], %as : !g to !sA
+      tile.copy %B[%k0, %c0], %bs : !g to !sB
+      tile.gemm %as, %bs, %acc : !sA, !sB, !fC
+    } {tile.num_stages = 3 : i64}
+    tile.copy %acc, %C[%c0, %c0] : !fC to !g
+  }
+  return
+}
+
+// -----
+
 // Consumer-only initialization and a prologue copy: the shared fill of %w,
 // the copy of %b0 before the loop and the accumulator's zero fill stay in
 // the consumer region only (cooperative over its 256 threads, with its own

@@ -183,6 +183,11 @@ public:
   virtual void emitMbarrierInitFence(OpBuilder &b, Location loc) const;
   /// One arrival on the barrier at `addr`.
   virtual void emitMbarrierArrive(OpBuilder &b, Location loc, Value addr) const;
+  /// One arrival on the barrier at `addr` once the executing thread's
+  /// earlier asynchronous (copy-engine) copies have landed; the barrier's
+  /// count includes it (no pending arrival is added).
+  virtual void emitAsyncCopyArrive(OpBuilder &b, Location loc,
+                                   Value addr) const;
   /// One arrival that also expects `bytes` more bytes of tensor copies.
   virtual void emitMbarrierArriveExpectTx(OpBuilder &b, Location loc,
                                           Value addr, int64_t bytes) const;

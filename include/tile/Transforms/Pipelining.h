@@ -31,6 +31,9 @@ bool isProducerCopy(Operation *op, scf::ForOp loop);
 /// its kernel (tile-inject-pipeline puts each iteration's copies between an
 /// acquire and a commit), or null.
 PipeProduceAcquireOp getHandOff(CopyOp copy);
+/// The tile.pipe.produce_commit that ends the hand-off `copy` fills: the
+/// closest one after it in its block or an enclosing block, or null.
+PipeProduceCommitOp getCommit(CopyOp copy);
 
 /// A shared tile a pipelined loop writes in one stage and reads in later
 /// ones.

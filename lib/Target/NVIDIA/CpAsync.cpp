@@ -2,7 +2,9 @@
 //
 // sm_80+ copies global -> shared without a round trip through registers:
 // `cp.async` of 4, 8 or 16 bytes (the 16-byte form bypasses L1), grouped by
-// `cp.async.commit_group` and awaited with `cp.async.wait_group N`.
+// `cp.async.commit_group` and awaited with `cp.async.wait_group N`, or
+// tracked by a shared-memory barrier (`cp.async.mbarrier.arrive.noinc`)
+// beside tensor copies.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,4 +34,9 @@ void NVIDIATargetInfo::emitAsyncCommit(OpBuilder &b, Location loc) const {
 void NVIDIATargetInfo::emitAsyncWait(OpBuilder &b, Location loc,
                                      int64_t pending) const {
   NVVM::CpAsyncWaitGroupOp::create(b, loc, static_cast<int32_t>(pending));
+}
+
+void NVIDIATargetInfo::emitAsyncCopyArrive(OpBuilder &b, Location loc,
+                                           Value addr) const {
+  NVVM::CpAsyncMBarrierArriveOp::create(b, loc, addr, /*noinc=*/true);
 }

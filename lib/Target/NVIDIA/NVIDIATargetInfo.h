@@ -50,6 +50,8 @@ public:
   void emitAsyncCommit(OpBuilder &b, Location loc) const override;
   void emitAsyncWait(OpBuilder &b, Location loc,
                      int64_t pending) const override;
+  void emitAsyncCopyArrive(OpBuilder &b, Location loc,
+                           Value addr) const override;
 
   // Tma.cpp
   void emitMbarrierInit(OpBuilder &b, Location loc, Value addr,

@@ -97,10 +97,24 @@ static WgmmaCheck checkWgmma(GemmOp op, int64_t numThreads,
     return fail("wgmma needs K to be a multiple of 16, got " +
                 Twine(op.getK()));
   for (auto [name, v] :
-       {std::pair<StringRef, Value>{"A", op.getA()}, {"B", op.getB()}})
-    if ((name == "B" || !registerA) && rowBytes(v) % 32 != 0)
+       {std::pair<StringRef, Value>{"A", op.getA()}, {"B", op.getB()}}) {
+    if (name == "A" && registerA)
+      continue;
+    if (rowBytes(v) % 32 != 0)
       return fail("wgmma needs swizzled operands: rows of " + name +
                   " must be multiples of 32 bytes, got " + Twine(rowBytes(v)));
+    // A layout the kernel fixed itself (padded rows, no swizzle) is one
+    // wgmma's descriptors cannot address.
+    Value root = v;
+    while (auto view = root.getDefiningOp<ViewLikeOpInterface>())
+      root = view.getViewSource();
+    auto alloc = root.getDefiningOp<AllocOp>();
+    auto layout = alloc ? dyn_cast_or_null<SharedLayoutAttr>(alloc.getLayoutAttr())
+                        : SharedLayoutAttr();
+    if (layout && (layout.getSwizzle() == 0 || layout.getPad() != 0))
+      return fail("wgmma needs swizzled operands: the " + name +
+                  " tile's layout is fixed to padded or unswizzled rows");
+  }
   return {};
 }
 

@@ -25,40 +25,6 @@ using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::lowering;
 
-/// The length of the runs of registers of `layout` holding consecutive,
-/// aligned elements of the last dimension: the leading registers step
-/// through the last coordinate (1, 2, 4, ...), and no other register, lane
-/// or warp bit moves the last coordinate by less than the run. Every run
-/// then starts at a multiple of its length.
-static int64_t contiguousRegisters(const LinearLayout &layout) {
-  auto lastCoord = [&](uint64_t basis) {
-    return layout.unpackCoord(basis).back();
-  };
-  ArrayRef<uint64_t> regs = layout.getBases(LinearLayout::kRegister);
-  int64_t run = 1;
-  unsigned runBits = 0;
-  for (uint64_t basis : regs) {
-    SmallVector<int64_t> c = layout.unpackCoord(basis);
-    bool next =
-        c.back() == run && llvm::all_of(ArrayRef<int64_t>(c).drop_back(),
-                                        [](int64_t x) { return x == 0; });
-    if (!next)
-      break;
-    run *= 2;
-    ++runBits;
-  }
-  auto shrink = [&](uint64_t basis) {
-    while (run > 1 && (lastCoord(basis) & (run - 1)) != 0)
-      run /= 2;
-  };
-  for (uint64_t basis : regs.drop_front(runBits))
-    shrink(basis);
-  for (StringRef dim : {LinearLayout::kLane, LinearLayout::kWarp})
-    for (uint64_t basis : layout.getBases(dim))
-      shrink(basis);
-  return run;
-}
-
 /// Global coordinates of a tile element: the region offsets plus the tile
 /// coordinates aligned to the trailing dimensions.
 static SmallVector<Value> globalCoords(OpBuilder &b, Location loc,
@@ -437,22 +403,34 @@ LogicalResult CopyLowering::copyFragmentMemory() {
   // elements of a row move as one unmasked vector (up to 16 bytes), after
   // one uniform test that the whole tile is in bounds and aligned.
   auto otherType = cast<MemRefType>(other.getType());
-  int64_t vec = std::min<int64_t>(
-      contiguousRegisters(tile->layout),
-      std::max<int64_t>(1, 128 / otherType.getElementTypeBitWidth()));
-  auto emitVectors = [&]() {
-    auto vecType = VectorType::get({vec}, otherElt);
-    int64_t align = vec * otherType.getElementTypeBitWidth() / 8;
-    for (int64_t r = 0; r < tile->layout.getRegistersPerThread(); r += vec) {
-      SmallVector<Value> coords =
-          ctx.elementCoords(tile->layout, r, tcoords, masks);
+  int64_t want = std::max<int64_t>(1, 128 / otherType.getElementTypeBitWidth());
+  int64_t vec = std::min<int64_t>(contiguousRegisters(tile->layout), want);
+  // Stores of fragments whose rows are spread over neighbouring lanes
+  // first gather longer runs through shuffles (LaneExchange.cpp).
+  std::optional<LaneExchange> wide;
+  if (fromFragment && !ref && otherElt.isIntOrFloat() &&
+      otherElt.getIntOrFloatBitWidth() >= 8)
+    wide = planLaneExchange(tile->layout, want);
+  // Vectors of `width` elements of `layout`, whose registers are `values`
+  // (stores; loads and empty `values` use the fragment's registers).
+  auto emitVectors = [&](const LinearLayout &layout, int64_t width,
+                         ArrayRef<Value> values) {
+    SmallVector<uint64_t> bits;
+    SmallVector<Value> thread = ctx.threadCoords(layout, tid, bits);
+    auto vecType = VectorType::get({width}, otherElt);
+    int64_t align = width * otherType.getElementTypeBitWidth() / 8;
+    for (int64_t r = 0; r < layout.getRegistersPerThread(); r += width) {
+      SmallVector<Value> coords = ctx.elementCoords(layout, r, thread, bits);
       SmallVector<Value> memCoords = globalCoords(b, loc(), offsets, coords);
       if (fromFragment) {
         SmallVector<Value> elems;
-        for (int64_t e = 0; e < vec; ++e)
-          elems.push_back(ctx.convert(
-              memref::LoadOp::create(b, loc(), tile->regs, idx(r + e)),
-              otherElt));
+        for (int64_t e = 0; e < width; ++e)
+          elems.push_back(
+              values.empty()
+                  ? ctx.convert(memref::LoadOp::create(b, loc(), tile->regs,
+                                                       idx(r + e)),
+                                otherElt)
+                  : values[r + e]);
         Value v = vector::FromElementsOp::create(b, loc(), vecType, elems);
         OpBuilder::InsertionGuard g(b);
         if (writer) {
@@ -465,7 +443,7 @@ LogicalResult CopyLowering::copyFragmentMemory() {
         Value v = vector::LoadOp::create(b, loc(), vecType, other, memCoords,
                                          /*nontemporal=*/false,
                                          llvm::MaybeAlign(align));
-        for (int64_t e = 0; e < vec; ++e) {
+        for (int64_t e = 0; e < width; ++e) {
           Value x =
               vector::ExtractOp::create(b, loc(), v, ArrayRef<int64_t>{e});
           memref::StoreOp::create(b, loc(), ctx.convert(x, fragElt), tile->regs,
@@ -514,21 +492,42 @@ LogicalResult CopyLowering::copyFragmentMemory() {
       }
     }
   };
-  if (ref || vec < 2 || padded != SmallVector<int64_t>(shape) ||
+  if (ref || (vec < 2 && !wide) || padded != SmallVector<int64_t>(shape) ||
       !otherType.getLayout().isIdentity()) {
     emitElements();
     return success();
   }
-  if (op.getInBounds()) {
-    emitVectors();
+  OpBuilder::InsertionGuard g(b);
+  Value inBounds =
+      op.getInBounds() ? Value() : regionInBounds(dims, offsets, shape);
+  // Interior tiles with rows aligned for the widest vectors, then for the
+  // fragment's own runs, then element by element.
+  if (wide) {
+    Value aligned = alignedRows(other, dims, offsets, wide->vector);
+    auto split = scf::IfOp::create(b, loc(), ctx.andBool(inBounds, aligned),
+                                   /*withElseRegion=*/true);
+    b.setInsertionPointToStart(split.thenBlock());
+    SmallVector<Value> values;
+    for (int64_t r = 0; r < tile->layout.getRegistersPerThread(); ++r)
+      values.push_back(ctx.convert(
+          memref::LoadOp::create(b, loc(), tile->regs, idx(r)), otherElt));
+    emitVectors(wide->layout, wide->vector,
+                exchangeLanes(ctx, *wide, values, tid));
+    b.setInsertionPointToStart(split.elseBlock());
+  }
+  if (vec < 2) {
+    emitElements();
     return success();
   }
-  Value interior = ctx.andBool(alignedRows(other, dims, offsets, vec),
-                               regionInBounds(dims, offsets, shape));
+  if (op.getInBounds()) {
+    emitVectors(tile->layout, vec, {});
+    return success();
+  }
+  Value interior =
+      ctx.andBool(alignedRows(other, dims, offsets, vec), inBounds);
   auto split = scf::IfOp::create(b, loc(), interior, /*withElseRegion=*/true);
-  OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(split.thenBlock());
-  emitVectors();
+  emitVectors(tile->layout, vec, {});
   b.setInsertionPointToStart(split.elseBlock());
   emitElements();
   return success();

@@ -51,9 +51,15 @@ struct BarrierPipe {
   int64_t slots = 0;
   int64_t fullArrivals = 0;
   int64_t emptyArrivals = 0;
+  /// Threads that also fill each hand-off with copy-engine copies (0 for
+  /// none); each arrives on the full barrier when its copies land.
+  int64_t engineThreads = 0;
   /// The slot's asynchronous MMAs stay in flight past the release: a
   /// release of hand-off s frees the slot of s - 1, whose MMAs are done.
   bool deferredRelease = false;
+  /// Every consumer thread releases the slot (emptyArrivals counts threads,
+  /// not warps).
+  bool threadRelease = false;
   Value barriers; // memref<2 x slots x i64> in shared memory: full, empty
 };
 
@@ -163,8 +169,8 @@ LogicalResult lowerAsyncWait(LoweringContext &ctx, AsyncWaitOp op);
 /// consume_release.
 LogicalResult lowerPipeOp(LoweringContext &ctx, Operation *op);
 /// Diagnoses hand-offs the pipe lowerings cannot implement: copy-engine
-/// copies on a pipe of tensor copies, and copy-engine hand-offs between
-/// different warps (SyncOps.cpp). Runs after planBarrierPipes.
+/// hand-offs between different warps (SyncOps.cpp). Runs after
+/// planBarrierPipes.
 LogicalResult checkPipes(LoweringContext &ctx);
 
 // Tensor copies and the pipes they feed (TmaCopy.cpp).
@@ -178,6 +184,42 @@ LogicalResult lowerTmaCopy(LoweringContext &ctx, CopyOp op);
 /// The pipe ops of a barrier pipe.
 LogicalResult lowerBarrierPipeOp(LoweringContext &ctx, Operation *op,
                                  BarrierPipe &pipe);
+
+/// The length of the runs of registers of `layout` holding consecutive,
+/// aligned elements of the last dimension: the leading registers step
+/// through the last coordinate (1, 2, 4, ...), and no other register, lane
+/// or warp bit moves the last coordinate by less than the run. Every run
+/// then starts at a multiple of its length.
+int64_t contiguousRegisters(const LinearLayout &layout);
+
+// Register exchanges between the lanes of a warp (LaneExchange.cpp).
+/// Swaps of register and lane bits after which runs of consecutive
+/// registers hold more consecutive elements of the last dimension.
+struct LaneExchange {
+  /// The layout after the exchange, its registers renumbered so that the
+  /// runs are consecutive.
+  LinearLayout layout;
+  /// (register bit, lane bit) pairs swapped in turn, registers numbered as
+  /// in the layout before.
+  SmallVector<std::pair<unsigned, unsigned>> swaps;
+  /// Bit k of a register of `layout` is bit order[k] of the register after
+  /// the swaps.
+  SmallVector<unsigned> order;
+  /// Registers moved together (the run before the exchange).
+  int64_t word = 1;
+  /// The run after the exchange.
+  int64_t vector = 1;
+};
+/// Plans an exchange lengthening the runs of `layout` towards `want`
+/// elements; none if no swap lengthens them.
+std::optional<LaneExchange> planLaneExchange(const LinearLayout &layout,
+                                             int64_t want);
+/// Emits the exchange of `regs` (one value per register of the layout
+/// before, all of one type) for thread `tid`; returns the registers of
+/// `plan.layout`.
+SmallVector<Value> exchangeLanes(LoweringContext &ctx,
+                                 const LaneExchange &plan,
+                                 ArrayRef<Value> regs, Value tid);
 
 /// Solves `target` = XOR of a subset of `bases` over GF(2); returns the
 /// subset as a bit mask over `bases`, or none.

@@ -93,18 +93,6 @@ static ArrayRef<int64_t> executingGroups(Operation *op) {
 
 LogicalResult mlir::tile::lowering::checkPipes(LoweringContext &ctx) {
   WalkResult result = ctx.kernel.walk([&](Operation *op) {
-    // A pipe counted by barriers completes a hand-off with the bytes of its
-    // tensor copies; a copy-engine copy would never be waited for.
-    if (auto copy = dyn_cast<CopyOp>(op)) {
-      PipeProduceAcquireOp handOff =
-          copy.getAsync() && !copy.getTma() ? getHandOff(copy) : nullptr;
-      if (!handOff || !ctx.barrierPipes.contains(handOff.getPipe()))
-        return WalkResult::advance();
-      copy.emitOpError("fills a slot of a pipe whose other copies are "
-                       "tensor copies (tma): a pipe's copies must all be "
-                       "tensor copies or none");
-      return WalkResult::interrupt();
-    }
     // Copy-engine groups are per thread: the consumers can only wait for
     // copies they issued themselves.
     auto wait = dyn_cast<PipeConsumeWaitOp>(op);

@@ -12,11 +12,19 @@
 //                       copy's bytes, then issues one tensor copy per
 //                       swizzle panel (the hardware adds the bytes that
 //                       landed, zeros outside the tensor included)
-//   produce_commit      nothing: full[slot] completes with the bytes
+//   cp.async copy       (beside the tensor copies, for tiles they cannot
+//                       move) every thread issuing them also waits on
+//                       empty[slot] at the acquire
+//   produce_commit      nothing: full[slot] completes with the bytes; with
+//                       cp.async copies, each of their threads arrives on
+//                       full[slot] once they have landed
+//                       (cp.async.mbarrier.arrive.noinc: full[slot]
+//                       counts those threads too)
 //   consume_wait s      every consumer thread waits on full[slot]
-//   consume_release s   one arrival per consumer warp on empty[slot]; for
-//                       s - 1 instead when the slot's gemms leave their
-//                       MMA in flight (planDeferredRelease)
+//   consume_release s   one arrival per consumer warp on empty[slot] for
+//                       s - 1 when the slot's gemms leave their MMA in
+//                       flight (planDeferredRelease); else one arrival per
+//                       consumer thread for s
 //
 // Sequence numbers below the threads' base of the pipe (prologue
 // iterations of the predicated pipeline) are hand-offs that never happen,
@@ -287,6 +295,37 @@ static void planDeferredRelease(LoweringContext &ctx, Value pipe,
   }
 }
 
+/// Whether an op other than a wgmma reads a tile that a copy of `pipe`
+/// fills.
+static bool readByThreads(LoweringContext &ctx, Value pipe) {
+  llvm::SmallPtrSet<Operation *, 4> tiles;
+  ctx.kernel.walk([&](CopyOp copy) {
+    PipeProduceAcquireOp handOff = copy.getAsync() ? getHandOff(copy) : nullptr;
+    if (handOff && handOff.getPipe() == pipe)
+      if (AllocOp alloc = getRootAlloc(copy.getTarget()))
+        tiles.insert(alloc);
+  });
+  WalkResult result = ctx.kernel.walk([&](Operation *op) {
+    if (isa<AllocOp, ViewLikeOpInterface>(op))
+      return WalkResult::advance();
+    if (auto copy = dyn_cast<CopyOp>(op);
+        copy && tiles.contains(getRootAlloc(copy.getTarget())) &&
+        !tiles.contains(getRootAlloc(copy.getSource())))
+      return WalkResult::advance();
+    auto gemm = dyn_cast<GemmOp>(op);
+    bool wgmma = gemm && gemm.getMmaAttr() &&
+                 gemm.getMmaAttr().getKind() == MmaKind::Wgmma;
+    for (Value operand : op->getOperands()) {
+      AllocOp alloc = getRootAlloc(operand);
+      if (alloc && tiles.contains(alloc) &&
+          !(wgmma && operand != gemm.getC()))
+        return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return result.wasInterrupted();
+}
+
 LogicalResult mlir::tile::lowering::planBarrierPipes(LoweringContext &ctx) {
   // Tensor copies per hand-off (per produce_acquire): each arrives once on
   // the slot's full barrier.
@@ -315,23 +354,59 @@ LogicalResult mlir::tile::lowering::planBarrierPipes(LoweringContext &ctx) {
   });
   if (result.wasInterrupted())
     return failure();
-  // The full barriers count one arrival per copy: every hand-off of a pipe
-  // (in several loops sharing it) must issue as many.
+  // Copy-engine copies beside the tensor copies: each thread issuing them
+  // arrives once per hand-off, when they land (at the hand-off's commit,
+  // which must run on the same threads).
+  llvm::DenseMap<Operation *, int64_t> engineThreads;
+  result = ctx.kernel.walk([&](CopyOp copy) {
+    PipeProduceAcquireOp handOff =
+        copy.getAsync() && !copy.getTma() ? getHandOff(copy) : nullptr;
+    if (!handOff || !ctx.barrierPipes.contains(handOff.getPipe()))
+      return WalkResult::advance();
+    PipeProduceCommitOp commit = getCommit(copy);
+    int64_t threads = ctx.numThreads(copy);
+    if (!commit || ctx.numThreads(commit) != threads ||
+        getFirstThread(commit) != getFirstThread(copy)) {
+      copy.emitOpError("fills a slot of a pipe of tensor copies, but its "
+                       "threads do not commit the hand-off: copy-engine "
+                       "copies arrive on the slot's barrier at the commit");
+      return WalkResult::interrupt();
+    }
+    engineThreads[handOff] = threads;
+    return WalkResult::advance();
+  });
+  if (result.wasInterrupted())
+    return failure();
+  // The full barriers count one arrival per tensor copy and per thread of
+  // the copy-engine copies: every hand-off of a pipe (in several loops
+  // sharing it) must make as many.
   llvm::DenseMap<Value, Operation *> firstHandOff;
   for (auto [op, copies] : copiesPerHandOff) {
     auto handOff = cast<PipeProduceAcquireOp>(op);
     BarrierPipe &entry = ctx.barrierPipes[handOff.getPipe()];
+    int64_t threads = engineThreads.lookup(op);
     auto [it, inserted] = firstHandOff.try_emplace(handOff.getPipe(), op);
     if (inserted) {
-      entry.fullArrivals = copies;
+      entry.fullArrivals = copies + threads;
+      entry.engineThreads = threads;
       continue;
     }
-    if (entry.fullArrivals != copies) {
+    if (entry.fullArrivals != copies + threads ||
+        entry.engineThreads != threads) {
+      auto describe = [](int64_t copies, int64_t threads) {
+        std::string what = std::to_string(copies) + " tensor copies";
+        if (threads)
+          what += " and cp.async copies of " + std::to_string(threads) +
+                  " threads";
+        return what;
+      };
       InFlightDiagnostic diag =
           handOff.emitOpError("fills its slot with ")
-          << copies << " tensor copies, but another hand-off of the pipe "
-          << "with " << entry.fullArrivals
-          << ": a pipe's barriers expect as many copies per hand-off";
+          << describe(copies, threads)
+          << ", but another hand-off of the pipe with "
+          << describe(entry.fullArrivals - entry.engineThreads,
+                      entry.engineThreads)
+          << ": a pipe's barriers expect as many arrivals per hand-off";
       diag.attachNote(it->second->getLoc()) << "the other hand-off";
       return failure();
     }
@@ -357,6 +432,16 @@ LogicalResult mlir::tile::lowering::planBarrierPipes(LoweringContext &ctx) {
                                   ctx.target.getWarpgroupSize();
     entry.emptyArrivals = consumers / ctx.target.getWarpSize();
     planDeferredRelease(ctx, pipe, entry);
+    // Slots read by threads (ldmatrix, loads) are released by every
+    // consumer thread after its own reads. One lane per warp after a warp
+    // barrier would do by the memory model, but compute-sanitizer's
+    // racecheck does not follow a warp barrier into an mbarrier arrival
+    // (run 34), and it should verify these kernels. Slots only wgmma reads
+    // keep one arrival per warp, after the wgmma wait.
+    if (readByThreads(ctx, pipe)) {
+      entry.threadRelease = true;
+      entry.emptyArrivals = consumers;
+    }
   }
   return success();
 }
@@ -440,9 +525,20 @@ LogicalResult mlir::tile::lowering::lowerBarrierPipeOp(LoweringContext &ctx,
                                                        BarrierPipe &pipe) {
   OpBuilder &b = ctx.b;
   Location loc = ctx.loc();
-  if (isa<PipeProduceCommitOp>(op))
-    return success();
   Value seq = op->getOperand(1);
+  if (isa<PipeProduceCommitOp>(op)) {
+    // Tensor copies complete the slot with their bytes; each thread of the
+    // copy-engine copies arrives once they have landed.
+    if (pipe.engineThreads) {
+      Value valid = happens(ctx, seq, op->getOperand(0));
+      HandOff h = decode(ctx, seq, pipe.slots);
+      emitIf(ctx, valid, [&] {
+        ctx.target.emitAsyncCopyArrive(b, loc,
+                                       barrierAt(ctx, pipe, 0, h.slot));
+      });
+    }
+    return success();
+  }
   // A deferred release frees the previous hand-off's slot, whose MMAs are
   // done (planDeferredRelease).
   if (isa<PipeConsumeReleaseOp>(op) && pipe.deferredRelease)
@@ -450,7 +546,11 @@ LogicalResult mlir::tile::lowering::lowerBarrierPipeOp(LoweringContext &ctx,
   Value valid = happens(ctx, seq, op->getOperand(0));
   HandOff h = decode(ctx, seq, pipe.slots);
   if (isa<PipeProduceAcquireOp>(op)) {
-    Value producer = ctx.andBool(valid, isZero(ctx, ctx.threadId(op)));
+    // The thread issuing the tensor copies waits for the slot, and so do
+    // the threads of copy-engine copies.
+    Value producer =
+        pipe.engineThreads ? valid
+                           : ctx.andBool(valid, isZero(ctx, ctx.threadId(op)));
     emitIf(ctx, producer, [&] {
       Value flipped = arith::XOrIOp::create(
           b, loc, h.parity, arith::ConstantIntOp::create(b, loc, 1, 32));
@@ -466,7 +566,14 @@ LogicalResult mlir::tile::lowering::lowerBarrierPipeOp(LoweringContext &ctx,
     });
     return success();
   }
-  // consume_release: the warp's reads are done once all its lanes are here.
+  // consume_release: each thread after its own reads, or one lane per warp
+  // once all its lanes are here.
+  if (pipe.threadRelease) {
+    emitIf(ctx, valid, [&] {
+      ctx.target.emitMbarrierArrive(b, loc, barrierAt(ctx, pipe, 1, h.slot));
+    });
+    return success();
+  }
   ctx.target.emitWarpSync(b, loc);
   Value lane = ctx.andConst(ctx.threadId(op), ctx.target.getWarpSize() - 1);
   emitIf(ctx, ctx.andBool(valid, isZero(ctx, lane)), [&] {
