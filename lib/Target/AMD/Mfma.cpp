@@ -177,11 +177,12 @@ struct MfmaEmitter {
     return vector::FromElementsOp::create(b, loc, type, elems);
   }
 
-  /// The fragments of operand `name` per (outer tile, k step): lane `lane`
-  /// of the wave holds outer coordinate outerBase + t * instr + lane % instr
-  /// and k run (lane / instr) * kPerLane of step s. `contiguousK`: the
-  /// operand is stored with k as its last dimension (A as M x K, B
-  /// transposed as N x K).
+  /// The fragments of operand `name` per (outer tile t, k step s): lane
+  /// `lane` of the wave holds outer coordinate outerBase + t * instr +
+  /// lane % instr and the kPerLane elements from s * instrK + (lane / instr)
+  /// * kPerLane. `kIsRow`: the shared tile is stored k x outer (A
+  /// transposed, B as K x N), so the run is strided; otherwise k is its last
+  /// (contiguous) dimension.
   LogicalResult loadOperand(const GemmOperand &operand,
                             const LinearLayout &expected, StringRef name,
                             Value outerBase, Value lane, bool kIsRow,
