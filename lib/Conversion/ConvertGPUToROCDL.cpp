@@ -34,12 +34,36 @@ struct ConvertGPUToROCDLPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    auto kernelModules = module.getOps<gpu::GPUModuleOp>();
+    if (kernelModules.empty())
+      return;
     TargetAttr target = getTargetAttr(module);
     const ChipDescription *chip = target.getDescription();
     if (!chip || !chip->isAMD()) {
-      module.emitError("tile-convert-gpu-to-rocdl needs an AMD target, got ")
-          << target.getChip();
+      (*kernelModules.begin()).emitOpError("is compiled for ")
+          << target.getChip()
+          << ", not an AMD chip: tile-convert-gpu-to-rocdl lowers kernels "
+             "for gfx90a and gfx942";
       return signalPassFailure();
+    }
+    // Kernels already lowered for NVIDIA (`nvvm.kernel` makes the
+    // translation give them PTX's calling convention, on which the AMDGPU
+    // backend aborts).
+    for (gpu::GPUModuleOp kernels : kernelModules) {
+      WalkResult nvvm = kernels.walk([&](Operation *op) {
+        for (NamedAttribute attr : op->getDiscardableAttrs()) {
+          if (!attr.getName().strref().starts_with("nvvm."))
+            continue;
+          op->emitOpError("carries '")
+              << attr.getName().strref()
+              << "': it was lowered for NVIDIA GPUs, and the target is "
+              << target.getChip();
+          return WalkResult::interrupt();
+        }
+        return WalkResult::advance();
+      });
+      if (nvvm.wasInterrupted())
+        return signalPassFailure();
     }
     // f32 exp2 (the softmax's) straight to v_exp_f32: the ROCDL conversion
     // would call the device library (__ocml_exp2_f32), which needs ROCm.
