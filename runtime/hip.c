@@ -42,8 +42,8 @@ enum { hipSuccess = 0 };
      unsigned, unsigned, hipStream_t, void **, void **))                       \
   X(hipMalloc, hipError_t, (void **, size_t))                                  \
   X(hipFree, hipError_t, (void *))                                             \
-  X(hipMemcpyHtoD, hipError_t, (void *, const void *, size_t))                       \
-  X(hipMemcpyDtoH, hipError_t, (void *, const void *, size_t))                       \
+  X(hipMemcpyHtoD, hipError_t, (void *, const void *, size_t))                 \
+  X(hipMemcpyDtoH, hipError_t, (void *, const void *, size_t))                 \
   X(hipGetErrorName, const char *, (hipError_t))
 
 static struct {

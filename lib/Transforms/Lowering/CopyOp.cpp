@@ -65,9 +65,7 @@ private:
   /// Whether the copy goes through the target's asynchronous copy engine:
   /// `async` copies on targets without one move through registers and are
   /// complete when the copy ends.
-  bool useCopyEngine() {
-    return op.getAsync() && ctx.target.hasAsyncCopy();
-  }
+  bool useCopyEngine() { return op.getAsync() && ctx.target.hasAsyncCopy(); }
 
   LoweringContext &ctx;
   CopyOp op;

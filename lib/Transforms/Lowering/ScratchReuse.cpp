@@ -58,13 +58,12 @@ static bool isDeadAt(LoweringContext &ctx, AllocOp tile, Operation *op) {
   }
   if (!firstUser.count(block))
     return false;
-  return llvm::all_of(firstUser, [&](auto entry) {
-    return isFullWrite(entry.second, tile);
-  });
+  return llvm::all_of(
+      firstUser, [&](auto entry) { return isFullWrite(entry.second, tile); });
 }
 
-DenseMap<Value, Value> mlir::tile::lowering::findScratchHosts(
-    LoweringContext &ctx) {
+DenseMap<Value, Value>
+mlir::tile::lowering::findScratchHosts(LoweringContext &ctx) {
   DenseMap<Value, Value> hosts;
   SmallVector<AllocOp> tiles;
   for (AllocOp alloc : ctx.kernel.getBody().front().getOps<AllocOp>())
