@@ -66,9 +66,10 @@ LogicalResult CopyOp::verify() {
   if (getTma() && (getSourceType().getElementType() !=
                        getTargetType().getElementType() ||
                    getTargetType().getRank() != 2 ||
-                   getSourceType().getRank() != 2))
-    return emitOpError("'tma' copies move 2-D tiles without converting the "
-                       "element type");
+                   getSourceType().getRank() < 2 ||
+                   getSourceType().getRank() > 5))
+    return emitOpError("'tma' copies move 2-D tiles of tensors of rank 2 to "
+                       "5 without converting the element type");
 
   if (getInBounds() && srcKind != MemoryKind::Global &&
       dstKind != MemoryKind::Global)

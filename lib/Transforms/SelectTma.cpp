@@ -41,8 +41,8 @@ static constexpr int64_t kMaxBox = 256;
 /// Why `copy` cannot be a tensor copy whatever the call, or "".
 static std::string checkStatically(CopyOp copy, KernelOp kernel) {
   MemRefType src = copy.getSourceType(), dst = copy.getTargetType();
-  if (src.getRank() != 2 || dst.getRank() != 2)
-    return "tensor copies here move 2-D tiles";
+  if (dst.getRank() != 2 || src.getRank() < 2 || src.getRank() > 5)
+    return "tensor copies here move 2-D tiles of tensors of rank 2 to 5";
   Type elt = src.getElementType();
   if (elt != dst.getElementType())
     return "the copy converts its element type";
@@ -74,12 +74,17 @@ static std::string checkStatically(CopyOp copy, KernelOp kernel) {
   int64_t offset;
   if (failed(src.getStridesAndOffset(strides, offset)))
     return "the tensor's layout is not strided";
-  if (!ShapedType::isDynamic(strides[1]) && strides[1] != 1)
-    return "the tensor's innermost stride is " + std::to_string(strides[1]) +
+  int64_t inner = strides.back();
+  if (!ShapedType::isDynamic(inner) && inner != 1)
+    return "the tensor's innermost stride is " + std::to_string(inner) +
            ", not 1";
-  if (!ShapedType::isDynamic(strides[0]) && (strides[0] * bytes) % 16 != 0)
-    return "the tensor's row stride is " + std::to_string(strides[0] * bytes) +
-           " bytes, not a multiple of 16";
+  for (int64_t stride : ArrayRef<int64_t>(strides).drop_back())
+    if (!ShapedType::isDynamic(stride) && (stride * bytes) % 16 != 0)
+      return "the tensor's " +
+             std::string(stride == strides[strides.size() - 2] ? "row"
+                                                               : "outer") +
+             " stride is " + std::to_string(stride * bytes) +
+             " bytes, not a multiple of 16";
   if (!ShapedType::isDynamic(offset) && (offset * bytes) % 16 != 0)
     return "the tensor's offset is " + std::to_string(offset * bytes) +
            " bytes, not a multiple of 16";
@@ -129,18 +134,24 @@ static Value buildRuntimeTest(OpBuilder &b, Location loc, Value tensor) {
   Value first = arith::AddIOp::create(
       b, loc, pointer,
       arith::MulIOp::create(b, loc, meta.getOffset(), cst(bytes)));
-  Value rowBytes =
-      arith::MulIOp::create(b, loc, meta.getStrides()[0], cst(bytes));
   using P = arith::CmpIPredicate;
-  SmallVector<Value> conds = {
-      cmp(P::eq, rem(first, 16), cst(0)),
-      cmp(P::eq, meta.getStrides()[1], cst(1)),
-      cmp(P::eq, rem(rowBytes, 16), cst(0)),
-      // Rows apart by at least their length, at most what a map encodes.
-      cmp(P::sge, meta.getStrides()[0], meta.getSizes()[1]),
-      cmp(P::slt, rowBytes, cst(int64_t(1) << 40))};
+  int64_t rank = type.getRank();
+  auto strides = meta.getStrides();
+  auto sizes = meta.getSizes();
+  SmallVector<Value> conds = {cmp(P::eq, rem(first, 16), cst(0)),
+                              cmp(P::eq, strides[rank - 1], cst(1))};
+  for (int64_t d = rank - 2; d >= 0; --d) {
+    Value strideBytes = arith::MulIOp::create(b, loc, strides[d], cst(bytes));
+    conds.push_back(cmp(P::eq, rem(strideBytes, 16), cst(0)));
+    // Each dimension's elements apart by at least the extent of the next
+    // (rows by their length), at most what a map encodes.
+    conds.push_back(cmp(
+        P::sge, strides[d],
+        arith::MulIOp::create(b, loc, strides[d + 1], sizes[d + 1])));
+    conds.push_back(cmp(P::slt, strideBytes, cst(int64_t(1) << 40)));
+  }
   // Extents a map describes and i32 box coordinates reach.
-  for (Value size : meta.getSizes()) {
+  for (Value size : sizes) {
     conds.push_back(cmp(P::sge, size, cst(1)));
     conds.push_back(cmp(P::slt, size, cst(int64_t(1) << 31)));
   }

@@ -1860,6 +1860,46 @@ func.func @in_bounds_without_global() {
 
 // -----
 
+// CopyOp::verify: 'tma' copies are asynchronous.
+func.func @tma_not_async(%A: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %s = tile.alloc : memref<64x64xf16, #gpu.address_space<workgroup>>
+    // expected-error @+1 {{'tile.copy' op 'tma' copies are asynchronous: add 'async'}}
+    tile.copy tma %A[%c0, %c0], %s : memref<?x?xf16> to memref<64x64xf16, #gpu.address_space<workgroup>>
+  }
+  return
+}
+
+// -----
+
+// CopyOp::verify: 'tma' copies move 2-D tiles of tensors of rank 2 to 5
+// (a 1-D tensor).
+func.func @tma_rank_1(%A: memref<?xf16>) {
+  %c0 = arith.constant 0 : index
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %s = tile.alloc : memref<64xf16, #gpu.address_space<workgroup>>
+    // expected-error @+1 {{'tile.copy' op 'tma' copies move 2-D tiles of tensors of rank 2 to 5 without converting the element type}}
+    tile.copy async tma %A[%c0], %s : memref<?xf16> to memref<64xf16, #gpu.address_space<workgroup>>
+  }
+  return
+}
+
+// -----
+
+// CopyOp::verify: 'tma' copies do not convert (f32 -> f16).
+func.func @tma_converting(%A: memref<?x?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %s = tile.alloc : memref<64x64xf16, #gpu.address_space<workgroup>>
+    // expected-error @+1 {{'tile.copy' op 'tma' copies move 2-D tiles of tensors of rank 2 to 5 without converting the element type}}
+    tile.copy async tma %A[%c0, %c0, %c0], %s : memref<?x?x?xf32> to memref<64x64xf16, #gpu.address_space<workgroup>>
+  }
+  return
+}
+
+// -----
+
 // CopyOp::verify: only copies from global to shared memory can be
 // asynchronous (shared -> fragment).
 func.func @async_copy_shared_to_fragment() {

@@ -49,6 +49,45 @@ func.func @versioned(%A: !g, %B: !g, %kt: index) {
 
 // -----
 
+// 2-D tiles of a 3-D tensor (FlashAttention's [B*H, S, D]): tensor copies
+// with a box of one along the leading dimension. The host's test covers
+// every stride: the innermost is 1, the others 16-byte multiples, each at
+// least the next dimension's extent times its stride.
+!g3 = memref<?x?x128xf16>
+!sK = memref<64x128xf16, #gpu.address_space<workgroup>>
+!sQ = memref<128x128xf16, #gpu.address_space<workgroup>>
+!fS = memref<128x64xf32, #tile.mem<fragment>>
+
+// CHECK-LABEL: func.func @rank3
+// CHECK: %[[BASE:.*]], %[[OFF:.*]], %[[SIZES:.*]]:3, %[[STRIDES:.*]]:3 = memref.extract_strided_metadata %arg0
+// CHECK: arith.cmpi eq, %[[STRIDES]]#2, %c1
+// CHECK: arith.muli %[[STRIDES]]#1, %c2
+// CHECK: arith.muli %[[STRIDES]]#2, %[[SIZES]]#2
+// CHECK: arith.muli %[[STRIDES]]#0, %c2
+// CHECK: arith.muli %[[STRIDES]]#1, %[[SIZES]]#1
+// CHECK: scf.if
+// CHECK: tile.kernel @k_tma
+// CHECK: tile.copy async tma %arg0[%{{.*}}, %{{.*}}, %{{.*}}], %{{.*}} : memref<?x?x128xf16> to
+// CHECK: } else {
+func.func @rank3(%K: !g3, %bh: index, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %qs = tile.alloc : !sQ
+    %ks = tile.alloc : !sK
+    %s = tile.alloc : !fS
+    scf.for %j = %c0 to %n step %c1 {
+      %k0 = arith.muli %j, %c64 : index
+      tile.copy %K[%bh, %k0, %c0], %ks : !g3 to !sK
+      tile.gemm %qs, %ks, %s transpose_b clear_accum : !sQ, !sK, !fS
+    } {tile.num_stages = 2 : i64}
+  }
+  return
+}
+
+// -----
+
 // A tensor whose rows are 33 f16 = 66 bytes apart can never be read by
 // tensor copies: its copy keeps cp.async, with a remark saying why, beside
 // B's tensor copy in the versioned kernel (its threads arrive on the

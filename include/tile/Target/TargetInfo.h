@@ -195,8 +195,9 @@ public:
   virtual void emitMbarrierWait(OpBuilder &b, Location loc, Value addr,
                                 Value parity) const;
   /// Host code, before the launch: the tensor map (an `!llvm.ptr` to a
-  /// device copy) of the 2-D global memref `tensor` for boxes of `box`
-  /// elements (rows, columns) written to shared memory with a swizzle span
+  /// device copy) of the global memref `tensor` (rank 2 to 5) for boxes of
+  /// `box` elements (one per dimension: 1 along the leading ones, then rows
+  /// and columns) written to shared memory with a swizzle span
   /// of `swizzleBytes` (0: none); elements outside the tensor read as zero.
   virtual Value emitTensorMap(OpBuilder &b, Location loc, Value tensor,
                               ArrayRef<int64_t> box,

@@ -608,15 +608,19 @@ LogicalResult mlir::tile::lowering::lowerTmaCopy(LoweringContext &ctx,
   auto key =
       std::make_tuple(tensor.getAsOpaquePointer(), rows, panelCols, swizzle);
   Value &map = ctx.tensorMaps[key];
+  int64_t rank = op.getSourceType().getRank();
   if (!map) {
+    // Boxes of one element along the tensor's leading dimensions.
+    SmallVector<int64_t> box(rank - 2, 1);
+    box.append({rows, panelCols});
     OpBuilder host(ctx.kernel);
-    map = ctx.target.emitTensorMap(host, ctx.kernel.getLoc(), tensor,
-                                   {rows, panelCols}, swizzle);
+    map = ctx.target.emitTensorMap(host, ctx.kernel.getLoc(), tensor, box,
+                                   swizzle);
   }
 
   HandOff h = decode(ctx, seq, pipe.slots);
   ValueRange offsets = op.getSourceOffsets();
-  Value row0 = offsets[0], col0 = offsets[1];
+  Value row0 = offsets[rank - 2], col0 = offsets[rank - 1];
   emitIf(ctx, isZero(ctx, ctx.threadId(op)), [&] {
     Value full = barrierAt(ctx, pipe, 0, h.slot);
     ctx.target.emitMbarrierArriveExpectTx(b, loc, full, rows * cols * bytes);
@@ -626,9 +630,12 @@ LogicalResult mlir::tile::lowering::lowerTmaCopy(LoweringContext &ctx,
     for (int64_t p = 0; p < panels; ++p) {
       Value dst = ctx.sharedPointer(
           tile.view, ctx.add(ref->origin, ctx.idx(p * rows * panelCols)));
-      Value col = ctx.add(col0, ctx.idx(p * panelCols));
-      ctx.target.emitTensorCopy(b, loc, dst, map,
-                                ValueRange{i32(col), i32(row0)}, full);
+      // Coordinates innermost first.
+      SmallVector<Value> coords = {i32(ctx.add(col0, ctx.idx(p * panelCols))),
+                                   i32(row0)};
+      for (int64_t d = rank - 3; d >= 0; --d)
+        coords.push_back(i32(offsets[d]));
+      ctx.target.emitTensorCopy(b, loc, dst, map, coords, full);
     }
   });
   return success();
