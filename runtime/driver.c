@@ -111,6 +111,10 @@ const char *tileRtErrorString(int status) {
     return "out of host memory";
   case TILE_RT_ERROR_CAPACITY:
     return "parameter array too small";
+  case TILE_RT_ERROR_UNSUPPORTED:
+    return "not supported on this backend";
+  case TILE_RT_ERROR_HIP:
+    return "HIP runtime error";
   default:
     break;
   }

@@ -1,16 +1,18 @@
 //===- tile_runtime.c - CUDA runtime for tile-mlir kernels --------*- C -*-===//
 //
 // Implementation of the context-based API of tile_runtime.h: contexts,
-// modules, launches, memory and events. The driver is reached through
-// driver.h; the mgpu ABI and the compiled-host entry points are in mgpu.c,
-// tensor_map.c and host.c.
+// modules, launches and memory (events are in events.c). The driver is
+// reached through driver.h; HIP contexts are sent to hip.c; the mgpu ABI and
+// the compiled-host entry points are in mgpu.c, tensor_map.c and host.c.
 //
 //===----------------------------------------------------------------------===//
 
 #define _POSIX_C_SOURCE 200809L
 
 #include "tile_runtime.h"
+#include "context.h"
 #include "driver.h"
+#include "hip.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -22,34 +24,6 @@
 // Handles and errors
 //===----------------------------------------------------------------------===//
 
-enum { kMessageSize = 4096 };
-
-struct TileRtContext {
-  CUdevice device;
-  CUcontext context;
-  struct TileRtModule *modules; // loaded modules (linked list)
-  char error[kMessageSize];
-};
-
-struct TileRtFunction {
-  struct TileRtModule *module;
-  CUfunction function;
-  char *name;
-  unsigned maxDynamicShared; // known dynamic shared memory limit (0: unknown)
-  struct TileRtFunction *next;
-};
-
-struct TileRtModule {
-  TileRtContext *ctx;
-  CUmodule module;
-  struct TileRtFunction *functions;
-  struct TileRtModule *next;
-};
-
-struct TileRtEvent {
-  CUevent event;
-};
-
 /// Message of the last failed call without a context, per thread.
 static _Thread_local char threadError[kMessageSize];
 
@@ -57,14 +31,15 @@ static char *errorBuffer(TileRtContext *ctx) {
   return ctx ? ctx->error : threadError;
 }
 
+char *tileThreadErrorBuffer(void) { return threadError; }
+
 const char *tileRtLastError(const TileRtContext *ctx) {
   return ctx ? ctx->error : threadError;
 }
 
-/// Records "<what>: <status string>" as the last error and returns `status`.
-static int fail(TileRtContext *ctx, int status, const char *format, ...)
-    __attribute__((format(printf, 3, 4)));
-static int fail(TileRtContext *ctx, int status, const char *format, ...) {
+#define fail tileFail
+
+int tileFail(TileRtContext *ctx, int status, const char *format, ...) {
   char *buffer = errorBuffer(ctx);
   va_list args;
   va_start(args, format);
@@ -78,14 +53,6 @@ static int fail(TileRtContext *ctx, int status, const char *format, ...) {
 
 static void clearError(TileRtContext *ctx) { errorBuffer(ctx)[0] = 0; }
 
-/// Returns 0 if `result` is CUDA_SUCCESS, else records the error.
-#define CHECK_CU(ctx, call, ...)                                               \
-  do {                                                                         \
-    CUresult checkResult = (call);                                             \
-    if (checkResult != CUDA_SUCCESS)                                           \
-      return fail((ctx), checkResult, __VA_ARGS__);                            \
-  } while (0)
-
 /// Loads and initializes the driver once; on failure records the reason as
 /// the error of `ctx` (or of the thread) and returns the status.
 static int ensureDriver(TileRtContext *ctx) {
@@ -95,28 +62,29 @@ static int ensureDriver(TileRtContext *ctx) {
   return status;
 }
 
-#define CHECK_ARG(ctx, cond, ...)                                              \
-  do {                                                                         \
-    if (!(cond))                                                               \
-      return fail((ctx), TILE_RT_ERROR_INVALID_ARGUMENT, __VA_ARGS__);         \
-  } while (0)
-
-/// Checks that `ctx` is a valid context (the driver is then loaded).
-#define CHECK_CTX(ctx, what)                                                   \
-  do {                                                                         \
-    if (!(ctx))                                                                \
-      return fail(NULL, TILE_RT_ERROR_INVALID_ARGUMENT, "%s: NULL context",    \
-                  what);                                                       \
-  } while (0)
-
 //===----------------------------------------------------------------------===//
 // Contexts and devices
 //===----------------------------------------------------------------------===//
 
 int tileRtInit(TileRtContext **ctx, int ordinal) {
+  const char *backend = getenv("TILE_RT_BACKEND");
+  int hip = backend && strcmp(backend, "hip") == 0;
+  return tileRtInitBackend(
+      ctx, hip ? TILE_RT_BACKEND_HIP : TILE_RT_BACKEND_CUDA, ordinal);
+}
+
+int tileRtContextBackend(const TileRtContext *ctx) {
+  return ctx ? ctx->backend : -1;
+}
+
+int tileRtInitBackend(TileRtContext **ctx, int backend, int ordinal) {
   CHECK_ARG(NULL, ctx, "tileRtInit: NULL context pointer");
   *ctx = NULL;
   clearError(NULL);
+  if (backend == TILE_RT_BACKEND_HIP)
+    return tileHipInit(ctx, ordinal);
+  CHECK_ARG(NULL, backend == TILE_RT_BACKEND_CUDA,
+            "tileRtInitBackend: unknown backend %d", backend);
   int status = ensureDriver(NULL);
   if (status != TILE_RT_SUCCESS)
     return status;
@@ -151,6 +119,8 @@ int tileRtInit(TileRtContext **ctx, int ordinal) {
 int tileRtDestroy(TileRtContext *ctx) {
   if (!ctx)
     return TILE_RT_SUCCESS;
+  if (ctx->backend == TILE_RT_BACKEND_HIP)
+    return tileHipDestroy(ctx);
   int status = TILE_RT_SUCCESS;
   while (ctx->modules) {
     int s = tileRtModuleUnload(ctx->modules);
@@ -186,6 +156,8 @@ int tileRtDriverVersion(int *version) {
 
 int tileRtDeviceName(TileRtContext *ctx, char *name, size_t size) {
   CHECK_CTX(ctx, "tileRtDeviceName");
+  if (ctx->backend == TILE_RT_BACKEND_HIP)
+    return tileHipDeviceName(ctx, name, size);
   CHECK_ARG(ctx, name && size > 0 && size <= 0x7fffffff,
             "tileRtDeviceName: invalid buffer");
   CHECK_CU(ctx, tileCu.cuDeviceGetName(name, (int)size, ctx->device),
@@ -196,6 +168,7 @@ int tileRtDeviceName(TileRtContext *ctx, char *name, size_t size) {
 
 int tileRtDeviceAttribute(TileRtContext *ctx, int attribute, int *value) {
   CHECK_CTX(ctx, "tileRtDeviceAttribute");
+  CHECK_CUDA_ONLY(ctx, "tileRtDeviceAttribute");
   CHECK_ARG(ctx, value, "tileRtDeviceAttribute: NULL value");
   CHECK_CU(ctx, tileCu.cuDeviceGetAttribute(value, attribute, ctx->device),
            "cuDeviceGetAttribute(%d)", attribute);
@@ -204,6 +177,7 @@ int tileRtDeviceAttribute(TileRtContext *ctx, int attribute, int *value) {
 
 int tileRtDeviceComputeCapability(TileRtContext *ctx, int *major, int *minor) {
   CHECK_CTX(ctx, "tileRtDeviceComputeCapability");
+  CHECK_CUDA_ONLY(ctx, "tileRtDeviceComputeCapability");
   CHECK_ARG(ctx, major && minor,
             "tileRtDeviceComputeCapability: NULL argument");
   int status = tileRtDeviceAttribute(
@@ -216,12 +190,14 @@ int tileRtDeviceComputeCapability(TileRtContext *ctx, int *major, int *minor) {
 
 int tileRtDeviceSMCount(TileRtContext *ctx, int *count) {
   CHECK_CTX(ctx, "tileRtDeviceSMCount");
+  CHECK_CUDA_ONLY(ctx, "tileRtDeviceSMCount");
   return tileRtDeviceAttribute(ctx, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
                                count);
 }
 
 int tileRtDeviceMaxSharedMemoryOptin(TileRtContext *ctx, int *bytes) {
   CHECK_CTX(ctx, "tileRtDeviceMaxSharedMemoryOptin");
+  CHECK_CUDA_ONLY(ctx, "tileRtDeviceMaxSharedMemoryOptin");
   return tileRtDeviceAttribute(
       ctx, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, bytes);
 }
@@ -229,6 +205,7 @@ int tileRtDeviceMaxSharedMemoryOptin(TileRtContext *ctx, int *bytes) {
 int tileRtMemGetInfo(TileRtContext *ctx, size_t *freeBytes,
                      size_t *totalBytes) {
   CHECK_CTX(ctx, "tileRtMemGetInfo");
+  CHECK_CUDA_ONLY(ctx, "tileRtMemGetInfo");
   CHECK_ARG(ctx, freeBytes && totalBytes, "tileRtMemGetInfo: NULL argument");
   CHECK_CU(ctx, tileCu.cuMemGetInfo(freeBytes, totalBytes), "cuMemGetInfo");
   return TILE_RT_SUCCESS;
@@ -236,6 +213,8 @@ int tileRtMemGetInfo(TileRtContext *ctx, size_t *freeBytes,
 
 int tileRtSynchronize(TileRtContext *ctx) {
   CHECK_CTX(ctx, "tileRtSynchronize");
+  if (ctx->backend == TILE_RT_BACKEND_HIP)
+    return tileHipSynchronize(ctx);
   CHECK_CU(ctx, tileCu.cuCtxSynchronize(), "cuCtxSynchronize");
   return TILE_RT_SUCCESS;
 }
@@ -254,16 +233,25 @@ int tileRtModuleLoadData(TileRtContext *ctx, const void *image, size_t size,
   TileRtModule *result = calloc(1, sizeof(TileRtModule));
   if (!result)
     return fail(ctx, TILE_RT_ERROR_OUT_OF_MEMORY, "tileRtModuleLoadData");
-  char errorLog[2048];
-  int status = tileLoadModuleImage(&result->module, image, size, -1, errorLog,
-                                   sizeof(errorLog));
-  if (status != CUDA_SUCCESS) {
-    free(result);
-    const char *kind = tileIsBinaryImage(image, size) ? "binary" : "PTX";
-    if (errorLog[0])
-      return fail(ctx, status, "cuModuleLoadDataEx (%s, %zu bytes): %s", kind,
-                  size, errorLog);
-    return fail(ctx, status, "cuModuleLoadDataEx (%s, %zu bytes)", kind, size);
+  if (ctx->backend == TILE_RT_BACKEND_HIP) {
+    int status = tileHipModuleLoad(ctx, image, size, &result->module);
+    if (status != TILE_RT_SUCCESS) {
+      free(result);
+      return status;
+    }
+  } else {
+    char errorLog[2048];
+    int status = tileLoadModuleImage(&result->module, image, size, -1, errorLog,
+                                     sizeof(errorLog));
+    if (status != CUDA_SUCCESS) {
+      free(result);
+      const char *kind = tileIsBinaryImage(image, size) ? "binary" : "PTX";
+      if (errorLog[0])
+        return fail(ctx, status, "cuModuleLoadDataEx (%s, %zu bytes): %s", kind,
+                    size, errorLog);
+      return fail(ctx, status, "cuModuleLoadDataEx (%s, %zu bytes)", kind,
+                  size);
+    }
   }
   result->ctx = ctx;
   result->next = ctx->modules;
@@ -338,8 +326,11 @@ int tileRtModuleUnload(TileRtModule *module) {
     free(module->functions);
     module->functions = next;
   }
-  CUresult r = tileCu.cuModuleUnload(module->module);
+  CUmodule handle = module->module;
   free(module);
+  if (ctx->backend == TILE_RT_BACKEND_HIP)
+    return tileHipModuleUnload(ctx, handle);
+  CUresult r = tileCu.cuModuleUnload(handle);
   if (r != CUDA_SUCCESS)
     return fail(ctx, r, "cuModuleUnload");
   return TILE_RT_SUCCESS;
@@ -358,8 +349,14 @@ int tileRtGetFunction(TileRtModule *module, const char *name,
     }
   }
   CUfunction function;
-  CHECK_CU(ctx, tileCu.cuModuleGetFunction(&function, module->module, name),
-           "cuModuleGetFunction: no kernel '%s' in the module", name);
+  if (ctx->backend == TILE_RT_BACKEND_HIP) {
+    int status = tileHipGetFunction(ctx, module->module, name, &function);
+    if (status != TILE_RT_SUCCESS)
+      return status;
+  } else {
+    CHECK_CU(ctx, tileCu.cuModuleGetFunction(&function, module->module, name),
+             "cuModuleGetFunction: no kernel '%s' in the module", name);
+  }
   TileRtFunction *result = calloc(1, sizeof(TileRtFunction));
   char *copy = malloc(strlen(name) + 1);
   if (!result || !copy) {
@@ -381,6 +378,7 @@ int tileRtFunctionInfo(TileRtFunction *fn, int *numRegs, int *staticSharedBytes,
                        int *localBytes, int *maxThreadsPerBlock) {
   CHECK_ARG(NULL, fn, "tileRtFunctionInfo: NULL function");
   TileRtContext *ctx = fn->module->ctx;
+  CHECK_CUDA_ONLY(ctx, "tileRtFunctionInfo");
   struct {
     int *value;
     int attribute;
@@ -410,6 +408,8 @@ int tileRtLaunch(TileRtFunction *fn, const unsigned grid[3],
   TileRtContext *ctx = fn->module->ctx;
   CHECK_ARG(ctx, grid && block, "tileRtLaunch('%s'): NULL grid or block",
             fn->name);
+  if (ctx->backend == TILE_RT_BACKEND_HIP)
+    return tileHipLaunch(fn, grid, block, sharedBytes, params);
   // The dynamic shared memory a kernel may use is limited to 48 KiB minus its
   // static shared memory unless raised: raise it when the launch needs more.
   if (sharedBytes > fn->maxDynamicShared) {
@@ -439,6 +439,8 @@ int tileRtMalloc(TileRtContext *ctx, size_t size, TileRtDevicePtr *ptr) {
   CHECK_CTX(ctx, "tileRtMalloc");
   CHECK_ARG(ctx, ptr, "tileRtMalloc: NULL pointer");
   *ptr = 0;
+  if (ctx->backend == TILE_RT_BACKEND_HIP)
+    return tileHipMalloc(ctx, size, ptr);
   CUdeviceptr result = 0;
   CHECK_CU(ctx, tileCu.cuMemAlloc(&result, size), "cuMemAlloc(%zu bytes)",
            size);
@@ -450,6 +452,8 @@ int tileRtFree(TileRtContext *ctx, TileRtDevicePtr ptr) {
   CHECK_CTX(ctx, "tileRtFree");
   if (!ptr)
     return TILE_RT_SUCCESS;
+  if (ctx->backend == TILE_RT_BACKEND_HIP)
+    return tileHipFree(ctx, ptr);
   CHECK_CU(ctx, tileCu.cuMemFree(ptr), "cuMemFree");
   return TILE_RT_SUCCESS;
 }
@@ -458,6 +462,8 @@ int tileRtMemcpyHtoD(TileRtContext *ctx, TileRtDevicePtr dst, const void *src,
                      size_t size) {
   CHECK_CTX(ctx, "tileRtMemcpyHtoD");
   CHECK_ARG(ctx, src || size == 0, "tileRtMemcpyHtoD: NULL source");
+  if (ctx->backend == TILE_RT_BACKEND_HIP)
+    return tileHipMemcpy(ctx, (void *)(uintptr_t)dst, src, size, 1);
   CHECK_CU(ctx, tileCu.cuMemcpyHtoD(dst, src, size), "cuMemcpyHtoD(%zu bytes)",
            size);
   return TILE_RT_SUCCESS;
@@ -467,6 +473,8 @@ int tileRtMemcpyDtoH(TileRtContext *ctx, void *dst, TileRtDevicePtr src,
                      size_t size) {
   CHECK_CTX(ctx, "tileRtMemcpyDtoH");
   CHECK_ARG(ctx, dst || size == 0, "tileRtMemcpyDtoH: NULL destination");
+  if (ctx->backend == TILE_RT_BACKEND_HIP)
+    return tileHipMemcpy(ctx, dst, (const void *)(uintptr_t)src, size, 0);
   CHECK_CU(ctx, tileCu.cuMemcpyDtoH(dst, src, size), "cuMemcpyDtoH(%zu bytes)",
            size);
   return TILE_RT_SUCCESS;
@@ -475,6 +483,7 @@ int tileRtMemcpyDtoH(TileRtContext *ctx, void *dst, TileRtDevicePtr src,
 int tileRtMemcpyDtoD(TileRtContext *ctx, TileRtDevicePtr dst,
                      TileRtDevicePtr src, size_t size) {
   CHECK_CTX(ctx, "tileRtMemcpyDtoD");
+  CHECK_CUDA_ONLY(ctx, "tileRtMemcpyDtoD");
   CHECK_CU(ctx, tileCu.cuMemcpyDtoD(dst, src, size), "cuMemcpyDtoD(%zu bytes)",
            size);
   return TILE_RT_SUCCESS;
@@ -483,6 +492,7 @@ int tileRtMemcpyDtoD(TileRtContext *ctx, TileRtDevicePtr dst,
 int tileRtMemsetD8(TileRtContext *ctx, TileRtDevicePtr ptr, uint8_t value,
                    size_t size) {
   CHECK_CTX(ctx, "tileRtMemsetD8");
+  CHECK_CUDA_ONLY(ctx, "tileRtMemsetD8");
   CHECK_CU(ctx, tileCu.cuMemsetD8(ptr, value, size), "cuMemsetD8(%zu bytes)",
            size);
   return TILE_RT_SUCCESS;
@@ -491,6 +501,7 @@ int tileRtMemsetD8(TileRtContext *ctx, TileRtDevicePtr ptr, uint8_t value,
 int tileRtMemsetD16(TileRtContext *ctx, TileRtDevicePtr ptr, uint16_t value,
                     size_t count) {
   CHECK_CTX(ctx, "tileRtMemsetD16");
+  CHECK_CUDA_ONLY(ctx, "tileRtMemsetD16");
   CHECK_CU(ctx, tileCu.cuMemsetD16(ptr, value, count), "cuMemsetD16(%zu words)",
            count);
   return TILE_RT_SUCCESS;
@@ -499,62 +510,9 @@ int tileRtMemsetD16(TileRtContext *ctx, TileRtDevicePtr ptr, uint16_t value,
 int tileRtMemsetD32(TileRtContext *ctx, TileRtDevicePtr ptr, uint32_t value,
                     size_t count) {
   CHECK_CTX(ctx, "tileRtMemsetD32");
+  CHECK_CUDA_ONLY(ctx, "tileRtMemsetD32");
   CHECK_CU(ctx, tileCu.cuMemsetD32(ptr, value, count), "cuMemsetD32(%zu words)",
            count);
-  return TILE_RT_SUCCESS;
-}
-
-//===----------------------------------------------------------------------===//
-// Events
-//===----------------------------------------------------------------------===//
-
-int tileRtEventCreate(TileRtContext *ctx, TileRtEvent **event) {
-  CHECK_CTX(ctx, "tileRtEventCreate");
-  CHECK_ARG(ctx, event, "tileRtEventCreate: NULL event pointer");
-  *event = NULL;
-  TileRtEvent *result = calloc(1, sizeof(TileRtEvent));
-  if (!result)
-    return fail(ctx, TILE_RT_ERROR_OUT_OF_MEMORY, "tileRtEventCreate");
-  CUresult r = tileCu.cuEventCreate(&result->event, CU_EVENT_DEFAULT);
-  if (r != CUDA_SUCCESS) {
-    free(result);
-    return fail(ctx, r, "cuEventCreate");
-  }
-  *event = result;
-  return TILE_RT_SUCCESS;
-}
-
-int tileRtEventDestroy(TileRtContext *ctx, TileRtEvent *event) {
-  CHECK_CTX(ctx, "tileRtEventDestroy");
-  if (!event)
-    return TILE_RT_SUCCESS;
-  CUresult r = tileCu.cuEventDestroy(event->event);
-  free(event);
-  CHECK_CU(ctx, r, "cuEventDestroy");
-  return TILE_RT_SUCCESS;
-}
-
-int tileRtEventRecord(TileRtContext *ctx, TileRtEvent *event) {
-  CHECK_CTX(ctx, "tileRtEventRecord");
-  CHECK_ARG(ctx, event, "tileRtEventRecord: NULL event");
-  CHECK_CU(ctx, tileCu.cuEventRecord(event->event, NULL), "cuEventRecord");
-  return TILE_RT_SUCCESS;
-}
-
-int tileRtEventSynchronize(TileRtContext *ctx, TileRtEvent *event) {
-  CHECK_CTX(ctx, "tileRtEventSynchronize");
-  CHECK_ARG(ctx, event, "tileRtEventSynchronize: NULL event");
-  CHECK_CU(ctx, tileCu.cuEventSynchronize(event->event), "cuEventSynchronize");
-  return TILE_RT_SUCCESS;
-}
-
-int tileRtEventElapsedMs(TileRtContext *ctx, TileRtEvent *start,
-                         TileRtEvent *end, float *ms) {
-  CHECK_CTX(ctx, "tileRtEventElapsedMs");
-  CHECK_ARG(ctx, start && end && ms, "tileRtEventElapsedMs: NULL argument");
-  *ms = 0;
-  CHECK_CU(ctx, tileCu.cuEventElapsedTime(ms, start->event, end->event),
-           "cuEventElapsedTime");
   return TILE_RT_SUCCESS;
 }
 

@@ -18,7 +18,9 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
 LLVM_PREFIX=/usr/lib/llvm-22
 
-PACKAGES=(libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
+# lld-22: tile-to-rocdl links AMD code objects (format=bin) with LLVM 22's
+# ld.lld (the lit tests of the AMD backend use it).
+PACKAGES=(libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools lld-22
           ninja-build cmake g++ gcc)
 
 log() { echo "setup: $*"; }

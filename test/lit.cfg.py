@@ -49,6 +49,22 @@ if os.path.exists(ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
 
+# AMD code objects (tile-to-rocdl format=bin): upstream's serializer links
+# with <ROCm folder>/llvm/bin/ld.lld. Without ROCm, a folder of that shape
+# whose ld.lld is LLVM 22's (lld-22) stands in for it; tests use
+# `rocm-path=%rocm_path`. llvm-readelf / llvm-objdump read the result.
+ld_lld = os.path.join(config.llvm_tools_dir, "ld.lld")
+if os.path.exists(ld_lld):
+    rocm_path = os.path.join(config.test_exec_root, "rocm")
+    rocm_lld = os.path.join(rocm_path, "llvm", "bin", "ld.lld")
+    os.makedirs(os.path.dirname(rocm_lld), exist_ok=True)
+    if os.path.realpath(rocm_lld) != os.path.realpath(ld_lld):
+        if os.path.lexists(rocm_lld):
+            os.remove(rocm_lld)
+        os.symlink(ld_lld, rocm_lld)
+    config.available_features.add("ld.lld")
+    config.substitutions.append(("%rocm_path", rocm_path))
+
 # GPU tests run only where a CUDA device is visible. CI machines have none.
 if os.environ.get("TILE_GPU_TESTS") == "1" or os.path.exists("/dev/nvidia0"):
     config.available_features.add("cuda-gpu")

@@ -3,6 +3,7 @@
 #include "tile/Conversion/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/ToolOutputFile.h"
 
@@ -20,9 +21,11 @@ struct EmitBinaryPass : public tile::impl::EmitBinaryBase<EmitBinaryPass> {
     getOperation().walk([&](gpu::BinaryOp binary) {
       for (Attribute attr : binary.getObjects()) {
         auto object = cast<gpu::ObjectAttr>(attr);
-        StringRef ext = "cubin";
+        // AMD objects (#rocdl.target) are code objects and GCN assembly.
+        bool amd = isa<ROCDL::ROCDLTargetAttr>(object.getTarget());
+        StringRef ext = amd ? "hsaco" : "cubin";
         if (object.getFormat() == gpu::CompilationTarget::Assembly)
-          ext = "ptx";
+          ext = amd ? "s" : "ptx";
         else if (object.getFormat() == gpu::CompilationTarget::Fatbin)
           ext = "fatbin";
         else if (object.getFormat() == gpu::CompilationTarget::Offload)

@@ -1,5 +1,7 @@
 //===- Pipelines.cpp - One-shot tile pipelines ------------------*- C++ -*-===//
 
+#include "PipelineCommon.h"
+
 #include "tile/Conversion/Passes.h"
 #include "tile/Dialect/TileDialect.h"
 #include "tile/Dialect/TileOps.h"
@@ -69,249 +71,43 @@ static bool findCudaTool(StringRef toolkit, StringRef tool) {
   return static_cast<bool>(llvm::sys::findProgramByName(tool));
 }
 
-namespace {
-
-/// Whether an error was emitted while the pipeline ran, whatever the pass
-/// that emitted it returned: upstream passes such as gpu-module-to-binary
-/// report some failures (a serializer that cannot find its tools) without
-/// failing. The first pass of the pipeline starts watching the context's
-/// diagnostics, the last one stops and fails the pipeline if any error was
-/// seen, so that tile-opt and C API hosts (mlirPassManagerRunOnOp) see the
-/// failure.
-struct ErrorWatch {
-  /// Shared with the handler, which may outlive the pipeline when a pass
-  /// fails before the last one runs (it then only sets this flag).
-  std::shared_ptr<std::atomic<bool>> sawError;
-  MLIRContext *context = nullptr;
-  DiagnosticEngine::HandlerID handler = 0;
-
-  void start(MLIRContext *ctx) {
-    stop();
-    auto flag = std::make_shared<std::atomic<bool>>(false);
-    sawError = flag;
-    context = ctx;
-    handler = ctx->getDiagEngine().registerHandler([flag](Diagnostic &diag) {
-      if (diag.getSeverity() == DiagnosticSeverity::Error)
-        *flag = true;
-      return failure(); // Not handled: the other handlers report it.
-    });
+void mlir::tile::pipelines::addTileLevelPasses(
+    OpPassManager &pm, const TileLevelOptions &options) {
+  AttachTargetOptions attach;
+  attach.chip = options.chip;
+  attach.features = options.features;
+  attach.defaultChip = options.defaultChip;
+  pm.addPass(createAttachTarget(attach));
+  // Resources against the target's limits, before anything unrolls or
+  // multi-buffers (register tiles far beyond the register file, huge
+  // tile.parallel loops); pipelining checks its own shared memory.
+  pm.addPass(createCheckResources());
+  if (options.specializeBounds)
+    pm.addPass(createSpecializeBounds());
+  if (options.pipeline) {
+    pm.addPass(createPipelinePlanning());
+    pm.addPass(createInjectPipeline());
   }
-  /// Stops watching; returns whether an error was seen.
-  bool stop() {
-    if (context)
-      context->getDiagEngine().eraseHandler(handler);
-    context = nullptr;
-    return sawError && *sawError;
+  pm.addPass(createLayoutInference());
+  // Tensor copies for the pipes on sm_90 (the swizzles are chosen now).
+  if (options.pipeline)
+    pm.addPass(createSelectTma());
+  if (options.pipeline) {
+    WarpSpecializeOptions ws;
+    ws.all = options.warpSpecialize;
+    pm.addPass(createWarpSpecialize(ws));
   }
-};
-
-/// What buildTileToNVVMPipeline found out about its options, checked when
-/// the pipeline starts.
-struct PreflightOptions {
-  /// Errors about the options (format, toolkit, optimization level).
-  SmallVector<std::string> optionErrors;
-  bool specializeBounds = true;
-  std::shared_ptr<ErrorWatch> watch;
-};
-
-/// First pass of tile-to-nvvm: reports invalid options at the module, then
-/// rejects, at the op, input that verifies but that the rest of the
-/// pipeline cannot compile, before any of it runs. Also makes an explicit
-/// `#gpu.address_space<global>` the default memory space, which global
-/// memory means anyway (the host lowering only knows the default one).
-struct TileToNVVMPreflightPass
-    : public PassWrapper<TileToNVVMPreflightPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TileToNVVMPreflightPass)
-
-  explicit TileToNVVMPreflightPass(PreflightOptions options)
-      : options(std::move(options)) {}
-  TileToNVVMPreflightPass(const TileToNVVMPreflightPass &other)
-      : PassWrapper(other), options(other.options) {}
-
-  StringRef getArgument() const override { return "tile-to-nvvm-preflight"; }
-  StringRef getDescription() const override {
-    return "Check the options and input of tile-to-nvvm before compiling";
-  }
-
-  void runOnOperation() override {
-    ModuleOp module = getOperation();
-    if (options.watch)
-      options.watch->start(&getContext());
-    bool failed = false;
-    for (const std::string &error : options.optionErrors) {
-      module.emitError() << error;
-      failed = true;
-    }
-    if (failed)
-      return signalPassFailure();
-    normalizeGlobalMemorySpace(module);
-    if (!succeeded(checkInput(module)))
-      signalPassFailure();
-  }
-
-  static void normalizeGlobalMemorySpace(ModuleOp module) {
-    AttrTypeReplacer replacer;
-    replacer.addReplacement([](MemRefType type) -> std::optional<Type> {
-      auto space =
-          dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
-      if (!space || space.getValue() != gpu::AddressSpace::Global)
-        return std::nullopt;
-      return MemRefType::get(type.getShape(), type.getElementType(),
-                             type.getLayout(), Attribute());
-    });
-    replacer.recursivelyReplaceElementsIn(module, /*replaceAttrs=*/true,
-                                          /*replaceLocs=*/false,
-                                          /*replaceTypes=*/true);
-  }
-
-  LogicalResult checkInput(ModuleOp module) {
-    bool failed = false;
-    // Outside kernels, memrefs live in global memory: the host lowering has
-    // no address space for tiles (it failed without a location).
-    auto isHostMemRef = [](Type type) {
-      auto memref = dyn_cast<MemRefType>(type);
-      return !memref || !memref.getMemorySpace() ||
-             isa<IntegerAttr>(memref.getMemorySpace());
-    };
-    module.walk([&](Operation *op) {
-      if (isa<KernelOp>(op) || op->getParentOfType<KernelOp>())
-        return;
-      auto report = [&](Type type, const Twine &what) {
-        op->emitOpError() << what << " has type " << type
-                          << ", a tile outside any tile.kernel, which "
-                             "tile-to-nvvm cannot compile: host code only "
-                             "handles global memrefs";
-        failed = true;
-      };
-      if (auto func = dyn_cast<FunctionOpInterface>(op)) {
-        for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
-          if (!isHostMemRef(type))
-            return report(type, "argument #" + Twine(i));
-        for (auto [i, type] : llvm::enumerate(func.getResultTypes()))
-          if (!isHostMemRef(type))
-            return report(type, "result #" + Twine(i));
-        return;
-      }
-      for (auto [i, type] : llvm::enumerate(op->getResultTypes()))
-        if (!isHostMemRef(type))
-          return report(type, "result #" + Twine(i));
-    });
-    if (failed)
-      return failure();
-    module.walk([&](Operation *op) {
-      // A constant memref.dim index outside the memref's rank: upstream
-      // canonicalization (run by this pipeline) crashes on it.
-      if (auto dim = dyn_cast<memref::DimOp>(op)) {
-        std::optional<int64_t> index = dim.getConstantIndex();
-        auto type = dyn_cast<MemRefType>(dim.getSource().getType());
-        if (index && type && (*index < 0 || *index >= type.getRank())) {
-          dim.emitOpError("index ") << *index << " is out of range for a rank-"
-                                    << type.getRank() << " memref";
-          failed = true;
-        }
-        return;
-      }
-      // Tiles are lowered as allocations of the whole kernel.
-      if (auto alloc = dyn_cast<AllocOp>(op)) {
-        Operation *parent = alloc->getParentOp();
-        if (isa_and_nonnull<KernelOp>(parent))
-          return;
-        alloc.emitOpError("inside '")
-            << (parent ? parent->getName().getStringRef() : "")
-            << "' is not supported by tile-to-nvvm: allocate tiles at the top "
-               "level of the tile.kernel (a tile lives until the kernel ends "
-               "wherever it is allocated)";
-        failed = true;
-        return;
-      }
-      // tile.parallel bodies are lowered for fragment and global accesses.
-      if (isa<memref::LoadOp, memref::StoreOp>(op) &&
-          op->getParentOfType<ParallelOp>()) {
-        bool isLoad = isa<memref::LoadOp>(op);
-        auto type = cast<MemRefType>(op->getOperand(isLoad ? 0 : 1).getType());
-        MemoryKind kind = getMemoryKind(type);
-        if (kind == MemoryKind::Shared || kind == MemoryKind::Local) {
-          op->emitOpError()
-              << (isLoad ? "reads" : "writes") << " a "
-              << stringifyMemoryKind(kind)
-              << " tile inside tile.parallel, which tile-to-nvvm does not "
-                 "lower: tile.parallel may access fragments and global "
-                 "memory; copy the tile to a fragment first";
-          failed = true;
-        }
-        return;
-      }
-      // User schedules count the ops of the loop body as written; versioning
-      // a nested loop puts a bounds test in this body.
-      if (auto loop = dyn_cast<scf::ForOp>(op)) {
-        if (!options.specializeBounds ||
-            (!loop->hasAttr(TileDialect::kStageAttrName) &&
-             !loop->hasAttr(TileDialect::kOrderAttrName)))
-          return;
-        scf::ForOp nested;
-        loop.getBody()->walk([&](scf::ForOp inner) {
-          WalkResult copies = inner.getBody()->walk([](CopyOp copy) {
-            return copy.getSourceOffsets().empty() &&
-                           copy.getTargetOffsets().empty()
-                       ? WalkResult::advance()
-                       : WalkResult::interrupt();
-          });
-          if (copies.wasInterrupted()) {
-            nested = inner;
-            return WalkResult::interrupt();
-          }
-          return WalkResult::advance();
-        });
-        if (!nested)
-          return;
-        InFlightDiagnostic diag =
-            loop.emitError()
-            << "the user-given '" << TileDialect::kStageAttrName << "' / '"
-            << TileDialect::kOrderAttrName
-            << "' of this loop cannot be kept: tile-specialize-bounds adds "
-               "a bounds test to its body before a nested loop that copies "
-               "at offsets; remove the schedule or compile with "
-               "specialize-bounds=false";
-        diag.attachNote(nested.getLoc()) << "nested loop";
-        failed = true;
-      }
-    });
-    return failure(failed);
-  }
-
-  PreflightOptions options;
-};
-
-/// Last pass of tile-to-nvvm: fails the pipeline if an error was emitted
-/// while it ran (see ErrorWatch).
-struct TileToNVVMErrorCheckPass
-    : public PassWrapper<TileToNVVMErrorCheckPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TileToNVVMErrorCheckPass)
-
-  explicit TileToNVVMErrorCheckPass(std::shared_ptr<ErrorWatch> watch)
-      : watch(std::move(watch)) {}
-  TileToNVVMErrorCheckPass(const TileToNVVMErrorCheckPass &other)
-      : PassWrapper(other), watch(other.watch) {}
-
-  StringRef getArgument() const override { return "tile-to-nvvm-error-check"; }
-  StringRef getDescription() const override {
-    return "Fail tile-to-nvvm if an error was reported while it ran; "
-           "otherwise leave an upstream module";
-  }
-
-  void runOnOperation() override {
-    if (watch && watch->stop())
-      return signalPassFailure();
-    // Nothing after the pipeline needs the tile target (the gpu.binary ops
-    // carry what it meant): without it, upstream tools (mlir-translate,
-    // mlir-runner) read the result without the tile dialect.
-    getOperation()->removeAttr("tile.target");
-  }
-
-  std::shared_ptr<ErrorWatch> watch;
-};
-
-} // namespace
+  // Again with the multi-buffered tiles and the layouts' padding.
+  pm.addPass(createCheckResources());
+  pm.addPass(createLowerOps());
+  pm.addPass(createConvertTileToGPU());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  PrepareHostOptions host;
+  host.runtime = options.hostRuntime;
+  host.cInterface = options.cInterface;
+  pm.addPass(createPrepareHost(host));
+}
 
 void mlir::tile::buildTileToNVVMPipeline(
     OpPassManager &pm, const TileToNVVMPipelineOptions &options) {
@@ -321,9 +117,9 @@ void mlir::tile::buildTileToNVVMPipeline(
   //
   // Options are checked first: errors are reported at the module before
   // anything runs (chip and features by tile-attach-target).
-  PreflightOptions preflight;
+  pipelines::PreflightOptions preflight;
   preflight.specializeBounds = options.specializeBounds;
-  preflight.watch = std::make_shared<ErrorWatch>();
+  preflight.watch = std::make_shared<pipelines::ErrorWatch>();
   StringRef format = options.format;
   std::optional<bool> needsPtxas =
       llvm::StringSwitch<std::optional<bool>>(format)
@@ -379,42 +175,18 @@ void mlir::tile::buildTileToNVVMPipeline(
                                              .str());
     }
   }
-  std::shared_ptr<ErrorWatch> watch = preflight.watch;
-  pm.addPass(std::make_unique<TileToNVVMPreflightPass>(std::move(preflight)));
+  std::shared_ptr<pipelines::ErrorWatch> watch = preflight.watch;
+  pm.addPass(pipelines::createPreflightPass(std::move(preflight)));
 
-  AttachTargetOptions attach;
-  attach.chip = options.chip;
-  attach.features = options.features;
-  pm.addPass(createAttachTarget(attach));
-  // Resources against the target's limits, before anything unrolls or
-  // multi-buffers (register tiles far beyond the register file, huge
-  // tile.parallel loops); pipelining checks its own shared memory.
-  pm.addPass(createCheckResources());
-  if (options.specializeBounds)
-    pm.addPass(createSpecializeBounds());
-  if (options.pipeline) {
-    pm.addPass(createPipelinePlanning());
-    pm.addPass(createInjectPipeline());
-  }
-  pm.addPass(createLayoutInference());
-  // Tensor copies for the pipes on sm_90 (the swizzles are chosen now).
-  if (options.pipeline)
-    pm.addPass(createSelectTma());
-  if (options.pipeline) {
-    WarpSpecializeOptions ws;
-    ws.all = options.warpSpecialize;
-    pm.addPass(createWarpSpecialize(ws));
-  }
-  // Again with the multi-buffered tiles and the layouts' padding.
-  pm.addPass(createCheckResources());
-  pm.addPass(createLowerOps());
-  pm.addPass(createConvertTileToGPU());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
-  PrepareHostOptions host;
-  host.runtime = options.hostRuntime;
-  host.cInterface = options.cInterface;
-  pm.addPass(createPrepareHost(host));
+  pipelines::TileLevelOptions tileLevel;
+  tileLevel.chip = options.chip;
+  tileLevel.features = options.features;
+  tileLevel.pipeline = options.pipeline;
+  tileLevel.warpSpecialize = options.warpSpecialize;
+  tileLevel.specializeBounds = options.specializeBounds;
+  tileLevel.hostRuntime = options.hostRuntime;
+  tileLevel.cInterface = options.cInterface;
+  pipelines::addTileLevelPasses(pm, tileLevel);
 
   // NVGPU/NVVM and host lowering, as upstream's gpu-lower-to-nvvm-pipeline,
   // with the toolkit (for libdevice and ptxas) made explicit.
@@ -425,6 +197,7 @@ void mlir::tile::buildTileToNVVMPipeline(
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   AttachGPUTargetOptions target;
+  target.vendor = "nvidia";
   target.optLevel = options.optLevel;
   if (!toolkit.empty()) {
     SmallString<128> libdevice(toolkit);
@@ -455,7 +228,7 @@ void mlir::tile::buildTileToNVVMPipeline(
   pm.addPass(createReconcileUnrealizedCastsPass());
   if (options.cInterface)
     pm.addPass(createExportCInterface());
-  pm.addPass(std::make_unique<TileToNVVMErrorCheckPass>(watch));
+  pm.addPass(pipelines::createErrorCheckPass(watch));
 }
 
 void mlir::tile::registerTilePipelines() {
@@ -464,4 +237,9 @@ void mlir::tile::registerTilePipelines() {
       "Compile tile kernels to a gpu.binary for NVIDIA GPUs (layout "
       "inference, tile op lowering, outlining, NVVM lowering, serialization)",
       buildTileToNVVMPipeline);
+  PassPipelineRegistration<TileToROCDLPipelineOptions>(
+      "tile-to-rocdl",
+      "Compile tile kernels to a gpu.binary for AMD CDNA GPUs (layout "
+      "inference, tile op lowering, outlining, ROCDL lowering, code objects)",
+      buildTileToROCDLPipeline);
 }

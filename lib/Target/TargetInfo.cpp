@@ -127,6 +127,12 @@ LogicalResult TargetInfo::verifyKernel(KernelOp kernel) const {
            << getChipName() << ", got " << threads;
   WalkResult result = kernel.walk([&](WsOp ws) {
     if (!getWarpgroupSize()) {
+      if (ws.getRegisters()) {
+        ws.emitOpError("sets a register budget, which needs setmaxnreg "
+                       "(sm_90a); the target is ")
+            << getChipName();
+        return WalkResult::interrupt();
+      }
       ws.emitOpError("needs warpgroups, which ")
           << getChipName()
           << " does not have: warp specialization is not supported there";
@@ -245,6 +251,40 @@ LogicalResult TargetInfo::emitSharedToRegisters(OpBuilder &, Location,
                                                 const RegisterOperand &,
                                                 Value) const {
   return failure();
+}
+
+std::optional<std::pair<int64_t, int64_t>>
+mlir::tile::partitionWarps(WarpPolicy policy, int64_t m, int64_t n,
+                           int64_t numWarps, int64_t unitM, int64_t unitN) {
+  auto fits = [&](int64_t wm, int64_t wn) {
+    return m % (unitM * wm) == 0 && n % (unitN * wn) == 0;
+  };
+  switch (policy) {
+  case WarpPolicy::FullRow:
+    if (!fits(numWarps, 1))
+      return std::nullopt;
+    return std::make_pair(numWarps, int64_t(1));
+  case WarpPolicy::FullCol:
+    if (!fits(1, numWarps))
+      return std::nullopt;
+    return std::make_pair(int64_t(1), numWarps);
+  case WarpPolicy::Square: {
+    std::optional<std::pair<int64_t, int64_t>> best;
+    int64_t bestScore = 0;
+    for (int64_t wm = numWarps; wm >= 1; wm /= 2) {
+      int64_t wn = numWarps / wm;
+      if (!fits(wm, wn))
+        continue;
+      int64_t score = std::abs(m / wm - n / wn);
+      if (!best || score < bestScore) {
+        best = std::make_pair(wm, wn);
+        bestScore = score;
+      }
+    }
+    return best;
+  }
+  }
+  llvm_unreachable("unknown policy");
 }
 
 std::unique_ptr<TargetInfo> mlir::tile::createTargetInfo(TargetAttr target) {

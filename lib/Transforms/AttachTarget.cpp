@@ -26,7 +26,9 @@ struct AttachTargetPass
     if (wantChip.empty()) {
       if (existing && features.empty())
         return;
-      wantChip = existing ? existing.getChip() : StringRef(kDefaultChip);
+      wantChip = existing              ? existing.getChip()
+                 : defaultChip.empty() ? StringRef(kDefaultChip)
+                                       : StringRef(defaultChip);
     } else if (existing && existing.getChip() != wantChip) {
       module.emitError("the module targets ")
           << existing.getChip() << ", but " << wantChip << " was requested";

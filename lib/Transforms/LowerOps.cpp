@@ -20,6 +20,7 @@
 #include "tile/Transforms/Resources.h"
 #include "tile/Transforms/Utils.h"
 
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -141,6 +142,34 @@ static LogicalResult lowerAllocs(LoweringContext &ctx) {
 
   SmallVector<AllocOp> allocs;
   kernel.walk([&](AllocOp alloc) { allocs.push_back(alloc); });
+  // Shared tiles one after the other; scratch tiles may share the storage
+  // of dead tiles (ScratchReuse.cpp) when the kernel would not fit the
+  // chip's shared memory otherwise.
+  DenseMap<Value, Value> hosts;
+  auto placeShared = [&](DenseMap<Value, int64_t> &offsets) {
+    int64_t end = 0;
+    for (AllocOp alloc : allocs) {
+      if (getMemoryKind(alloc.getType()) != MemoryKind::Shared ||
+          hosts.count(alloc.getResult()))
+        continue;
+      end = llvm::alignTo(end, getSharedAlignment(alloc));
+      offsets[alloc.getResult()] = end;
+      end += getSharedTileSizeInBytes(alloc);
+    }
+    for (auto [scratch, host] : hosts)
+      offsets[scratch] = offsets.lookup(host);
+    return end;
+  };
+  DenseMap<Value, int64_t> sharedOffsets;
+  int64_t sharedEnd = placeShared(sharedOffsets);
+  int64_t limit = ctx.target.getChip().maxSharedMemoryPerBlock;
+  if (sharedEnd > limit) {
+    hosts = findScratchHosts(ctx);
+    if (!hosts.empty()) {
+      sharedOffsets.clear();
+      sharedEnd = placeShared(sharedOffsets);
+    }
+  }
   int64_t offset = 0;
   for (AllocOp alloc : allocs) {
     MemRefType type = alloc.getType();
@@ -153,7 +182,7 @@ static LogicalResult lowerAllocs(LoweringContext &ctx) {
       if (!dynamicShared)
         dynamicShared = gpu::DynamicSharedMemoryOp::create(b, loc(), bytesType);
       auto layout = cast<SharedLayoutAttr>(alloc.getLayoutAttr());
-      offset = llvm::alignTo(offset, getSharedAlignment(alloc));
+      offset = sharedOffsets.lookup(alloc.getResult());
       int64_t bytes = getSharedTileSizeInBytes(alloc);
       int64_t bits = type.getElementTypeBitWidth();
       auto viewType = MemRefType::get({bytes * 8 / bits}, type.getElementType(),
@@ -161,7 +190,6 @@ static LogicalResult lowerAllocs(LoweringContext &ctx) {
       Value view = memref::ViewOp::create(b, loc(), viewType, dynamicShared,
                                           idx(offset), ValueRange());
       ctx.shared[alloc.getResult()] = {view, type, layout, bits};
-      offset += bytes;
       break;
     }
     case MemoryKind::Fragment: {
@@ -180,6 +208,7 @@ static LogicalResult lowerAllocs(LoweringContext &ctx) {
       return alloc.emitOpError("unexpected memory space");
     }
   }
+  offset = sharedEnd;
   // Barriers of the pipes fed by tensor copies, then their initialization.
   for (auto &[pipe, entry] : ctx.barrierPipes) {
     if (!dynamicShared)
@@ -203,6 +232,19 @@ static LogicalResult lowerAllocs(LoweringContext &ctx) {
     ctx.pipeCounters[create.getPipe()] = counter;
   }
   initBarrierPipes(ctx);
+  // What the lowering adds (scratch tiles, pipe barriers) can push a kernel
+  // that tile-check-resources accepted over the chip's limit.
+  if (offset > limit) {
+    int64_t scratch = 0;
+    for (auto [op, tile] : ctx.scratch)
+      if (!hosts.count(tile))
+        scratch += getSharedTileSizeInBytes(tile.getDefiningOp<AllocOp>());
+    return kernel.emitOpError("needs ")
+           << offset << " bytes of shared memory once lowered (" << scratch
+           << " of them scratch tiles for layout conversions and cross-warp "
+              "reductions), more than the "
+           << limit << " a block has on " << ctx.target.getChipName();
+  }
   ctx.kernel->setAttr(TileDialect::kSharedMemoryBytesAttrName,
                       b.getI64IntegerAttr(offset));
   return success();

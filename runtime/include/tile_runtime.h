@@ -60,6 +60,11 @@ enum {
   TILE_RT_ERROR_OUT_OF_MEMORY = -5,
   /// A caller-provided array is too small.
   TILE_RT_ERROR_CAPACITY = -6,
+  /// The call is not available on the context's backend (HIP contexts
+  /// implement a subset of this API, see tileRtInitBackend).
+  TILE_RT_ERROR_UNSUPPORTED = -7,
+  /// The HIP runtime reported an error (tileRtLastError names it).
+  TILE_RT_ERROR_HIP = -8,
 };
 
 /// Returns a static description of `status`: the messages of this library
@@ -79,6 +84,27 @@ typedef struct TileRtContext TileRtContext;
 /// `*ctx` is set to NULL and tileRtLastError(NULL) says why.
 int tileRtInit(TileRtContext **ctx, int ordinal);
 
+/// The GPU runtime behind a context.
+enum {
+  /// NVIDIA: the CUDA driver (libcuda.so.1), cubin / fatbin / PTX modules.
+  TILE_RT_BACKEND_CUDA = 0,
+  /// AMD: the HIP runtime (libamdhip64.so, or $TILE_RT_LIBHIP, loaded with
+  /// dlopen on first use), code-object modules (tile-to-rocdl format=bin).
+  /// Implemented: tileRtDestroy, tileRtDeviceName, tileRtSynchronize,
+  /// module load / unload, tileRtGetFunction, tileRtLaunch (the same
+  /// kernel parameters), tileRtMalloc, tileRtFree, tileRtMemcpyHtoD and
+  /// tileRtMemcpyDtoH; the other calls fail with TILE_RT_ERROR_UNSUPPORTED.
+  /// Errors of the HIP runtime are TILE_RT_ERROR_HIP, named in
+  /// tileRtLastError. The compiled-host entry points (tileRtHost*) and the
+  /// mgpu ABI are CUDA only.
+  TILE_RT_BACKEND_HIP = 1,
+};
+
+/// tileRtInit for `backend`. tileRtInit itself uses the backend named by
+/// $TILE_RT_BACKEND ("cuda", the default, or "hip").
+int tileRtInitBackend(TileRtContext **ctx, int backend, int ordinal);
+/// The backend of `ctx` (TILE_RT_BACKEND_*), -1 for NULL.
+int tileRtContextBackend(const TileRtContext *ctx);
 /// Releases the primary context and frees `ctx` (NULL is allowed). Modules
 /// still loaded on the context are unloaded.
 int tileRtDestroy(TileRtContext *ctx);

@@ -31,8 +31,18 @@
 // CHIP: pipeline-options.mlir:0:0: error: unknown or unsupported chip 'sm_100'
 // CHIP-NOT: LLVM ERROR
 // RUN: not tile-opt %s --tile-to-nvvm="format=isa chip=gfx90a" -o /dev/null 2>&1 | FileCheck %s --check-prefix=AMD
-// AMD: error: no device code generator for gfx90a yet
+// AMD: error: the target gfx90a is an AMD GPU: compile it with tile-to-rocdl, not tile-to-nvvm
 // AMD-NOT: LLVM ERROR
+// RUN: not tile-opt %s --tile-to-rocdl="format=isa chip=sm_90a" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NV
+// NV: error: the target sm_90a is an NVIDIA GPU: compile it with tile-to-nvvm, not tile-to-rocdl
+// NV-NOT: LLVM ERROR
+// RUN: not tile-opt %s --tile-to-rocdl="format=hsaco" -o /dev/null 2>&1 | FileCheck %s --check-prefix=RFMT
+// RFMT: error: unknown format 'hsaco' for tile-to-rocdl: expected bin (code object), isa (assembly) or llvm
+// RUN: not tile-opt %s --tile-to-rocdl="format=bin rocm-path=%t.none" -o /dev/null 2>&1 | FileCheck %s --check-prefix=LLD -DDIR=%t.none
+// LLD: error: format=bin links the code object with [[DIR]]/llvm/bin/ld.lld (ROCm folder from the rocm-path option), which does not exist: point rocm-path or $ROCM_PATH at a folder whose llvm/bin/ld.lld is LLVM 22's ld.lld (Debian's lld-22), or use format=isa
+// A module that names no chip is compiled for gfx942 by tile-to-rocdl.
+// RUN: tile-opt %s --tile-to-rocdl="format=isa" | FileCheck %s --check-prefix=ROK
+// ROK: gpu.binary @k_module [#gpu.object<#rocdl.target<O = 3, chip = "gfx942">
 //
 // Valid options still compile.
 // RUN: tile-opt %s --tile-to-nvvm="format=isa" | FileCheck %s --check-prefix=OK

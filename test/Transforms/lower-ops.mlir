@@ -486,18 +486,3 @@ func.func @pipe_sm80(%A: memref<?x?xf16>, %i: index) {
   return
 }
 }
-
-// -----
-
-// A target without an asynchronous copy engine cannot hand stages off this
-// way.
-module attributes {tile.target = #tile.target<"gfx942">} {
-func.func @pipe_amd(%i: index) {
-  tile.kernel @k blocks(%bx) in [1] threads(128) {
-    %p = tile.pipe.create : !tile.pipe<2>
-    // expected-error @below {{stage hand-offs need an asynchronous copy engine, which gfx942 does not have}}
-    tile.pipe.produce_commit %p[%i] : !tile.pipe<2>
-  }
-  return
-}
-}

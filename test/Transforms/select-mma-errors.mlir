@@ -94,26 +94,6 @@ func.func @tf32_selection() {
 
 // -----
 
-!sA = memref<64x32xf16, #gpu.address_space<workgroup>>
-!sB = memref<32x64xf16, #gpu.address_space<workgroup>>
-!fC = memref<64x64xf32, #tile.mem<fragment>>
-
-// No MMA lowering for AMD yet: diagnosed at selection, naming the chip.
-module attributes {tile.target = #tile.target<"gfx942">} {
-func.func @amd() {
-  tile.kernel @k blocks(%bx) in [1] threads(256) {
-    %a = tile.alloc : !sA
-    %b = tile.alloc : !sB
-    %c = tile.alloc : !fC
-    // expected-error @+1 {{no matrix-multiply lowering for gfx942 yet (MFMA is not implemented)}}
-    tile.gemm %a, %b, %c : !sA, !sB, !fC
-  }
-  return
-}
-}
-
-// -----
-
 // Invalid attribute parameters.
 // expected-error @+1 {{expects warps = [warpsM, warpsN], got 1 sizes}}
 func.func @bad_attr() attributes {x = #tile.mma<mma_sync, shape = [16, 8, 16], warps = [4]>} {

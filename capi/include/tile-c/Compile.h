@@ -1,11 +1,13 @@
 //===- Compile.h - C API to extract compiled GPU kernels ----------*- C -*-===//
 //
 // Queries on a module compiled by the tile pipeline (for example
-// `builtin.module(tile-to-nvvm{chip=sm_90a})`), which holds the device code
-// in `gpu.binary` operations and launches it with `gpu.launch_func`. A C host
-// loads the binary with the CUDA driver (see runtime/include/tile_runtime.h)
-// and launches the kernel with the block size and dynamic shared memory
-// these functions return.
+// `builtin.module(tile-to-nvvm{chip=sm_90a})` or
+// `builtin.module(tile-to-rocdl{chip=gfx942})`), which holds the device code
+// in `gpu.binary` operations and launches it with `gpu.launch_func`. The
+// queries are the same for both vendors. A C host loads the binary with the
+// CUDA driver or the HIP runtime (see runtime/include/tile_runtime.h) and
+// launches the kernel with the block size and dynamic shared memory these
+// functions return.
 //
 // Both functions emit an error diagnostic on the module's location and
 // return failure when the module holds no matching operation.
@@ -26,8 +28,9 @@ extern "C" {
 #endif
 
 /// Returns in `*data` and `*size` the bytes of the first object of the
-/// `gpu.binary` holding kernel `kernelName` (a cubin, fatbin or PTX text, as
-/// the pipeline serialized it; PTX is not NUL-terminated). The binary is the
+/// `gpu.binary` holding kernel `kernelName` (a cubin, fatbin or PTX text, or
+/// an AMD code object or assembly, as the pipeline serialized it; text is not
+/// NUL-terminated). The binary is the
 /// one a `gpu.launch_func` of the kernel refers to; failing that, the
 /// `gpu.binary` named `kernelName`; failing that, the only `gpu.binary` of
 /// the module (an empty `kernelName` selects the first one). The bytes stay

@@ -6,6 +6,7 @@
 #include "tile/Dialect/TileDialect.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
@@ -78,7 +79,57 @@ struct TileToNVVMPipelineOptions
 void buildTileToNVVMPipeline(OpPassManager &pm,
                              const TileToNVVMPipelineOptions &options);
 
-/// Registers `tile-to-nvvm`.
+/// Options of the one-shot tile-to-rocdl pipeline (AMD CDNA).
+struct TileToROCDLPipelineOptions
+    : public PassPipelineOptions<TileToROCDLPipelineOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip",
+      llvm::cl::desc("Target GPU (gfx90a, gfx942); default: the module's "
+                     "#tile.target, else gfx942"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("Object format: bin (code object, linked with ld.lld), "
+                     "isa (assembly) or llvm (offloading bitcode)"),
+      llvm::cl::init("bin")};
+  PassOptions::Option<std::string> rocmPath{
+      *this, "rocm-path",
+      llvm::cl::desc("ROCm folder: format=bin links with its llvm/bin/ld.lld "
+                     "(LLVM 22's lld); default: $ROCM_PATH, else /opt/rocm"),
+      llvm::cl::init("")};
+  PassOptions::Option<bool> pipeline{
+      *this, "pipeline",
+      llvm::cl::desc("Software-pipeline loops marked with tile.num_stages "
+                     "(multi-buffered LDS, barriers)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> specializeBounds{
+      *this, "specialize-bounds",
+      llvm::cl::desc("Version loops so that interior tiles are copied "
+                     "without bounds checks (tile-specialize-bounds)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> hostRuntime{
+      *this, "host-runtime",
+      llvm::cl::desc("Host functions call the tile runtime (argument checks, "
+                     "errors, launches on its current stream)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> cInterface{
+      *this, "c-interface",
+      llvm::cl::desc("Public host functions take pointers to memref "
+                     "descriptors under their own names "
+                     "(tile-export-c-interface)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<int> optLevel{*this, "opt-level",
+                                    llvm::cl::desc("LLVM optimization level"),
+                                    llvm::cl::init(3)};
+};
+
+/// Builds the pipeline from tile IR to a gpu.binary for AMD CDNA: the same
+/// tile-level passes as tile-to-nvvm, then the upstream AMDGPU / ROCDL
+/// lowering and serialization to a code object.
+void buildTileToROCDLPipeline(OpPassManager &pm,
+                              const TileToROCDLPipelineOptions &options);
+
+/// Registers `tile-to-nvvm` and `tile-to-rocdl`.
 void registerTilePipelines();
 
 } // namespace mlir::tile

@@ -30,15 +30,21 @@ def AttachGPUTarget : Pass<"tile-attach-gpu-target", "ModuleOp"> {
   let description = [{
     Reads the module's `#tile.target` and attaches the matching upstream
     serialization target to every `gpu.module` (`#nvvm.target` with the
-    chip and its `+ptxNN` feature on NVIDIA), as `nvvm-attach-target` would
-    with the same options, so that `gpu-module-to-binary` compiles for the
-    chip every other pass assumed. Chips without a code generator here are
-    an error.
+    chip and its `+ptxNN` feature on NVIDIA; `#rocdl.target` with the chip
+    and 64-lane waves on AMD CDNA), as `nvvm-attach-target` /
+    `rocdl-attach-target` would with the same options, so that
+    `gpu-module-to-binary` compiles for the chip every other pass assumed.
+    With `vendor`, a chip of the other vendor is an error (tile-to-nvvm
+    cannot compile for gfx942, nor tile-to-rocdl for sm_90a).
   }];
   let dependentDialects = ["::mlir::tile::TileDialect",
                            "::mlir::gpu::GPUDialect",
-                           "::mlir::NVVM::NVVMDialect"];
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::ROCDL::ROCDLDialect"];
   let options = [
+    Option<"vendor", "vendor", "std::string", /*default=*/"\"\"",
+           "The vendor the pipeline compiles for (nvidia or amd); empty "
+           "accepts both">,
     Option<"optLevel", "opt-level", "int", /*default=*/"3",
            "LLVM optimization level of the device code">,
     ListOption<"linkLibs", "link", "std::string",
@@ -46,12 +52,29 @@ def AttachGPUTarget : Pass<"tile-attach-gpu-target", "ModuleOp"> {
   ];
 }
 
+def ConvertGPUToROCDL : Pass<"tile-convert-gpu-to-rocdl", "ModuleOp"> {
+  let summary = "Lower the gpu.modules of an AMD target to ROCDL for the "
+                "module's chip";
+  let description = [{
+    Runs upstream's `convert-amdgpu-to-rocdl` and `convert-gpu-to-rocdl`
+    on every `gpu.module` with the chipset the module's `#tile.target`
+    names (MFMA instruction names and fp8 flavours depend on it). An f32
+    `math.exp2` first becomes `rocdl.exp2` (`v_exp_f32`, about 1 ulp,
+    denormal results flushed), so that a softmax needs no device library;
+    other math ops follow upstream (device-library calls). A target that
+    is not an AMD chip is an error.
+  }];
+  let dependentDialects = ["::mlir::ROCDL::ROCDLDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
 def EmitBinary : Pass<"tile-emit-binary", "ModuleOp"> {
   let summary = "Write the objects of gpu.binary ops to files";
   let description = [{
-    Writes the object (cubin, PTX or fatbin) of every `gpu.binary` to
-    `<prefix><binary name>.<ext>`, where `ext` is `cubin`, `ptx` or
-    `fatbin` following the object's format. The IR is left unchanged.
+    Writes the object (cubin, PTX or fatbin; AMD code object or assembly)
+    of every `gpu.binary` to `<prefix><binary name>.<ext>`, where `ext` is
+    `cubin`, `ptx` or `fatbin` following the object's format, `hsaco` or
+    `s` for `#rocdl.target` objects. The IR is left unchanged.
   }];
   let options = [
     Option<"prefix", "prefix", "std::string", /*default=*/"\"\"",

@@ -21,6 +21,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 
 namespace mlir::tile {
 
@@ -235,6 +236,14 @@ protected:
   TargetAttr target;
   const ChipDescription *chip;
 };
+
+/// The split of an M x N accumulator over `numWarps` warps (or waves)
+/// following `policy`, into per-warp blocks that are multiples of the
+/// instruction's `unitM` x `unitN`: [warpsM, warpsN], or none when no split
+/// fits. `square` picks the most square blocks (ties: more warps along M).
+std::optional<std::pair<int64_t, int64_t>>
+partitionWarps(WarpPolicy policy, int64_t m, int64_t n, int64_t numWarps,
+               int64_t unitM, int64_t unitN);
 
 /// The instruction-selection interface of `target`.
 std::unique_ptr<TargetInfo> createTargetInfo(TargetAttr target);

@@ -27,7 +27,10 @@ def AttachTarget : Pass<"tile-attach-target", "ModuleOp"> {
            "Target chip (sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a, gfx90a, "
            "gfx942); empty keeps the module's, else sm_90a">,
     Option<"features", "features", "std::string", /*default=*/"\"\"",
-           "Target features (+ptxNN); empty for the chip's default">
+           "Target features (+ptxNN); empty for the chip's default">,
+    Option<"defaultChip", "default-chip", "std::string", /*default=*/"\"\"",
+           "The chip of a module that names none and is given no chip; "
+           "empty: sm_90a (tile-to-rocdl uses gfx942)">
   ];
 }
 
@@ -237,6 +240,7 @@ def LowerOps : Pass<"tile-lower-ops", "ModuleOp"> {
   }];
   let dependentDialects = [
     "::mlir::tile::TileDialect",
+    "::mlir::amdgpu::AMDGPUDialect",
     "::mlir::arith::ArithDialect",
     "::mlir::gpu::GPUDialect",
     "::mlir::LLVM::LLVMDialect",

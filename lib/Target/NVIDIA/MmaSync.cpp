@@ -11,7 +11,6 @@
 
 #include "NVIDIATargetInfo.h"
 
-#include "tile/Target/AMD/Layouts.h"
 #include "tile/Target/IndexBuilder.h"
 #include "tile/Target/NVIDIA/Layouts.h"
 
@@ -72,46 +71,27 @@ static LogicalResult checkMmaSyncShape(GemmOp op, int64_t warpsM,
 }
 
 /// The warp partition of `op` over `numWarps` warps following its policy.
-static FailureOr<std::pair<int64_t, int64_t>> partitionWarps(GemmOp op,
-                                                             int64_t numWarps) {
+static FailureOr<std::pair<int64_t, int64_t>>
+partitionMmaSyncWarps(GemmOp op, int64_t numWarps) {
   int64_t m = op.getM(), n = op.getN();
-  auto fits = [&](int64_t wm, int64_t wn) {
-    return m % (16 * wm) == 0 && n % (8 * wn) == 0;
-  };
+  if (auto split = mlir::tile::partitionWarps(op.getPolicy(), m, n, numWarps,
+                                              /*unitM=*/16, /*unitN=*/8))
+    return *split;
   switch (op.getPolicy()) {
   case WarpPolicy::FullRow:
-    if (!fits(numWarps, 1))
-      return op.emitOpError("policy full_row needs M to be a multiple of "
-                            "16 x ")
-             << numWarps << " warps, got M = " << m;
-    return std::make_pair(numWarps, int64_t(1));
+    return op.emitOpError("policy full_row needs M to be a multiple of "
+                          "16 x ")
+           << numWarps << " warps, got M = " << m;
   case WarpPolicy::FullCol:
-    if (!fits(1, numWarps))
-      return op.emitOpError("policy full_col needs N to be a multiple of "
-                            "8 x ")
-             << numWarps << " warps, got N = " << n;
-    return std::make_pair(int64_t(1), numWarps);
-  case WarpPolicy::Square: {
-    std::optional<std::pair<int64_t, int64_t>> best;
-    int64_t bestScore = 0;
-    for (int64_t wm = numWarps; wm >= 1; wm /= 2) {
-      int64_t wn = numWarps / wm;
-      if (!fits(wm, wn))
-        continue;
-      int64_t score = std::abs(m / wm - n / wn);
-      if (!best || score < bestScore) {
-        best = std::make_pair(wm, wn);
-        bestScore = score;
-      }
-    }
-    if (!best)
-      return op.emitOpError("cannot partition a ")
-             << m << "x" << n << " accumulator over " << numWarps
-             << " warps with mma.sync m16n8 tiles";
-    return *best;
+    return op.emitOpError("policy full_col needs N to be a multiple of "
+                          "8 x ")
+           << numWarps << " warps, got N = " << n;
+  case WarpPolicy::Square:
+    break;
   }
-  }
-  llvm_unreachable("unknown policy");
+  return op.emitOpError("cannot partition a ")
+         << m << "x" << n << " accumulator over " << numWarps
+         << " warps with mma.sync m16n8 tiles";
 }
 
 FailureOr<MmaAttr> NVIDIATargetInfo::selectMma(GemmOp op,
@@ -131,7 +111,7 @@ FailureOr<MmaAttr> NVIDIATargetInfo::selectMma(GemmOp op,
                           "got ")
            << numThreads << " threads";
   FailureOr<std::pair<int64_t, int64_t>> warps =
-      partitionWarps(op, numThreads / getWarpSize());
+      partitionMmaSyncWarps(op, numThreads / getWarpSize());
   if (failed(warps))
     return failure();
   return MmaAttr::get(op.getContext(), MmaKind::MmaSync,

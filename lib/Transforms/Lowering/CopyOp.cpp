@@ -2,11 +2,12 @@
 //
 // Global <-> shared copies move vectors of up to 16 bytes spread over the
 // threads (through the target's asynchronous copy engine for `async`
-// copies); one uniform test per copy sends tiles wholly inside the tensor,
-// with aligned rows, to an unmasked path. Copies to and from fragments move
-// each thread's own elements (as runs of registers for interior tiles, with
-// the target's shared -> register instruction when the layout has one);
-// fragment -> fragment copies between layouts go through shared memory.
+// copies where it has one, through registers otherwise); one uniform test
+// per copy sends tiles wholly inside the tensor, with aligned rows, to an
+// unmasked path. Copies to and from fragments move each thread's own
+// elements (as runs of registers for interior tiles, with the target's
+// shared -> register instruction when the layout has one); fragment ->
+// fragment copies between layouts go through shared memory.
 //
 //===----------------------------------------------------------------------===//
 
@@ -60,6 +61,11 @@ private:
   /// covers the trailing dimensions).
   Value regionInBounds(ArrayRef<Value> dims, ValueRange offsets,
                        ArrayRef<int64_t> shape);
+
+  /// Whether the copy goes through the target's asynchronous copy engine:
+  /// `async` copies on targets without one move through registers and are
+  /// complete when the copy ends.
+  bool useCopyEngine() { return op.getAsync() && ctx.target.hasAsyncCopy(); }
 
   LoweringContext &ctx;
   CopyOp op;
@@ -202,7 +208,7 @@ LogicalResult CopyLowering::copyGlobalShared(bool toShared) {
                                coords, vec, ref->tile->elementBits, count);
     };
     if (unmasked) {
-      if (op.getAsync())
+      if (useCopyEngine())
         emitAsyncCopy(gcoords, /*count=*/Value());
       else
         emitVectorMove();
@@ -242,10 +248,10 @@ LogicalResult CopyLowering::copyGlobalShared(bool toShared) {
       emitScalar();
       return success();
     }
-    if (op.getAsync() && sharedElt != globalElt)
+    if (useCopyEngine() && sharedElt != globalElt)
       return op.emitOpError("asynchronous copies cannot convert element "
                             "types");
-    if (op.getAsync()) {
+    if (useCopyEngine()) {
       // cp.async of 16 bytes (or less), reading only the in-bounds elements
       // and zero-filling the rest; fully out-of-bounds chunks read nothing
       // (from a clamped, valid address).
@@ -581,10 +587,6 @@ LogicalResult CopyLowering::copyFragmentFragment() {
 }
 
 LogicalResult mlir::tile::lowering::lowerCopy(LoweringContext &ctx, CopyOp op) {
-  if (op.getAsync() && !ctx.target.hasAsyncCopy())
-    return op.emitOpError("asynchronous copies need an asynchronous copy "
-                          "engine, which ")
-           << ctx.target.getChipName() << " does not have";
   if (op.getTma())
     return lowerTmaCopy(ctx, op);
   return CopyLowering(ctx, op).run();

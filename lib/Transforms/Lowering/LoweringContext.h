@@ -228,6 +228,12 @@ std::optional<uint64_t> solveGF2(ArrayRef<uint64_t> bases, uint64_t target);
 /// Whether a reduce needs to combine partial results across warps.
 bool reducesAcrossWarps(ReduceOp op, const LinearLayout &src);
 
+/// For conversion scratch tiles (values of `scratch`), a shared tile whose
+/// contents are dead where the conversion runs and that can hold it: the
+/// scratch may share its storage (ScratchReuse.cpp). Runs after
+/// planBarrierPipes.
+DenseMap<Value, Value> findScratchHosts(LoweringContext &ctx);
+
 /// Synchronization insertion (Synchronization.cpp), at tile level before
 /// the ops are lowered: picks the copy engine of synchronous global ->
 /// shared copies (the target's asynchronous one when it has it) and places

@@ -3,7 +3,9 @@
 // `tile.barrier` becomes the target's barrier over the threads executing it
 // (the block, or the enclosing tile.ws region's warps); async groups become
 // the target's copy-engine commit and wait (the wait ends with a barrier, so
-// the copied data is visible to every thread of the scope).
+// the copied data is visible to every thread of the scope). Pipe hand-offs
+// on targets without a copy engine are barriers over multi-buffered slots
+// filled by synchronous copies.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,21 +25,20 @@ LogicalResult mlir::tile::lowering::lowerBarrier(LoweringContext &ctx,
   return success();
 }
 
+// Without a copy engine, `async` copies are complete when they end
+// (CopyOp.cpp): a commit has nothing to close and a wait only makes the
+// copied data visible to the other threads.
 LogicalResult mlir::tile::lowering::lowerAsyncCommit(LoweringContext &ctx,
                                                      AsyncCommitOp op) {
-  if (!ctx.target.hasAsyncCopy())
-    return op.emitOpError("needs an asynchronous copy engine, which ")
-           << ctx.target.getChipName() << " does not have";
-  ctx.target.emitAsyncCommit(ctx.b, ctx.loc());
+  if (ctx.target.hasAsyncCopy())
+    ctx.target.emitAsyncCommit(ctx.b, ctx.loc());
   return success();
 }
 
 LogicalResult mlir::tile::lowering::lowerAsyncWait(LoweringContext &ctx,
                                                    AsyncWaitOp op) {
-  if (!ctx.target.hasAsyncCopy())
-    return op.emitOpError("needs an asynchronous copy engine, which ")
-           << ctx.target.getChipName() << " does not have";
-  ctx.target.emitAsyncWait(ctx.b, ctx.loc(), op.getPending());
+  if (ctx.target.hasAsyncCopy())
+    ctx.target.emitAsyncWait(ctx.b, ctx.loc(), op.getPending());
   ctx.barrier(op);
   return success();
 }
@@ -46,7 +47,8 @@ LogicalResult mlir::tile::lowering::lowerAsyncWait(LoweringContext &ctx,
 // cp.async engine): a commit closes the slot's group, a wait waits for all
 // but the `in_flight` later groups and then synchronizes the consumers;
 // acquiring and releasing a slot need nothing beyond the barriers the
-// synchronization step placed before shared writes.
+// synchronization step placed before shared writes. On targets without a
+// copy engine (AMD CDNA) the wait is the barrier alone.
 LogicalResult mlir::tile::lowering::lowerPipeOp(LoweringContext &ctx,
                                                 Operation *op) {
   // The base of the hand-off numbering: the thread's counter.
@@ -65,10 +67,14 @@ LogicalResult mlir::tile::lowering::lowerPipeOp(LoweringContext &ctx,
   auto barrierPipe = ctx.barrierPipes.find(op->getOperand(0));
   if (barrierPipe != ctx.barrierPipes.end())
     return lowerBarrierPipeOp(ctx, op, barrierPipe->second);
-  if (!ctx.target.hasAsyncCopy())
-    return op->emitOpError("stage hand-offs need an asynchronous copy "
-                           "engine, which ")
-           << ctx.target.getChipName() << " does not have";
+  // Without a copy engine the slot's copies were synchronous (through
+  // registers, CopyOp.cpp): the consumers only wait for the producers'
+  // writes to shared memory to be visible.
+  if (!ctx.target.hasAsyncCopy()) {
+    if (isa<PipeConsumeWaitOp>(op))
+      ctx.barrier(op);
+    return success();
+  }
   if (isa<PipeProduceCommitOp>(op))
     ctx.target.emitAsyncCommit(ctx.b, ctx.loc());
   if (auto wait = dyn_cast<PipeConsumeWaitOp>(op)) {

@@ -32,6 +32,10 @@ CHAINS = {
                      "tile-lower-ops", "convert-tile-to-gpu"],
 }
 FULL = "tile-to-nvvm"
+# The AMD pipeline: picked like the other pipelines, with fuzzed chip and
+# format as for tile-to-nvvm (its default format=bin needs a ROCm folder).
+ROCDL = "tile-to-rocdl"
+GOOD_AMD_CHIPS = ["gfx942", "gfx90a"]
 GOOD_CHIPS = ["sm_80", "sm_86", "sm_89", "sm_90", "sm_90a"]
 ODD_CHIPS = ["sm_60", "sm_70", "sm_75", "sm_100a", "sm_120", "gfx942",
              "garbage", "", "sm_", "sm_9999", "sm_90a,sm_80"]
@@ -97,14 +101,16 @@ class PipelineSet:
     def __init__(self, passes, ptxas=None):
         self.passes = passes
         self.ptxas = ptxas
-        names = [p for p in passes if p not in (FULL, "tile-emit-binary")]
+        names = [p for p in passes
+                 if p not in (FULL, ROCDL, "tile-emit-binary")]
         self.single = names
         self.chains = {k: v for k, v in CHAINS.items()
                        if all(p.split("=")[0] in passes or p == "canonicalize"
                               for p in v)}
         # Names of everything a plan can contain, for the statistics.
         self.all_names = (["parse", "roundtrip", "canonicalize"] + names +
-                          sorted(self.chains) + ([FULL] if FULL in passes else []))
+                          sorted(self.chains) + ([FULL] if FULL in passes else []) +
+                          ([ROCDL] if ROCDL in passes else []))
 
     def _fuzz_pass_option(self, rng, name):
         """Sometimes sets one option of `name` to a fuzzed value."""
@@ -159,9 +165,30 @@ class PipelineSet:
         return Pipeline(FULL, args, chip=chip, fmt=fmt, odd_options=odd,
                         emits_binary=emits)
 
+    def rocdl(self, rng, workdir_token="@WORK@"):
+        """tile-to-rocdl with fuzzed chip and format (isa mostly: bin needs
+        a ROCm folder), then tile-emit-binary."""
+        r = rng.random()
+        chip = (rng.choice(GOOD_AMD_CHIPS) if r < 0.8 else
+                rng.choice(GOOD_CHIPS + ODD_CHIPS))
+        r = rng.random()
+        fmt = "isa" if r < 0.9 else rng.choice(ODD_FORMATS)
+        odd = chip not in GOOD_AMD_CHIPS or fmt != "isa"
+        opts = ["chip=" + chip, "format=" + fmt]
+        known = dict(self.passes.get(ROCDL, []))
+        for flag in ("pipeline", "specialize-bounds"):
+            if flag in known and rng.random() < 0.3:
+                opts.append("%s=%s" % (flag, rng.choice(["true", "false"])))
+        args = ["--%s=%s" % (ROCDL, " ".join(opts))]
+        emits = "tile-emit-binary" in self.passes
+        if emits:
+            args.append("--tile-emit-binary=prefix=%s/" % workdir_token)
+        return Pipeline(ROCDL, args, chip=chip, fmt=fmt, odd_options=odd,
+                        emits_binary=emits)
+
     def others(self):
         return (["roundtrip", "canonicalize"] + self.single +
-                sorted(self.chains))
+                sorted(self.chains) + ([ROCDL] if ROCDL in self.passes else []))
 
     def make(self, rng, name):
         if name == "parse":
@@ -172,6 +199,8 @@ class PipelineSet:
             return Pipeline("canonicalize", ["--canonicalize"])
         if name == FULL:
             return self.full(rng)
+        if name == ROCDL:
+            return self.rocdl(rng)
         if name in self.chains:
             return Pipeline(name, ["--" + p for p in self.chains[name]])
         arg, odd = self._fuzz_pass_option(rng, name)

@@ -1,0 +1,259 @@
+//===- PipelineChecks.cpp - First and last passes of the pipelines -*- C++ -*-//
+//
+// The checks that open and close the one-shot pipelines (tile-to-nvvm,
+// tile-to-rocdl): invalid options and input the pipeline cannot compile are
+// reported before anything runs, and an error reported by any pass on the
+// way fails the pipeline.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PipelineCommon.h"
+
+#include "tile/Dialect/TileDialect.h"
+#include "tile/Dialect/TileOps.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/AttrTypeSubElements.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Pass/Pass.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::pipelines;
+
+void ErrorWatch::start(MLIRContext *ctx) {
+  stop();
+  auto flag = std::make_shared<std::atomic<bool>>(false);
+  sawError = flag;
+  context = ctx;
+  handler = ctx->getDiagEngine().registerHandler([flag](Diagnostic &diag) {
+    if (diag.getSeverity() == DiagnosticSeverity::Error)
+      *flag = true;
+    return failure(); // Not handled: the other handlers report it.
+  });
+}
+
+bool ErrorWatch::stop() {
+  if (context)
+    context->getDiagEngine().eraseHandler(handler);
+  context = nullptr;
+  return sawError && *sawError;
+}
+
+namespace {
+/// First pass of tile-to-nvvm and tile-to-rocdl: reports invalid options at
+/// the module, then
+/// rejects, at the op, input that verifies but that the rest of the
+/// pipeline cannot compile, before any of it runs. Also makes an explicit
+/// `#gpu.address_space<global>` the default memory space, which global
+/// memory means anyway (the host lowering only knows the default one).
+struct PipelinePreflightPass
+    : public PassWrapper<PipelinePreflightPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(PipelinePreflightPass)
+
+  explicit PipelinePreflightPass(PreflightOptions options)
+      : options(std::move(options)) {}
+  PipelinePreflightPass(const PipelinePreflightPass &other)
+      : PassWrapper(other), options(other.options) {}
+
+  StringRef getArgument() const override { return "tile-pipeline-preflight"; }
+  StringRef getDescription() const override {
+    return "Check the options and input of tile-to-nvvm / tile-to-rocdl "
+           "before compiling";
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (options.watch)
+      options.watch->start(&getContext());
+    bool failed = false;
+    for (const std::string &error : options.optionErrors) {
+      module.emitError() << error;
+      failed = true;
+    }
+    if (failed)
+      return signalPassFailure();
+    normalizeGlobalMemorySpace(module);
+    if (!succeeded(checkInput(module)))
+      signalPassFailure();
+  }
+
+  static void normalizeGlobalMemorySpace(ModuleOp module) {
+    AttrTypeReplacer replacer;
+    replacer.addReplacement([](MemRefType type) -> std::optional<Type> {
+      auto space =
+          dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
+      if (!space || space.getValue() != gpu::AddressSpace::Global)
+        return std::nullopt;
+      return MemRefType::get(type.getShape(), type.getElementType(),
+                             type.getLayout(), Attribute());
+    });
+    replacer.recursivelyReplaceElementsIn(module, /*replaceAttrs=*/true,
+                                          /*replaceLocs=*/false,
+                                          /*replaceTypes=*/true);
+  }
+
+  LogicalResult checkInput(ModuleOp module) {
+    bool failed = false;
+    // Outside kernels, memrefs live in global memory: the host lowering has
+    // no address space for tiles (it failed without a location).
+    auto isHostMemRef = [](Type type) {
+      auto memref = dyn_cast<MemRefType>(type);
+      return !memref || !memref.getMemorySpace() ||
+             isa<IntegerAttr>(memref.getMemorySpace());
+    };
+    module.walk([&](Operation *op) {
+      if (isa<KernelOp>(op) || op->getParentOfType<KernelOp>())
+        return;
+      auto report = [&](Type type, const Twine &what) {
+        op->emitOpError() << what << " has type " << type
+                          << ", a tile outside any tile.kernel, which "
+                          << options.pipelineName
+                          << " cannot compile: host code only handles global "
+                             "memrefs";
+        failed = true;
+      };
+      if (auto func = dyn_cast<FunctionOpInterface>(op)) {
+        for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
+          if (!isHostMemRef(type))
+            return report(type, "argument #" + Twine(i));
+        for (auto [i, type] : llvm::enumerate(func.getResultTypes()))
+          if (!isHostMemRef(type))
+            return report(type, "result #" + Twine(i));
+        return;
+      }
+      for (auto [i, type] : llvm::enumerate(op->getResultTypes()))
+        if (!isHostMemRef(type))
+          return report(type, "result #" + Twine(i));
+    });
+    if (failed)
+      return failure();
+    module.walk([&](Operation *op) {
+      // A constant memref.dim index outside the memref's rank: upstream
+      // canonicalization (run by this pipeline) crashes on it.
+      if (auto dim = dyn_cast<memref::DimOp>(op)) {
+        std::optional<int64_t> index = dim.getConstantIndex();
+        auto type = dyn_cast<MemRefType>(dim.getSource().getType());
+        if (index && type && (*index < 0 || *index >= type.getRank())) {
+          dim.emitOpError("index ") << *index << " is out of range for a rank-"
+                                    << type.getRank() << " memref";
+          failed = true;
+        }
+        return;
+      }
+      // Tiles are lowered as allocations of the whole kernel.
+      if (auto alloc = dyn_cast<AllocOp>(op)) {
+        Operation *parent = alloc->getParentOp();
+        if (isa_and_nonnull<KernelOp>(parent))
+          return;
+        alloc.emitOpError("inside '")
+            << (parent ? parent->getName().getStringRef() : "")
+            << "' is not supported by " << options.pipelineName
+            << ": allocate tiles at the top "
+               "level of the tile.kernel (a tile lives until the kernel ends "
+               "wherever it is allocated)";
+        failed = true;
+        return;
+      }
+      // tile.parallel bodies are lowered for fragment and global accesses.
+      if (isa<memref::LoadOp, memref::StoreOp>(op) &&
+          op->getParentOfType<ParallelOp>()) {
+        bool isLoad = isa<memref::LoadOp>(op);
+        auto type = cast<MemRefType>(op->getOperand(isLoad ? 0 : 1).getType());
+        MemoryKind kind = getMemoryKind(type);
+        if (kind == MemoryKind::Shared || kind == MemoryKind::Local) {
+          op->emitOpError()
+              << (isLoad ? "reads" : "writes") << " a "
+              << stringifyMemoryKind(kind)
+              << " tile inside tile.parallel, which " << options.pipelineName
+              << " does not lower: tile.parallel may access fragments and "
+                 "global "
+                 "memory; copy the tile to a fragment first";
+          failed = true;
+        }
+        return;
+      }
+      // User schedules count the ops of the loop body as written; versioning
+      // a nested loop puts a bounds test in this body.
+      if (auto loop = dyn_cast<scf::ForOp>(op)) {
+        if (!options.specializeBounds ||
+            (!loop->hasAttr(TileDialect::kStageAttrName) &&
+             !loop->hasAttr(TileDialect::kOrderAttrName)))
+          return;
+        scf::ForOp nested;
+        loop.getBody()->walk([&](scf::ForOp inner) {
+          WalkResult copies = inner.getBody()->walk([](CopyOp copy) {
+            return copy.getSourceOffsets().empty() &&
+                           copy.getTargetOffsets().empty()
+                       ? WalkResult::advance()
+                       : WalkResult::interrupt();
+          });
+          if (copies.wasInterrupted()) {
+            nested = inner;
+            return WalkResult::interrupt();
+          }
+          return WalkResult::advance();
+        });
+        if (!nested)
+          return;
+        InFlightDiagnostic diag =
+            loop.emitError()
+            << "the user-given '" << TileDialect::kStageAttrName << "' / '"
+            << TileDialect::kOrderAttrName
+            << "' of this loop cannot be kept: tile-specialize-bounds adds "
+               "a bounds test to its body before a nested loop that copies "
+               "at offsets; remove the schedule or compile with "
+               "specialize-bounds=false";
+        diag.attachNote(nested.getLoc()) << "nested loop";
+        failed = true;
+      }
+    });
+    return failure(failed);
+  }
+
+  PreflightOptions options;
+};
+
+/// Last pass of tile-to-nvvm and tile-to-rocdl: fails the pipeline if an error
+/// was emitted while it ran (see ErrorWatch).
+struct PipelineErrorCheckPass
+    : public PassWrapper<PipelineErrorCheckPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(PipelineErrorCheckPass)
+
+  explicit PipelineErrorCheckPass(std::shared_ptr<ErrorWatch> watch)
+      : watch(std::move(watch)) {}
+  PipelineErrorCheckPass(const PipelineErrorCheckPass &other)
+      : PassWrapper(other), watch(other.watch) {}
+
+  StringRef getArgument() const override { return "tile-pipeline-error-check"; }
+  StringRef getDescription() const override {
+    return "Fail tile-to-nvvm / tile-to-rocdl if an error was reported while "
+           "it ran; "
+           "otherwise leave an upstream module";
+  }
+
+  void runOnOperation() override {
+    if (watch && watch->stop())
+      return signalPassFailure();
+    // Nothing after the pipeline needs the tile target (the gpu.binary ops
+    // carry what it meant): without it, upstream tools (mlir-translate,
+    // mlir-runner) read the result without the tile dialect.
+    getOperation()->removeAttr("tile.target");
+  }
+
+  std::shared_ptr<ErrorWatch> watch;
+};
+
+} // namespace
+
+std::unique_ptr<Pass>
+mlir::tile::pipelines::createPreflightPass(PreflightOptions options) {
+  return std::make_unique<PipelinePreflightPass>(std::move(options));
+}
+
+std::unique_ptr<Pass>
+mlir::tile::pipelines::createErrorCheckPass(std::shared_ptr<ErrorWatch> watch) {
+  return std::make_unique<PipelineErrorCheckPass>(std::move(watch));
+}
