@@ -11,6 +11,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -215,6 +217,17 @@ void TargetInfo::emitMbarrierInitFence(OpBuilder &, Location) const {
 
 void TargetInfo::emitMbarrierArrive(OpBuilder &, Location, Value) const {
   llvm_unreachable("callers check hasTma()");
+}
+
+Value mlir::tile::loadRegisterRun(OpBuilder &b, Location loc,
+                                  const RegisterOperand &tile, int64_t first,
+                                  VectorType type) {
+  SmallVector<Value> elems;
+  for (int64_t i = 0; i < type.getNumElements(); ++i)
+    elems.push_back(memref::LoadOp::create(
+        b, loc, tile.regs,
+        arith::ConstantIndexOp::create(b, loc, first + i).getResult()));
+  return vector::FromElementsOp::create(b, loc, type, elems);
 }
 
 void TargetInfo::emitAsyncCopyArrive(OpBuilder &, Location, Value) const {

@@ -57,6 +57,12 @@ struct RegisterOperand {
   LinearLayout layout;
 };
 
+/// Registers [first, first + n) of `tile` as one vector of `type` (n
+/// elements): how instruction emitters gather an MMA operand or
+/// accumulator atom.
+Value loadRegisterRun(OpBuilder &b, Location loc, const RegisterOperand &tile,
+                      int64_t first, VectorType type);
+
 /// One gemm operand: in registers, or in shared memory. A shared operand is
 /// resolved (its view's address arithmetic emitted) when the emitter calls
 /// `resolveShared`, so that the emitter decides where that code goes.

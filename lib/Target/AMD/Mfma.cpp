@@ -168,15 +168,6 @@ struct MfmaEmitter {
   const GemmEmission &g;
   int64_t instr, instrK, kPerLane;
 
-  Value loadRegisters(const RegisterOperand &tile, int64_t first,
-                      VectorType type) {
-    SmallVector<Value> elems;
-    for (int64_t i = 0; i < type.getNumElements(); ++i)
-      elems.push_back(
-          memref::LoadOp::create(b, loc, tile.regs, ib.idx(first + i)));
-    return vector::FromElementsOp::create(b, loc, type, elems);
-  }
-
   /// The fragments of operand `name` per (outer tile t, k step s): lane
   /// `lane` of the wave holds outer coordinate outerBase + t * instr +
   /// lane % instr and the kPerLane elements from s * instrK + (lane / instr)
@@ -211,9 +202,9 @@ MfmaEmitter::loadOperand(const GemmOperand &operand,
     int64_t kBits = llvm::Log2_64(kSteps);
     for (auto [t, row] : llvm::enumerate(frags))
       for (int64_t ks = 0; ks < kSteps; ++ks)
-        row[ks] = loadRegisters(
-            *operand.regs, (ks << runBits) | (int64_t(t) << (runBits + kBits)),
-            fragType);
+        row[ks] = loadRegisterRun(
+            b, loc, *operand.regs,
+            (ks << runBits) | (int64_t(t) << (runBits + kBits)), fragType);
     return success();
   }
   FailureOr<SharedOperand> shared = operand.resolveShared();
@@ -290,7 +281,7 @@ LogicalResult MfmaEmitter::emit(const AMDTargetInfo &target) {
                          ? arith::ConstantOp::create(b, loc, accType,
                                                      b.getZeroAttr(accType))
                                .getResult()
-                         : loadRegisters(c, baseOf(mi, ni), accType);
+                         : loadRegisterRun(b, loc, c, baseOf(mi, ni), accType);
   // k steps outermost: consecutive MFMAs write different accumulators, so
   // none waits for the previous one's result.
   for (int64_t ks = 0; ks < kSteps; ++ks)

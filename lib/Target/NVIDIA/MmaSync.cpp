@@ -100,7 +100,7 @@ FailureOr<MmaAttr> NVIDIATargetInfo::selectMma(GemmOp op,
   // swizzled shared operands), mma.sync otherwise.
   if (chip->wgmma)
     if (MmaAttr mma = nvidia::trySelectWgmma(op, numThreads, getWarpSize(),
-                                              getWarpgroupSize()))
+                                             getWarpgroupSize()))
       return mma;
   if (failed(checkMmaSyncTypes(op, getChipName())) ||
       failed(checkMmaSyncShape(op, 0, 0)))
@@ -172,15 +172,6 @@ struct MmaSyncEmitter {
   IndexBuilder ib;
   const GemmEmission &g;
 
-  Value loadRegisters(const RegisterOperand &tile, int64_t first,
-                      VectorType type) {
-    SmallVector<Value> elems;
-    for (int64_t i = 0; i < type.getNumElements(); ++i)
-      elems.push_back(
-          memref::LoadOp::create(b, loc, tile.regs, ib.idx(first + i)));
-    return vector::FromElementsOp::create(b, loc, type, elems);
-  }
-
   /// Loads the per-(tile, k step) atoms of a register operand; operand
   /// layouts hold an atom's registers contiguously, k steps next, then the
   /// m (A) or n (B) tiles.
@@ -199,8 +190,9 @@ struct MmaSyncEmitter {
     int64_t atomBits = llvm::Log2_64(atomRegs);
     for (auto [tileIndex, row] : llvm::enumerate(frags))
       for (int64_t ks = 0; ks < kSteps; ++ks)
-        row[ks] = loadRegisters(
-            tile, (ks << atomBits) | (int64_t(tileIndex) << (atomBits + kBits)),
+        row[ks] = loadRegisterRun(
+            b, loc, tile,
+            (ks << atomBits) | (int64_t(tileIndex) << (atomBits + kBits)),
             atomType);
     return success();
   }
@@ -365,7 +357,7 @@ LogicalResult MmaSyncEmitter::emit(const NVIDIATargetInfo &target) {
                          ? arith::ConstantOp::create(b, loc, cVecType,
                                                      b.getZeroAttr(cVecType))
                                .getResult()
-                         : loadRegisters(c, baseOf(mi, ni), cVecType);
+                         : loadRegisterRun(b, loc, c, baseOf(mi, ni), cVecType);
   for (int64_t ks = 0; ks < kSteps; ++ks)
     for (int64_t mi = 0; mi < mTiles; ++mi)
       for (int64_t ni = 0; ni < nTiles; ++ni) {
