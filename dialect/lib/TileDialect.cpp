@@ -38,11 +38,11 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
   // Attributes of kernels only.
-  if (llvm::is_contained({kSharedMemoryBytesAttrName.str(),
-                          kFragmentRegistersAttrName.str(),
-                          kBlocksPerMultiprocessorAttrName.str(),
-                          kWarpSpecializeAttrName.str()},
-                         name) &&
+  if (llvm::is_contained(
+          {kSharedMemoryBytesAttrName.str(), kFragmentRegistersAttrName.str(),
+           kBlocksPerMultiprocessorAttrName.str(),
+           kWarpSpecializeAttrName.str(), kPingpongAttrName.str()},
+          name) &&
       !isa<KernelOp>(op))
     return op->emitError() << "'" << name
                            << "' may only be attached to a tile.kernel";
@@ -68,7 +68,7 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name << "' must be a positive integer";
     return success();
   }
-  if (name == kWarpSpecializeAttrName) {
+  if (name == kWarpSpecializeAttrName || name == kPingpongAttrName) {
     if (!isa<BoolAttr>(attr.getValue()))
       return op->emitError() << "'" << name << "' must be a boolean";
     return success();

@@ -187,6 +187,10 @@ LogicalResult WsOp::verify() {
   if (std::optional<int64_t> regs = getRegisters())
     if (*regs <= 0)
       return emitOpError("expects a positive register count, got ") << *regs;
+  if (getPingpong() && groups.size() < 2)
+    return emitOpError("takes turns (pingpong) between at least two "
+                       "warpgroups, got ")
+           << groups.size();
   return success();
 }
 
@@ -249,8 +253,7 @@ LogicalResult AllocOp::verify() {
              << ", far beyond any register file";
   }
   if (kind == MemoryKind::Shared) {
-    int64_t elementBytes =
-        llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+    int64_t elementBytes = llvm::divideCeil(type.getElementTypeBitWidth(), 8);
     int64_t bytes = type.getNumElements() * elementBytes;
     if (bytes > kMaxSharedTileBytes)
       return emitOpError("a shared tile of ")

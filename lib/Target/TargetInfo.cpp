@@ -181,6 +181,14 @@ void TargetInfo::emitBarrier(OpBuilder &b, Location loc,
   gpu::BarrierOp::create(b, loc);
 }
 
+void TargetInfo::emitTurnWait(OpBuilder &, Location, Value, int64_t) const {
+  llvm_unreachable("callers check getNumNamedBarriers()");
+}
+
+void TargetInfo::emitTurnPass(OpBuilder &, Location, Value, int64_t) const {
+  llvm_unreachable("callers check getNumNamedBarriers()");
+}
+
 Value TargetInfo::emitShuffleXor(OpBuilder &b, Location loc, Value v,
                                  int64_t mask, int64_t width) const {
   Value offset = arith::ConstantIntOp::create(b, loc, mask, 32);

@@ -139,6 +139,30 @@ static std::string checkProducerOp(Operation *op) {
          "', which has side effects";
 }
 
+/// Whether the consumer warpgroups of `consumer` should take turns at the
+/// MMAs: `tile.pingpong` on the kernel says so; otherwise when there are
+/// several and a loop of theirs does register work (element-wise ops,
+/// reductions) beside its gemms, which one warpgroup can do while the
+/// other's MMAs run (FlashAttention's softmax). A loop of gemms only gains
+/// nothing from turns.
+static bool wantsTurns(KernelOp kernel, WsOp consumer) {
+  if (consumer.getWarpgroups().size() < 2)
+    return false;
+  if (auto flag =
+          kernel->getAttrOfType<BoolAttr>(TileDialect::kPingpongAttrName))
+    return flag.getValue();
+  return consumer
+      .walk([](scf::ForOp loop) {
+        bool gemm = false, other = false;
+        loop.getBody()->walk([&](Operation *op) {
+          gemm |= isa<GemmOp>(op);
+          other |= isa<ParallelOp, ReduceOp>(op);
+        });
+        return gemm && other ? WalkResult::interrupt() : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 namespace {
 struct WarpSpecializePass
     : public tile::impl::WarpSpecializeBase<WarpSpecializePass> {
@@ -270,6 +294,8 @@ struct WarpSpecializePass
     eraseUnused(consumer.getBody().front(), [](Operation *op) {
       return isOpTriviallyDead(op) || isEmptyBranch(op);
     });
+    if (wantsTurns(clone, consumer))
+      consumer.setPingpong(true);
 
     // Register budgets when the target sets them and the consumers can have
     // more than what an even split gives them.

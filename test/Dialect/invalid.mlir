@@ -268,6 +268,18 @@ func.func @ws_in_parallel() {
 
 // -----
 
+// WsOp::verify: turns need two warpgroups at least.
+func.func @ws_pingpong_alone() {
+  tile.kernel @k blocks(%bx) in [1] threads(256) {
+    // expected-error @+1 {{'tile.ws' op takes turns (pingpong) between at least two warpgroups, got 1}}
+    tile.ws [1] pingpong {
+    }
+  }
+  return
+}
+
+// -----
+
 // WsOp::verify: at least one warpgroup.
 func.func @ws_no_warpgroup() {
   tile.kernel @k blocks(%bx) in [1] threads(128) {
@@ -1626,6 +1638,22 @@ func.func @warp_specialize_on_func() attributes {tile.warp_specialize = true} {
 func.func @warp_specialize_not_bool() {
   // expected-error @+1 {{'tile.warp_specialize' must be a boolean}}
   tile.kernel @k blocks(%bx) in [1] threads(128) attributes {tile.warp_specialize = 1 : i64} {
+  }
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.pingpong' may only be attached to a tile.kernel}}
+func.func @pingpong_on_func() attributes {tile.pingpong = true} {
+  return
+}
+
+// -----
+
+func.func @pingpong_not_bool() {
+  // expected-error @+1 {{'tile.pingpong' must be a boolean}}
+  tile.kernel @k blocks(%bx) in [1] threads(128) attributes {tile.pingpong = 1 : i64} {
   }
   return
 }

@@ -92,6 +92,13 @@ func.func @ws() {
     // CHECK: tile.ws [1, 2] registers(232) attributes {foo} {
     tile.ws [1, 2] registers(232) attributes {foo} {
     }
+    // Warpgroups taking turns at the MMAs.
+    // CHECK: tile.ws [1, 2] registers(232) pingpong {
+    tile.ws [1, 2] registers(232) pingpong {
+    }
+    // CHECK: tile.ws [0, 1, 2] pingpong attributes {foo} {
+    tile.ws [0, 1, 2] pingpong attributes {foo} {
+    }
     // CHECK: tile.ws [0, 2] {
     // CHECK: %[[S:.*]] = tile.alloc
     // CHECK: tile.fill %[[S]]

@@ -686,3 +686,121 @@ func.func @consumer_init(%A: !g, %B: !g, %C: !g, %kt: index) {
   }
   return
 }
+
+// -----
+
+// A loop doing register work beside its gemm (the row maximum of the
+// scores, as in FlashAttention's softmax): the two consumer warpgroups take
+// turns at the tensor cores (`pingpong`), so one computes while the other's
+// MMAs run. Lowered: warpgroup 1 hands the first turn to warpgroup 0 at
+// hardware barrier 2 (barrier 1 is the region's own); before each gemm a
+// warpgroup waits at barrier 2 + g, and once its wgmmas are committed, before
+// waiting for them, it passes the turn to barrier 2 + (g + 1) mod 2; after
+// the loop warpgroup 0 takes the last turn back.
+
+!g = memref<?x?xf16>
+!sQ = memref<128x64xf16, #gpu.address_space<workgroup>>
+!sK = memref<64x64xf16, #gpu.address_space<workgroup>>
+!fS = memref<128x64xf32, #tile.mem<fragment>>
+!fRow = memref<128xf32, #tile.mem<fragment>>
+!gRow = memref<?xf32>
+
+// CHECK-LABEL: func.func @turns
+// CHECK: tile.ws [2] registers(40) {
+// CHECK: tile.ws [0, 1] registers(232) pingpong {
+// CHECK: scf.for
+// CHECK: tile.gemm
+// CHECK: tile.reduce <max>
+// REMARK: remark: warp-specialized: a producer warpgroup issues the tensor copies
+// LOWER-LABEL: func.func @turns
+// LOWER: nvvm.setmaxregister increase 232
+// LOWER: %[[TID:.*]] = arith.subi %{{.*}}, %c0
+// LOWER: %[[G:.*]] = arith.divui %[[TID]], %c128
+// LOWER: %[[LAST:.*]] = arith.cmpi eq, %[[G]], %c1
+// LOWER: scf.if %[[LAST]] {
+// LOWER: nvvm.barrier.arrive id = %c2_i32 number_of_threads = %c256_i32
+// LOWER: scf.for
+// LOWER: nvvm.mbarrier.try_wait.parity
+// LOWER: %[[WG:.*]] = arith.divui %{{.*}}, %c128
+// LOWER: %[[MINE:.*]] = arith.addi %[[WG]], %c2
+// LOWER: %[[MINE32:.*]] = arith.index_castui %[[MINE]] : index to i32
+// LOWER: nvvm.barrier id = %[[MINE32]] number_of_threads = %c256_i32
+// LOWER: %[[NEXT:.*]] = arith.remui %{{.*}}, %c2
+// LOWER: %[[NEXTID:.*]] = arith.addi %[[NEXT]], %c2
+// LOWER: %[[NEXT32:.*]] = arith.index_castui %[[NEXTID]] : index to i32
+// LOWER: nvvm.wgmma.fence.aligned
+// LOWER: nvvm.wgmma.mma_async
+// LOWER: nvvm.wgmma.commit.group.sync.aligned
+// LOWER-NEXT: arith.constant 256 : i32
+// LOWER-NEXT: nvvm.barrier.arrive id = %[[NEXT32]] number_of_threads =
+// LOWER-NEXT: nvvm.wgmma.wait.group.sync.aligned
+// LOWER: gpu.shuffle  xor
+// LOWER: %[[G0:.*]] = arith.divui %[[TID]], %c128
+// LOWER: %[[FIRST:.*]] = arith.cmpi eq, %[[G0]], %c0
+// LOWER: scf.if %[[FIRST]] {
+// LOWER-NEXT: arith.constant 256 : i32
+// LOWER-NEXT: nvvm.barrier id = %c2_i32 number_of_threads =
+func.func @turns(%Q: !g, %K: !g, %M: !gRow, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  tile.kernel @k blocks(%bx) in [1] threads(256) {
+    %qs = tile.alloc : !sQ
+    %ks = tile.alloc : !sK
+    %s = tile.alloc : !fS
+    %m = tile.alloc : !fRow
+    %ninf = arith.constant 0xFF800000 : f32
+    tile.copy %Q[%c0, %c0], %qs : !g to !sQ
+    tile.fill %m, %ninf : !fRow
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c64 : index
+      tile.copy %K[%k0, %c0], %ks : !g to !sK
+      tile.gemm %qs, %ks, %s transpose_b clear_accum policy <full_row>
+          : !sQ, !sK, !fS
+      tile.reduce <max> %s, %m dim 1 : !fS to !fRow
+    } {tile.num_stages = 2 : i64}
+    tile.copy %m, %M[%c0] : !fRow to !gRow
+  }
+  return
+}
+
+// -----
+
+// The same loop with `tile.pingpong = false` on the kernel: no turns.
+
+!g = memref<?x?xf16>
+!sQ = memref<128x64xf16, #gpu.address_space<workgroup>>
+!sK = memref<64x64xf16, #gpu.address_space<workgroup>>
+!fS = memref<128x64xf32, #tile.mem<fragment>>
+!fRow = memref<128xf32, #tile.mem<fragment>>
+!gRow = memref<?xf32>
+
+// CHECK-LABEL: func.func @turns_opted_out
+// CHECK: tile.ws [0, 1] registers(232) {
+// LOWER-LABEL: func.func @turns_opted_out
+// LOWER-NOT: nvvm.barrier.arrive
+// LOWER: return
+func.func @turns_opted_out(%Q: !g, %K: !g, %M: !gRow, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  tile.kernel @k blocks(%bx) in [1] threads(256)
+      attributes {tile.pingpong = false} {
+    %qs = tile.alloc : !sQ
+    %ks = tile.alloc : !sK
+    %s = tile.alloc : !fS
+    %m = tile.alloc : !fRow
+    %ninf = arith.constant 0xFF800000 : f32
+    tile.copy %Q[%c0, %c0], %qs : !g to !sQ
+    tile.fill %m, %ninf : !fRow
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c64 : index
+      tile.copy %K[%k0, %c0], %ks : !g to !sK
+      tile.gemm %qs, %ks, %s transpose_b clear_accum policy <full_row>
+          : !sQ, !sK, !fS
+      tile.reduce <max> %s, %m dim 1 : !fS to !fRow
+    } {tile.num_stages = 2 : i64}
+    tile.copy %m, %M[%c0] : !fRow to !gRow
+  }
+  return
+}

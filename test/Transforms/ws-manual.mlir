@@ -555,3 +555,23 @@ func.func @mixed_pipe_commit_elsewhere(%A: !g) {
   }
   return
 }
+
+// -----
+
+// Turns take one hardware barrier per warpgroup; sm_90a has 15 for
+// subsets of the block, so the eighth pingpong region of two warpgroups
+// finds none left.
+func.func @turns_out_of_barriers() {
+  tile.kernel @k blocks(%bx) in [1] threads(256) {
+    tile.ws [0, 1] pingpong {}
+    tile.ws [0, 1] pingpong {}
+    tile.ws [0, 1] pingpong {}
+    tile.ws [0, 1] pingpong {}
+    tile.ws [0, 1] pingpong {}
+    tile.ws [0, 1] pingpong {}
+    tile.ws [0, 1] pingpong {}
+    // expected-error @below {{'tile.ws' op needs 2 barriers for turns, but sm_90a has 15 barriers for subsets of the block and earlier tile.ws regions use them all}}
+    tile.ws [0, 1] pingpong {}
+  }
+  return
+}

@@ -89,6 +89,12 @@ struct GemmEmission {
   /// gemm whose first run overwrites an accumulator nothing initialized
   /// (the zero fill folded into it, see planDeferredRelease).
   Value accumulate;
+  /// Warpgroups taking turns (`tile.ws ... pingpong`): the executing
+  /// warpgroup's turn to issue MMAs ends here. Asynchronous emitters (see
+  /// TargetInfo::isAsyncMma) call it once the gemm's MMAs are issued,
+  /// before waiting for them; for the others the caller passes the turn
+  /// after the gemm. Null outside such regions.
+  std::function<void(OpBuilder &, Location)> passTurn;
 };
 
 /// The fragment layouts an MMA choice needs for A, B and the accumulator.
@@ -151,6 +157,14 @@ public:
   /// A barrier over `scope` (block-wide by default).
   virtual void emitBarrier(OpBuilder &b, Location loc,
                            BarrierScope scope) const;
+  /// Turns between warpgroups (`tile.ws ... pingpong`) on hardware barrier
+  /// `id` (an i32 known at run time: the warpgroup picks its own) over
+  /// `numThreads` threads: waiting for the turn, and passing it on without
+  /// waiting. Only called on chips with named barriers.
+  virtual void emitTurnWait(OpBuilder &b, Location loc, Value id,
+                            int64_t numThreads) const;
+  virtual void emitTurnPass(OpBuilder &b, Location loc, Value id,
+                            int64_t numThreads) const;
   /// Waits until every lane of the warp has arrived here (nothing where
   /// warps run in lockstep).
   virtual void emitWarpSync(OpBuilder &b, Location loc) const {}

@@ -38,6 +38,10 @@ public:
   void emitBarrier(OpBuilder &b, Location loc,
                    BarrierScope scope) const override;
   void emitWarpSync(OpBuilder &b, Location loc) const override;
+  void emitTurnWait(OpBuilder &b, Location loc, Value id,
+                    int64_t numThreads) const override;
+  void emitTurnPass(OpBuilder &b, Location loc, Value id,
+                    int64_t numThreads) const override;
   void annotateKernelFunc(Operation *func, KernelOp kernel) const override;
   LogicalResult emitRegisterBudget(OpBuilder &b, Location loc,
                                    int64_t registers,

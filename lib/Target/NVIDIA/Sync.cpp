@@ -34,6 +34,21 @@ void NVIDIATargetInfo::emitBarrier(OpBuilder &b, Location loc,
                           NVVM::BarrierReductionAttr(), Value());
 }
 
+// Turns: `bar.sync id, n` waits for the previous warpgroup's
+// `bar.arrive id, n` (n counts both warpgroups' threads).
+void NVIDIATargetInfo::emitTurnWait(OpBuilder &b, Location loc, Value id,
+                                    int64_t numThreads) const {
+  Value count = arith::ConstantIntOp::create(b, loc, numThreads, 32);
+  NVVM::BarrierOp::create(b, loc, TypeRange{}, id, count,
+                          NVVM::BarrierReductionAttr(), Value());
+}
+
+void NVIDIATargetInfo::emitTurnPass(OpBuilder &b, Location loc, Value id,
+                                    int64_t numThreads) const {
+  Value count = arith::ConstantIntOp::create(b, loc, numThreads, 32);
+  NVVM::BarrierArriveOp::create(b, loc, id, count);
+}
+
 void NVIDIATargetInfo::emitWarpSync(OpBuilder &b, Location loc) const {
   NVVM::SyncWarpOp::create(b, loc,
                            arith::ConstantIntOp::create(b, loc, -1, 32));

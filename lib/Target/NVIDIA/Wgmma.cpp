@@ -442,6 +442,8 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
     }
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+  if (g.passTurn)
+    g.passTurn(b, loc);
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, g.mmaGroupsInFlight);
   for (int64_t s = 0; s < slabs; ++s)
     for (int64_t i = 0; i < perSlab; ++i) {

@@ -53,5 +53,11 @@ LogicalResult mlir::tile::lowering::lowerGemm(LoweringContext &ctx, GemmOp op) {
     g.mmaGroupsInFlight = 1;
     g.accumulate = async->second;
   }
-  return ctx.target.emitGemm(ctx.b, ctx.loc(), g);
+  g.passTurn = takeTurn(ctx, op);
+  bool passesTurn = g.passTurn && ctx.target.isAsyncMma(mma);
+  if (failed(ctx.target.emitGemm(ctx.b, ctx.loc(), g)))
+    return failure();
+  if (g.passTurn && !passesTurn)
+    g.passTurn(ctx.b, ctx.loc());
+  return success();
 }

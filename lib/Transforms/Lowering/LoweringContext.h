@@ -79,6 +79,9 @@ public:
   DenseMap<Operation *, Value> scratch;
   /// Hardware barrier ids of the tile.ws regions that synchronize.
   DenseMap<Operation *, int64_t> barrierIds;
+  /// The first of the hardware barriers of a `tile.ws ... pingpong` region's
+  /// turns, one per warpgroup (Turns.cpp).
+  DenseMap<Operation *, int64_t> turnBarriers;
   /// Pipes fed by tensor copies, keyed by their tile.pipe.create value.
   llvm::MapVector<Value, BarrierPipe> barrierPipes;
   /// The pipe and sequence number of each tensor copy's hand-off (found
@@ -241,8 +244,22 @@ DenseMap<Value, Value> findScratchHosts(LoweringContext &ctx);
 void insertSynchronization(KernelOp kernel, const TargetInfo &target);
 
 /// Assigns hardware barrier ids to the tile.ws regions whose ops need a
-/// barrier over the region's threads (Synchronization.cpp).
+/// barrier over the region's threads, and to the turns of `pingpong`
+/// regions (Synchronization.cpp).
 LogicalResult assignBarrierIds(LoweringContext &ctx);
+
+// Warpgroups taking turns at the MMAs (`tile.ws ... pingpong`, Turns.cpp).
+/// Waits for the executing warpgroup's turn to issue `gemm`'s MMAs and
+/// returns the callback that passes the turn on (see GemmEmission::passTurn);
+/// null when `gemm` is not in a pingpong region.
+std::function<void(OpBuilder &, Location)> takeTurn(LoweringContext &ctx,
+                                                    GemmOp gemm);
+/// At the start of a pingpong region's body: the last warpgroup hands the
+/// first turn to the first one. At its end: the first warpgroup takes the
+/// turn the last one passed after its last gemm, so that no arrival is left
+/// pending on a barrier when the region ends.
+void beginTurns(LoweringContext &ctx, WsOp ws, Value tid);
+void endTurns(LoweringContext &ctx, WsOp ws, Value tid);
 
 } // namespace mlir::tile::lowering
 

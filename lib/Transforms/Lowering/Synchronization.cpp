@@ -163,20 +163,31 @@ static bool needsBarrier(Operation *op) {
 
 LogicalResult mlir::tile::lowering::assignBarrierIds(LoweringContext &ctx) {
   int64_t next = 1;
-  WalkResult result = ctx.kernel.walk([&](WsOp ws) {
-    bool syncs = false;
-    ws.walk([&](Operation *op) { syncs |= needsBarrier(op); });
-    if (!syncs)
-      return WalkResult::advance();
-    if (next > ctx.target.getNumNamedBarriers()) {
-      ws.emitOpError("needs a barrier over its warpgroups, but ")
-          << ctx.target.getChipName() << " has "
+  auto take = [&](WsOp ws, int64_t count, const Twine &what) -> int64_t {
+    if (next + count - 1 > ctx.target.getNumNamedBarriers()) {
+      ws.emitOpError("needs ")
+          << what << ", but " << ctx.target.getChipName() << " has "
           << ctx.target.getNumNamedBarriers()
           << " barriers for subsets of the block and earlier tile.ws "
              "regions use them all";
-      return WalkResult::interrupt();
+      return 0;
     }
-    ctx.barrierIds[ws] = next++;
+    next += count;
+    return next - count;
+  };
+  WalkResult result = ctx.kernel.walk([&](WsOp ws) {
+    bool syncs = false;
+    ws.walk([&](Operation *op) { syncs |= needsBarrier(op); });
+    if (syncs &&
+        !(ctx.barrierIds[ws] = take(ws, 1, "a barrier over its warpgroups")))
+      return WalkResult::interrupt();
+    // One barrier per warpgroup taking turns: warpgroup i waits at the
+    // i-th for its turn (Turns.cpp).
+    int64_t groups = ws.getWarpgroups().size();
+    if (ws.getPingpong() &&
+        !(ctx.turnBarriers[ws] =
+              take(ws, groups, Twine(groups).concat(" barriers for turns"))))
+      return WalkResult::interrupt();
     return WalkResult::advance();
   });
   return failure(result.wasInterrupted());

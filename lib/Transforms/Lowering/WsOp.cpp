@@ -2,7 +2,8 @@
 //
 // A warp-specialized region becomes a branch on the thread's warpgroup; its
 // body is already lowered (innermost ops first). A register budget becomes
-// the target's register-budget instruction at the start of the branch.
+// the target's register-budget instruction at the start of the branch; the
+// turns of a `pingpong` region start after it and end with the branch.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,11 +38,16 @@ LogicalResult mlir::tile::lowering::lowerWs(LoweringContext &ctx, WsOp op) {
   Block &body = op.getBody().front();
   then->getOperations().splice(then->begin(), body.getOperations(),
                                body.begin(), std::prev(body.end()));
-  if (std::optional<int64_t> regs = op.getRegisters()) {
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(then);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(then);
+  if (std::optional<int64_t> regs = op.getRegisters())
     if (failed(ctx.target.emitRegisterBudget(b, loc(), *regs, op)))
       return failure();
+  if (op.getPingpong()) {
+    Value tid = arith::SubIOp::create(b, loc(), ctx.tidValue, lo);
+    beginTurns(ctx, op, tid);
+    b.setInsertionPoint(then->getTerminator());
+    endTurns(ctx, op, tid);
   }
   return success();
 }

@@ -72,6 +72,11 @@ def Tile_Dialect : Dialect {
     /// warpgroups.
     static constexpr ::llvm::StringLiteral kWarpSpecializeAttrName =
         "tile.warp_specialize";
+    /// Discardable attribute on a `tile.kernel`: whether the consumer
+    /// warpgroups `tile-warp-specialize` makes take turns at the MMAs
+    /// (`tile.ws ... pingpong`); without it the pass decides.
+    static constexpr ::llvm::StringLiteral kPingpongAttrName =
+        "tile.pingpong";
     /// Discardable attribute on a `tile.kernel`: the number of its blocks
     /// that should fit one multiprocessor at once (the compiler then
     /// launches it with the registers of that many blocks: `.minnctapersm`

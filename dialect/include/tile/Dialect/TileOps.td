@@ -89,17 +89,29 @@ def Tile_WsOp : Tile_Op<"ws", [
     warpgroups run with (`setmaxnreg` on sm_90a): a multiple of 8 in
     [24, 256].
 
+    `pingpong` makes the listed warpgroups (at least two) take turns at the
+    tensor cores: each issues its part of every `tile.gemm` of the region
+    only once the previous warpgroup (cyclically) has issued its part of
+    the gemm before, so while one warpgroup's matrix multiplies run, the
+    next one computes (the softmax of FlashAttention, say) instead of
+    competing for the tensor cores. The warpgroups must split every gemm
+    of the region between them (each its own rows), and every warpgroup
+    runs every gemm (gemms are block-cooperative anyway). It changes only
+    the order in which the warpgroups issue work, never the results.
+
     ```mlir
     tile.ws [0] registers(40) { ... }      // producer
     tile.ws [1, 2] registers(232) { ... }  // consumers
+    tile.ws [1, 2] registers(232) pingpong { ... }  // consumers, in turns
     ```
   }];
   let arguments = (ins DenseI64ArrayAttr:$warpgroups,
-                       OptionalAttr<I64Attr>:$registers);
+                       OptionalAttr<I64Attr>:$registers,
+                       UnitAttr:$pingpong);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
-    $warpgroups (`registers` `(` $registers^ `)`)? attr-dict-with-keyword
-    $body
+    $warpgroups (`registers` `(` $registers^ `)`)? (`pingpong` $pingpong^)?
+    attr-dict-with-keyword $body
   }];
   let hasVerifier = 1;
   let skipDefaultBuilders = 1;
