@@ -14,8 +14,12 @@ events also time. Run with the tile runtime on the library path:
       [--causal] [--dtype=f16|bf16] [--head-dim=64|128] \
       [--check] [--bench] [--shapes=B:H:S,...]
 
---dtype and --head-dim must be the library's (a wrong head dimension is
-the call's argument error; a wrong type fails the check).
+--causal, --dtype and --head-dim must be the library's: the head dimension
+is static in the library's types, so its calls cannot check it (another
+one reads past the tensors). They default to what the header tile-compile
+wrote next to the library (flash_attention.h, as in the bundle's
+aot-fa/<variant>/) says, and an option that disagrees with it is an error;
+without a header: non-causal, f16, 128.
 
 --check: fresh random Q, K, V (standard normal) per shape (views --offset
 elements into their allocations), O poisoned with NaN; O against an fp32
@@ -29,6 +33,8 @@ timed runs of N calls each (CUDA events), tile-mlir and cuDNN SDPA
 """
 import argparse
 import ctypes
+import os
+import re
 import statistics
 import sys
 
@@ -55,6 +61,43 @@ def describe(t):
         m.sizes[i] = t.shape[i]
         m.strides[i] = t.stride(i)
     return m
+
+
+def from_header(library):
+    """(causal, dtype, head dim) from flash_attention.h beside the library,
+    or None."""
+    header = os.path.join(os.path.dirname(os.path.abspath(library)),
+                          "flash_attention.h")
+    if not os.path.exists(header):
+        return None
+    text = open(header).read()
+    types = set(re.findall(r"memref<\?x\?x(\d+)x(bf16|f16)>", text))
+    names = set(re.findall(r"^void (flash_attention\w*)\(", text, re.M))
+    if len(types) != 1 or len(names) != 1:
+        sys.exit(f"fa-sdpa.py: error: {header} declares no single "
+                 "flash_attention function of [BH, S, D] tensors")
+    (d, dtype), = types
+    name, = names
+    return name == "flash_attention_causal_fwd", dtype, int(d)
+
+
+def library_problem(args):
+    """Fills in --causal, --dtype and --head-dim from the header, and checks
+    the given ones against it."""
+    found = from_header(args.library)
+    if found is None:
+        args.causal = bool(args.causal)
+        args.dtype = args.dtype or "f16"
+        args.head_dim = args.head_dim or 128
+        print("fa-sdpa: no flash_attention.h beside the library: assuming "
+              f"{describe_problem(args)}", flush=True)
+        return
+    for name, value in zip(("causal", "dtype", "head_dim"), found):
+        given = getattr(args, name)
+        if given is not None and given != value:
+            sys.exit(f"fa-sdpa.py: error: --{name.replace('_', '-')} "
+                     f"{given} but the library's header says {value}")
+        setattr(args, name, value)
 
 
 def load(path, causal):
@@ -183,10 +226,10 @@ def parse_shapes(text):
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--library", required=True)
-    p.add_argument("--causal", action="store_true",
+    p.add_argument("--causal", action="store_const", const=True,
                    help="the library is the causal example (or a variant)")
-    p.add_argument("--dtype", choices=sorted(DTYPES), default="f16")
-    p.add_argument("--head-dim", type=int, choices=[64, 128], default=128)
+    p.add_argument("--dtype", choices=sorted(DTYPES))
+    p.add_argument("--head-dim", type=int, choices=[64, 128])
     p.add_argument("--check", action="store_true")
     p.add_argument("--bench", action="store_true")
     p.add_argument("--check-shapes",
@@ -205,6 +248,7 @@ def main():
         p.error(f"bad --offset '{args.offset}'")
     if any(x < 0 for x in args.offsets):
         p.error("--offset must be non-negative")
+    library_problem(args)
     fn, rt = load(args.library, args.causal)
     print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}"
           f", library {args.library} ({describe_problem(args)})")
