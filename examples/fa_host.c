@@ -1,4 +1,4 @@
-//===- fa_host.c - A C host of the compiled FlashAttention examples -*- C -*-===//
+//===- fa_host.c - A C host of the FlashAttention examples --------*- C -*-===//
 //
 // The host side of examples/flash_attention.mlir and
 // examples/flash_attention_causal.mlir, as a user writes it: plain C11 over
@@ -120,11 +120,10 @@ static int parseShapes(const char *text, Options *o) {
     if (o->numShapes == kMaxShapes ||
         sscanf(p, "%lldx%lldx%lld%n", &b, &h, &s, &used) != 3)
       goto bad;
-    if (p[used] == '@' &&
-        sscanf(p + used + 1, "%lld%n", &offset, &more) == 1)
+    if (p[used] == '@' && sscanf(p + used + 1, "%lld%n", &offset, &more) == 1)
       used += 1 + more;
-    if (b < 1 || h < 1 || s < 1 || b * h > 65535 || s > 65536 ||
-        offset < 0 || offset > 4096 || (p[used] != ',' && p[used] != 0))
+    if (b < 1 || h < 1 || s < 1 || b * h > 65535 || s > 65536 || offset < 0 ||
+        offset > 4096 || (p[used] != ',' && p[used] != 0))
       goto bad;
     o->shapes[o->numShapes++] = (Shape){b, h, s, offset};
     p += used + (p[used] == ',');
@@ -132,8 +131,9 @@ static int parseShapes(const char *text, Options *o) {
   if (o->numShapes > 0)
     return 1;
 bad:
-  fprintf(stderr, "error: bad shape list '%s' (BxHxS[@OFFSET],..., S up to "
-                  "65536, B H up to 65535, OFFSET up to 4096)\n",
+  fprintf(stderr,
+          "error: bad shape list '%s' (BxHxS[@OFFSET],..., S up to "
+          "65536, B H up to 65535, OFFSET up to 4096)\n",
           text);
   return 0;
 }
@@ -210,10 +210,10 @@ enum { kQ, kK, kV, kO, kNumTensors };
 typedef struct {
   TileRtContext *ctx;
   int64_t bh, s, d, offset;
-  size_t count;                       // elements of one tensor: BH S D
-  TileRtDevicePtr base[kNumTensors];  // allocations: offset + count elements
-  uint16_t *host[kNumTensors];        // Q, K, V; O's whole allocation
-  tile_memref_3d view[kNumTensors];   // the tensors, `offset` elements in
+  size_t count;                      // elements of one tensor: BH S D
+  TileRtDevicePtr base[kNumTensors]; // allocations: offset + count elements
+  uint16_t *host[kNumTensors];       // Q, K, V; O's whole allocation
+  tile_memref_3d view[kNumTensors];  // the tensors, `offset` elements in
 } Problem;
 
 static void release(Problem *p) {
@@ -256,12 +256,11 @@ static int prepare(Problem *p, Shape s, int64_t d, int64_t sV, int bf16,
       RT(tileRtMemsetD16(p->ctx, p->base[t], kPoison, alloc));
     } else {
       fillRandom(p->host[t], count, t == kV ? 1.0 : 2.0, bf16, state);
-      RT(tileRtMemcpyHtoD(p->ctx, p->base[t] + (size_t)s.offset * 2,
-                          p->host[t], count * 2));
+      RT(tileRtMemcpyHtoD(p->ctx, p->base[t] + (size_t)s.offset * 2, p->host[t],
+                          count * 2));
     }
     void *data = (void *)(uintptr_t)(p->base[t] + (size_t)s.offset * 2);
-    tile_memref_3d view = {data, data, 0, {p->bh, rows, d},
-                           {rows * d, d, 1}};
+    tile_memref_3d view = {data, data, 0, {p->bh, rows, d}, {rows * d, d, 1}};
     p->view[t] = view;
   }
   RT(tileRtSynchronize(p->ctx));
@@ -370,8 +369,8 @@ static int compare(const Problem *p, int bf16, uint64_t *state) {
   printf("    vs CPU fp64 (%s, %zu elements): max abs err %.3e, norm rel "
          "err %.3e, %zu out of tolerance, %zu unwritten, %zu written before "
          "the view: %s%s\n",
-         full ? "all rows" : "16 rows per head", checked, maxAbs, normRel,
-         bad, unwritten, outside, pass ? "PASS" : "FAIL",
+         full ? "all rows" : "16 rows per head", checked, maxAbs, normRel, bad,
+         unwritten, outside, pass ? "PASS" : "FAIL",
          pass ? "" : " (is --dtype the library's element type?)");
   return pass;
 }
@@ -428,8 +427,8 @@ static int checkMismatch(TileRtContext *ctx, const Options *o,
     untouched += p.host[kO][e] == kPoison;
   int named = strstr(message, FA_NAME ": ") == message &&
               strstr(message, "argument #2") != NULL;
-  result = status == TILE_RT_ERROR_INVALID_ARGUMENT && named &&
-           untouched == p.count;
+  result =
+      status == TILE_RT_ERROR_INVALID_ARGUMENT && named && untouched == p.count;
   printf("    nothing launched: %zu of %zu elements of O still NaN after a "
          "synchronization: %s\n",
          untouched, p.count, result ? "PASS" : "FAIL");
@@ -458,8 +457,7 @@ static int withoutGPU(const Options *o) {
          d, d, status, tileRtErrorString(status), tileRtGetErrorMessage());
   FA_FUNCTION(&t, &t, &t, &t);
   status = tileRtGetError();
-  printf("well-formed call: status %d: %s\n", status,
-         tileRtGetErrorMessage());
+  printf("well-formed call: status %d: %s\n", status, tileRtGetErrorMessage());
   printf("no GPU: compiled and linked only, nothing ran (exit status %d)\n",
          kExitNoGPU);
   return kExitNoGPU;
@@ -499,7 +497,9 @@ int main(int argc, char **argv) {
   printf("fa-host: %d of %d shapes pass, %d fail, %d error(s); error path: "
          "%s\n",
          passed, o.numShapes, failed, errors,
-         mismatch == 1 ? "PASS" : mismatch == 0 ? "FAIL" : "error");
+         mismatch == 1   ? "PASS"
+         : mismatch == 0 ? "FAIL"
+                         : "error");
   tileRtDestroy(ctx);
   if (errors)
     return kExitError;
