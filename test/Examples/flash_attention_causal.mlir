@@ -12,6 +12,21 @@
 // RUN:   | FileCheck %s --check-prefix=RES
 // RUN: tile-opt %examples/flash_attention_causal.mlir --tile-to-nvvm="chip=sm_90a format=isa" \
 // RUN:   --mlir-print-ir-after=tile-warp-specialize -o /dev/null 2>&1 | FileCheck %s --check-prefix=WS
+//
+// scripts/fa-variant.py: BN = 128 moves the constants marked BN and BN - 1
+// and the bounds over the scores; a source that is not a FlashAttention
+// example is an error.
+// RUN: %python %tile_src_root/scripts/fa-variant.py --causal --block-n 128 %t.bn128.mlir
+// RUN: tile-opt %t.bn128.mlir | FileCheck %s --check-prefix=BN128
+// RUN: not %python %tile_src_root/scripts/fa-variant.py --input %examples/gemm.mlir %t.bad.mlir 2>&1 | FileCheck %s --check-prefix=BAD
+
+// BN128-DAG: arith.constant 127 : index
+// BN128-DAG: tile.alloc : memref<128x128xf16, #gpu.address_space<workgroup>>
+// BN128-DAG: tile.alloc : memref<128x128xf32, #tile.mem<fragment>>
+// BN128-DAG: tile.alloc : memref<128x128xf16, #tile.mem<fragment>>
+// BN128: tile.parallel (%{{.*}}, %{{.*}}) in [128, 128]
+// BN128-NOT: in [128, 64]
+// BAD: fa-variant.py: error: the source has no '!sKV = memref<BNxDx...>' and '!sQ = memref<BMxDx...>' (the example changed?)
 
 // CHECK-LABEL: func.func @flash_attention_causal_fwd(
 // CHECK:         tile.kernel @flash_attention_causal_fwd_kernel blocks(%[[BX:.*]], %[[BH:.*]]) in [%{{.*}}, %{{.*}}] threads(256) attributes {tile.warp_specialize = true} {
