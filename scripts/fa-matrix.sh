@@ -130,11 +130,12 @@ for name in "${variants[@]}"; do
   fi
   if has_step bench; then
     bench_log="$(mktemp)"
-    step "$name bench" bash -c 'python3 "$1" --library="$2" --bench \
+    step "$name bench" bash -c 'set -o pipefail
+      python3 "$1" --library="$2" --bench \
       --shapes="$3" --iters="$4" | tee "$5"' _ "$HERE/fa-sdpa.py" \
       "$dir/libflash_attention.so" "$BENCH_SHAPES" "$ITERS" "$bench_log"
     while read -r line; do
-      SPEED+=("$(printf '| %-16s %s' "$name" "${line#| }")")
+      SPEED+=("$(printf '| %-16s | %s' "$name" "${line#| }")")
     done < <(grep -E '^\| [0-9]' "$bench_log")
     rm -f "$bench_log"
   fi
