@@ -55,7 +55,7 @@ func.func @impure(%A: memref<?xf32>) {
 // allocates what the code uses when that is less, and ignores setmaxnreg.
 
 // CHECK-LABEL: func.func @budgets
-// CHECK: gpu.func @budgets() kernel attributes {{{.*}}nvvm.minctasm = 1 : i32}
+// CHECK: gpu.func @budgets() kernel attributes {{.*}}nvvm.minctasm = 1 : i32}
 // CHECK: nvvm.setmaxregister  decrease 40
 // CHECK: nvvm.setmaxregister  increase 232
 func.func @budgets() {
@@ -68,8 +68,10 @@ func.func @budgets() {
   return
 }
 
+// -----
+
 // CHECK-LABEL: func.func @budgets_two_blocks
-// CHECK: gpu.func @budgets_two_blocks() kernel attributes {{{.*}}nvvm.minctasm = 2 : i32}
+// CHECK: gpu.func @budgets_two_blocks() kernel attributes {{.*}}nvvm.minctasm = 2 : i32}
 // CHECK: nvvm.setmaxregister  decrease 40
 // CHECK: nvvm.setmaxregister  increase 96
 func.func @budgets_two_blocks() {
@@ -82,6 +84,8 @@ func.func @budgets_two_blocks() {
   }
   return
 }
+
+// -----
 
 // Regions without budgets keep the launch's count: no `.minnctapersm`.
 // CHECK-LABEL: func.func @no_budgets
