@@ -377,4 +377,7 @@ bundle_kib=$(du -sk "$BUNDLE" | cut -f1)
 log "bundle $BUNDLE ($((bundle_kib / 1024)) MiB):"
 (cd "$BUNDLE" && find . -type f | sed 's|^\./||' | sort | xargs ls -l)
 log "run it on the GPU machine with the device tool:"
-log "  carry [\"$(basename "$BUNDLE")\"], command \"bash $(basename "$BUNDLE")/gpu-run.sh\""
+run_script=gpu-run.sh
+((fa_only)) && run_script=fa-matrix.sh
+log "  carry [\"$(basename "$BUNDLE")\"], command \"bash $(basename "$BUNDLE")/$run_script\""
+((fa_only)) || log "  (FlashAttention's matrix: bash $(basename "$BUNDLE")/fa-matrix.sh)"
