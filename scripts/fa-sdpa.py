@@ -2,31 +2,47 @@
 """FlashAttention forward of a compiled tile-mlir library against torch's
 scaled_dot_product_attention (cuDNN), in one process on the GPU machine.
 
-The library is examples/flash_attention.mlir (or a variant) compiled with
-tile-compile; its host function flash_attention_fwd(Q, K, V, O) takes
-[B*H, S, D] f16 memref descriptors (tile_memref_3d) and launches on the
-legacy default stream, which torch's events also time. Run with the tile
-runtime on the library path:
+The library is examples/flash_attention.mlir, the causal
+examples/flash_attention_causal.mlir (--causal) or a variant of either
+(scripts/fa-variant.py: --dtype, --head-dim) compiled with tile-compile;
+its host function flash_attention_fwd(Q, K, V, O) (causal:
+flash_attention_causal_fwd) takes [B*H, S, D] memref descriptors
+(tile_memref_3d) and launches on the legacy default stream, which torch's
+events also time. Run with the tile runtime on the library path:
 
   LD_LIBRARY_PATH=build-gpu python3 scripts/fa-sdpa.py --library=LIB \
+      [--causal] [--dtype=f16|bf16] [--head-dim=64|128] \
       [--check] [--bench] [--shapes=B:H:S,...]
 
+--causal, --dtype and --head-dim must be the library's: the head dimension
+is static in the library's types, so its calls cannot check it (another
+one reads past the tensors). They default to what the header tile-compile
+wrote next to the library (flash_attention.h, as in the bundle's
+aot-fa/<variant>/) says, and an option that disagrees with it is an error;
+without a header: non-causal, f16, 128.
+
 --check: fresh random Q, K, V (standard normal) per shape (views --offset
-elements into their allocations), O poisoned with NaN; O against an fp32 reference (SDPA on fp32 inputs), next to the f16
-SDPA (cuDNN) result's own error against the same reference; passes when
-every element was written and ||O - ref|| / ||ref|| is at most twice
-SDPA's. --bench: median of 5 timed runs of N calls each (CUDA events),
-tile-mlir and cuDNN SDPA alternating, TFLOP/s with 4 B H S^2 D FLOPs.
+elements into their allocations), O poisoned with NaN; O against an fp32
+reference (SDPA on fp32 inputs, is_causal with --causal), next to the
+f16/bf16 SDPA (cuDNN where it takes the problem: not S = 1) result's own
+error against the same reference; passes when every element was written
+and ||O - ref|| / ||ref|| is at most twice SDPA's. --bench: median of 5
+timed runs of N calls each (CUDA events), tile-mlir and cuDNN SDPA
+(is_causal with --causal) alternating, TFLOP/s with 4 B H S^2 D FLOPs
+(half that causal). The last line says how many checks passed.
 """
 import argparse
 import ctypes
+import os
+import re
 import statistics
 import sys
 
 import torch
 import torch.nn.functional as F
 
-D = 128
+DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16}
+
 
 
 class Memref3(ctypes.Structure):
@@ -47,9 +63,46 @@ def describe(t):
     return m
 
 
-def load(path):
+def from_header(library):
+    """(causal, dtype, head dim) from flash_attention.h beside the library,
+    or None."""
+    header = os.path.join(os.path.dirname(os.path.abspath(library)),
+                          "flash_attention.h")
+    if not os.path.exists(header):
+        return None
+    text = open(header).read()
+    types = set(re.findall(r"memref<\?x\?x(\d+)x(bf16|f16)>", text))
+    names = set(re.findall(r"^void (flash_attention\w*)\(", text, re.M))
+    if len(types) != 1 or len(names) != 1:
+        sys.exit(f"fa-sdpa.py: error: {header} declares no single "
+                 "flash_attention function of [BH, S, D] tensors")
+    (d, dtype), = types
+    name, = names
+    return name == "flash_attention_causal_fwd", dtype, int(d)
+
+
+def library_problem(args):
+    """Fills in --causal, --dtype and --head-dim from the header, and checks
+    the given ones against it."""
+    found = from_header(args.library)
+    if found is None:
+        args.causal = bool(args.causal)
+        args.dtype = args.dtype or "f16"
+        args.head_dim = args.head_dim or 128
+        print("fa-sdpa: no flash_attention.h beside the library: assuming "
+              f"{describe_problem(args)}", flush=True)
+        return
+    for name, value in zip(("causal", "dtype", "head_dim"), found):
+        given = getattr(args, name)
+        if given is not None and given != value:
+            sys.exit(f"fa-sdpa.py: error: --{name.replace('_', '-')} "
+                     f"{given} but the library's header says {value}")
+        setattr(args, name, value)
+
+
+def load(path, causal):
     lib = ctypes.CDLL(path)
-    fn = lib.flash_attention_fwd
+    fn = lib.flash_attention_causal_fwd if causal else lib.flash_attention_fwd
     fn.argtypes = [ctypes.POINTER(Memref3)] * 4
     fn.restype = None
     rt = ctypes.CDLL("libtile_cuda_runtime.so")
@@ -69,22 +122,22 @@ def call(fn, rt, q, k, v, o):
                            rt.tileRtGetErrorMessage().decode())
 
 
-def sdpa_cudnn(q, k, v):
+def sdpa_cudnn(q, k, v, causal):
     from torch.nn.attention import SDPBackend, sdpa_kernel
     with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
-        return F.scaled_dot_product_attention(q, k, v)
+        return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
 
 
-def sdpa_f16(q, k, v):
-    """SDPA's own f16 result for the error comparison: cuDNN where it takes
-    the problem (aligned, S > 1), else torch's default choice."""
+def sdpa_low(q, k, v, causal):
+    """SDPA's own f16/bf16 result for the error comparison: cuDNN where it
+    takes the problem (aligned, S > 1), else torch's default choice."""
     try:
         if q.data_ptr() % 16 == 0:
-            return sdpa_cudnn(q, k, v)
+            return sdpa_cudnn(q, k, v, causal)
     except RuntimeError:
         pass
     return F.scaled_dot_product_attention(q.contiguous(), k.contiguous(),
-                                          v.contiguous())
+                                          v.contiguous(), is_causal=causal)
 
 
 def at_offset(t, offset):
@@ -97,29 +150,36 @@ def at_offset(t, offset):
     return view
 
 
-def check(fn, rt, shapes, seed, offset):
-    torch.manual_seed(seed)
-    ok = True
+def describe_problem(args):
+    return (f"D={args.head_dim} {args.dtype} "
+            f"{'causal' if args.causal else 'non-causal'}")
+
+
+def check(fn, rt, shapes, args, offset):
+    """(checks passed, checks run) at one offset."""
+    dtype, d = DTYPES[args.dtype], args.head_dim
+    passed_count = 0
     for b, h, s in shapes:
-        q, k, v = (at_offset(torch.randn(b, h, s, D, device="cuda",
-                                         dtype=torch.float16), offset)
+        q, k, v = (at_offset(torch.randn(b, h, s, d, device="cuda",
+                                         dtype=dtype), offset)
                    for _ in range(3))
         o = at_offset(torch.full_like(q, float("nan")), offset)
         call(fn, rt, q, k, v, o)
         torch.cuda.synchronize()
-        ref = F.scaled_dot_product_attention(q.float(), k.float(), v.float())
+        ref = F.scaled_dot_product_attention(q.float(), k.float(), v.float(),
+                                             is_causal=args.causal)
         mine = o.float()
-        theirs = sdpa_f16(q, k, v).float()
+        theirs = sdpa_low(q, k, v, args.causal).float()
         unwritten = int(torch.isnan(mine).sum())
         err = float((mine - ref).norm() / ref.norm())
         sdpa_err = float((theirs - ref).norm() / ref.norm())
         passed = unwritten == 0 and err <= 2 * sdpa_err + 1e-6
-        ok &= passed
-        print(f"check B={b} H={h} S={s} D={D} f16 offset {offset}: "
-              f"unwritten {unwritten}, "
-              f"||O-ref||/||ref|| {err:.2e} (SDPA f16 {sdpa_err:.2e}): "
+        passed_count += passed
+        print(f"check B={b} H={h} S={s} {describe_problem(args)} offset "
+              f"{offset}: unwritten {unwritten}, ||O-ref||/||ref|| "
+              f"{err:.2e} (SDPA {args.dtype} {sdpa_err:.2e}): "
               f"{'PASS' if passed else 'FAIL'}", flush=True)
-    return ok
+    return passed_count, len(shapes)
 
 
 def time_ms(run, iters):
@@ -132,16 +192,18 @@ def time_ms(run, iters):
     return start.elapsed_time(end) / iters
 
 
-def bench(fn, rt, shapes, iters, offset):
-    print(f"| B H S (D=128, f16, non-causal, offset {offset}) | tile-mlir "
+def bench(fn, rt, shapes, args):
+    dtype, d, offset = DTYPES[args.dtype], args.head_dim, args.offsets[0]
+    iters = args.iters
+    print(f"| B H S ({describe_problem(args)}, offset {offset}) | tile-mlir "
           "TFLOP/s | cuDNN TFLOP/s | ratio | tile-mlir ms | cuDNN ms |")
     for b, h, s in shapes:
-        q, k, v = (at_offset(torch.randn(b, h, s, D, device="cuda",
-                                         dtype=torch.float16), offset)
+        q, k, v = (at_offset(torch.randn(b, h, s, d, device="cuda",
+                                         dtype=dtype), offset)
                    for _ in range(3))
         o = at_offset(torch.empty_like(q), offset)
         mine = lambda: call(fn, rt, q, k, v, o)
-        theirs = lambda: sdpa_cudnn(q, k, v)
+        theirs = lambda: sdpa_cudnn(q, k, v, args.causal)
         for run in (mine, theirs):
             for _ in range(5):
                 run()
@@ -151,7 +213,7 @@ def bench(fn, rt, shapes, iters, offset):
             ours.append(time_ms(mine, iters))
             cudnn.append(time_ms(theirs, iters))
         ours, cudnn = statistics.median(ours), statistics.median(cudnn)
-        flops = 4.0 * b * h * s * s * D
+        flops = 4.0 * b * h * s * s * d / (2 if args.causal else 1)
         print(f"| {b} {h} {s} | {flops / ours / 1e9:.1f} | "
               f"{flops / cudnn / 1e9:.1f} | {cudnn / ours:.2f} | {ours:.4f} | "
               f"{cudnn:.4f} |", flush=True)
@@ -164,6 +226,10 @@ def parse_shapes(text):
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--library", required=True)
+    p.add_argument("--causal", action="store_const", const=True,
+                   help="the library is the causal example (or a variant)")
+    p.add_argument("--dtype", choices=sorted(DTYPES))
+    p.add_argument("--head-dim", type=int, choices=[64, 128])
     p.add_argument("--check", action="store_true")
     p.add_argument("--bench", action="store_true")
     p.add_argument("--check-shapes",
@@ -171,19 +237,33 @@ def main():
     p.add_argument("--shapes", default="4:16:4096,4:16:1024")
     p.add_argument("--iters", type=int, default=20)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--offset", type=int, default=0,
-                   help="views this many elements into their allocations")
+    p.add_argument("--offset", default="0",
+                   help="views this many elements into their allocations; "
+                   "a list (0,8,1) repeats the checks at each, the "
+                   "benchmark uses the first")
     args = p.parse_args()
-    fn, rt = load(args.library)
+    try:
+        args.offsets = [int(x) for x in args.offset.split(",")]
+    except ValueError:
+        p.error(f"bad --offset '{args.offset}'")
+    if any(x < 0 for x in args.offsets):
+        p.error("--offset must be non-negative")
+    library_problem(args)
+    fn, rt = load(args.library, args.causal)
     print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}"
-          f", library {args.library}")
-    ok = True
+          f", library {args.library} ({describe_problem(args)})")
+    passed, run = 0, 0
     if args.check:
-        ok = check(fn, rt, parse_shapes(args.check_shapes), args.seed,
-                   args.offset)
+        torch.manual_seed(args.seed)
+        for offset in args.offsets:
+            ok, n = check(fn, rt, parse_shapes(args.check_shapes), args,
+                          offset)
+            passed, run = passed + ok, run + n
+        print(f"fa-sdpa: {passed} of {run} checks pass "
+              f"({describe_problem(args)}, offsets {args.offset})")
     if args.bench:
-        bench(fn, rt, parse_shapes(args.shapes), args.iters, args.offset)
-    return 0 if ok else 1
+        bench(fn, rt, parse_shapes(args.shapes), args)
+    return 0 if passed == run else 1
 
 
 if __name__ == "__main__":

@@ -21,31 +21,49 @@
 #      API cannot run the pipeline, tile-opt runs it and tile-extract-kernel
 #      only extracts the result; examples/flash_attention.mlir the same way,
 #      giving fa.cubin, fa.info and fa.ptx for tile-fa-bench;
-#   4. with nvcc, builds bench/reference_gemm.cu, a stand-in kernel with the
+#   4. the FlashAttention libraries of scripts/fa-matrix.sh:
+#      aot-fa/<variant>/libflash_attention.so and flash_attention.h
+#      (tile-compile, like aot/) for <variant> = {nc,causal}-{f16,bf16}-
+#      d{128,64}: examples/flash_attention.mlir (nc-f16-d128),
+#      examples/flash_attention_causal.mlir (causal-f16-d128) and their
+#      scripts/fa-variant.py variants (FA_VARIANT_ARGS, e.g. "--block-n 128",
+#      is added to every one), each with fa-host, examples/fa_host.c built
+#      for it (runpath $ORIGIN and the bundle);
+#   5. with nvcc, builds bench/reference_gemm.cu, a stand-in kernel with the
 #      same ABI, as ref_gemm_{f16,bf16}.cubin: it validates the harness on
 #      the GPU independently of the compiler;
-#   5. copies the programs, libtile_cuda_runtime.so and gpu-run.sh into the
-#      bundle, checks that nothing needs MLIR or LLVM libraries and that the
-#      bundle stays under 60 MiB, and writes MANIFEST.
+#   6. copies the programs, libtile_cuda_runtime.so, gpu-run.sh, fa-matrix.sh
+#      and fa-sdpa.py into the bundle, checks that nothing needs MLIR or
+#      LLVM libraries and that the bundle stays under 60 MiB, and writes
+#      MANIFEST.
 #
 # Then run it on the GPU machine with the device tool:
 #   carry ["build-gpu"], command "bash build-gpu/gpu-run.sh"
-# (gpu-run.sh logs to $OUT/log and prints a summary table last.)
+# (gpu-run.sh logs to $OUT/log and prints a summary table last), or for
+# FlashAttention's matrix (correctness, sanitizers, speed against cuDNN):
+#   carry ["build-gpu"], command "bash build-gpu/fa-matrix.sh"
+# (logs to $OUT/fa-matrix.log).
 #
 # Usage: scripts/gpu-bundle.sh [--reference-only] [--allow-missing-tile]
-#                               [--no-build]
+#                               [--no-build] [--fa-only]
 #   --reference-only      do not compile the tile-mlir kernels (GEMM and
 #                         FlashAttention)
 #   --allow-missing-tile  keep going when they do not compile (the bundle then
 #                         checks the harness with the reference kernels only,
 #                         and runs whichever tile-mlir kernels compiled)
 #   --no-build            use the programs already in BUILD_DIR
+#   --fa-only             only what fa-matrix.sh needs: the FlashAttention
+#                         libraries and hosts (step 4), the runtime and the
+#                         scripts (no GEMM, no direct launches, no reference
+#                         kernels)
 # Environment: BUILD_DIR (default <repo>/build), BUNDLE_DIR (default
 #   <repo>/build-gpu), CHIP (default sm_90a), AOT_FORMAT (bin or isa; default
 #   bin where ptxas is found), PIPELINE (default
 #   builtin.module(tile-to-nvvm{chip=$CHIP})), PTX_PIPELINE (default
 #   builtin.module(tile-to-nvvm{chip=$CHIP format=isa}); none: no PTX),
-#   NVCC (default nvcc on PATH or /usr/local/cuda/bin/nvcc), CC (default cc).
+#   NVCC (default nvcc on PATH or /usr/local/cuda/bin/nvcc), CC (default cc),
+#   FA_VARIANTS (the FlashAttention variants to build, default all eight),
+#   FA_VARIANT_ARGS (more scripts/fa-variant.py options for all of them).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -71,12 +89,14 @@ MAX_BUNDLE_MIB=60
 reference_only=0
 allow_missing_tile=0
 no_build=0
+fa_only=0
 for arg in "$@"; do
   case "$arg" in
+    --fa-only) fa_only=1 ;;
     --reference-only) reference_only=1 ;;
     --allow-missing-tile) allow_missing_tile=1 ;;
     --no-build) no_build=1 ;;
-    -h|--help) sed -n '2,50p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,70p' "$0"; exit 0 ;;
     *) echo "gpu-bundle: unknown argument '$arg'" >&2; exit 2 ;;
   esac
 done
@@ -90,6 +110,7 @@ die() { echo "gpu-bundle: error: $*" >&2; exit 1; }
 TARGETS=(tile-opt tile-compile tile-extract-kernel tile-gemm-bench
          tile-fa-bench TileCudaRuntime tile-runtime-gpu-test
          tile-runtime-errors-test)
+((fa_only)) && TARGETS=(tile-opt tile-compile TileCudaRuntime)
 if ((no_build)); then
   log "--no-build: using the programs in $BUILD_DIR"
 elif [[ ! -f "$BUILD_DIR/build.ninja" ]]; then
@@ -139,6 +160,8 @@ library() {
 
 if ((reference_only)); then
   log "--reference-only: not compiling the tile-mlir kernels"
+elif ((fa_only)); then
+  tile_ok=1
 else
   tile_ok=1
   for variant in "f16" "bf16 --dtype=bf16" "f16-64x256 64 256 32 256 4"; do
@@ -195,7 +218,7 @@ extract() {
   fi
 }
 
-if ((!reference_only)); then
+if ((!reference_only && !fa_only)); then
   for dtype in f16 bf16; do
     log "extracting gemm_kernel ($dtype) with $PIPELINE"
     source="$ROOT/examples/gemm.mlir"
@@ -224,6 +247,48 @@ PY
   log "extracting flash_attention_fwd_kernel with $PIPELINE"
   extract "$ROOT/examples/flash_attention.mlir" flash_attention_fwd_kernel fa \
     "$BUNDLE/compile_fa.log"
+fi
+
+# --- 4. The FlashAttention libraries and hosts (fa-matrix.sh) ----------------
+# fa_library VARIANT: aot-fa/VARIANT/{libflash_attention.so,flash_attention.h,
+# fa-host}; VARIANT is {nc,causal}-{f16,bf16}-d{128,64}.
+fa_library() {
+  local name="$1" dir="$BUNDLE/aot-fa/$1" kind dtype d
+  IFS=- read -r kind dtype d <<<"$name"
+  d="${d#d}"
+  local args=(--dtype "$dtype" --head-dim "$d") defines=(-DFA_HEAD_DIM="$d")
+  [[ $kind == causal ]] && args+=(--causal) defines+=(-DFA_CAUSAL)
+  [[ $dtype == bf16 ]] && defines+=(-DFA_DTYPE_BF16)
+  local extra
+  read -r -a extra <<<"${FA_VARIANT_ARGS:-}"
+  mkdir -p "$dir"
+  python3 "$ROOT/scripts/fa-variant.py" "${args[@]}" "${extra[@]}" \
+    "$dir/flash_attention.mlir" || return 1
+  "$BIN/tile-compile" "$dir/flash_attention.mlir" \
+    -o "$dir/libflash_attention.so" --header "$dir/flash_attention.h" \
+    --chip "$CHIP" --format "$AOT_FORMAT" --runtime-dir "$LIB" || return 1
+  "${CC:-cc}" -std=c11 -O2 -pedantic -Wall -Wextra -Werror "${defines[@]}" \
+    -I"$dir" -I"$ROOT/runtime/include" "$ROOT/examples/fa_host.c" \
+    -o "$dir/fa-host" -L"$dir" -lflash_attention -L"$BUNDLE" \
+    -ltile_cuda_runtime -lm -Wl,-rpath,'$ORIGIN:$ORIGIN/../..'
+}
+
+FA_VARIANTS="${FA_VARIANTS:-nc-f16-d128 causal-f16-d128 nc-bf16-d128
+  causal-bf16-d128 nc-f16-d64 causal-f16-d64 nc-bf16-d64 causal-bf16-d64}"
+if ((!reference_only)); then
+  for variant in $FA_VARIANTS; do
+    [[ $variant =~ ^(nc|causal)-(f16|bf16)-d(64|128)$ ]] ||
+      die "bad FlashAttention variant '$variant'"
+    clog="$BUNDLE/compile_fa_$variant.log"
+    log "tile-compile: aot-fa/$variant/libflash_attention.so ($CHIP," \
+      "format=$AOT_FORMAT${FA_VARIANT_ARGS:+, $FA_VARIANT_ARGS}) and fa-host"
+    if fa_library "$variant" >"$clog" 2>&1; then
+      compiled_with+=("aot-fa/$variant: tile-compile")
+    else
+      failed "aot-fa/$variant" "$clog"
+      rm -rf "$BUNDLE/aot-fa/$variant"
+    fi
+  done
 
   if ((!tile_ok)); then
     if ((allow_missing_tile)); then
@@ -236,9 +301,11 @@ PY
   fi
 fi
 
-# --- 4. Reference kernels ----------------------------------------------------
+# --- 5. Reference kernels ----------------------------------------------------
 NVCC="${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
-if [[ -x "$NVCC" ]]; then
+if ((fa_only)); then
+  log "--fa-only: no reference kernels"
+elif [[ -x "$NVCC" ]]; then
   for dtype in f16 bf16; do
     define=()
     [[ $dtype == bf16 ]] && define=(-DTILE_REF_BF16)
@@ -251,21 +318,24 @@ if [[ -x "$NVCC" ]]; then
 else
   log "warning: no nvcc: no reference kernels"
 fi
-if ! compgen -G "$BUNDLE/*gemm_*.cubin" >/dev/null &&
+if ((!fa_only)) && ! compgen -G "$BUNDLE/*gemm_*.cubin" >/dev/null &&
    ! compgen -G "$BUNDLE/aot/*/libgemm.so" >/dev/null; then
   die "neither tile-mlir nor reference kernels: nothing to run"
 fi
 
-# --- 5. Programs, run script, checks -----------------------------------------
+# --- 6. Programs, run scripts, checks ----------------------------------------
 PROGRAMS=(tile-gemm-bench tile-fa-bench tile-runtime-gpu-test
           tile-runtime-errors-test)
+((fa_only)) && PROGRAMS=()
 for program in "${PROGRAMS[@]}"; do
   cp "$BIN/$program" "$BUNDLE/"
 done
 cp "$ROOT/scripts/gpu-run.sh" "$BUNDLE/gpu-run.sh"
+cp "$ROOT/scripts/fa-matrix.sh" "$ROOT/scripts/fa-sdpa.py" "$BUNDLE/"
 # The GPU machine has no MLIR or LLVM: nothing may need them, and everything
 # must resolve inside the bundle (or the system).
 for file in "$BUNDLE"/tile-* "$BUNDLE"/gemm-host "$BUNDLE"/aot/*/libgemm.so \
+            "$BUNDLE"/aot-fa/*/libflash_attention.so "$BUNDLE"/aot-fa/*/fa-host \
             "$BUNDLE/libtile_cuda_runtime.so"; do
   [[ -f $file ]] || continue
   if ldd "$file" | grep -E 'MLIR|LLVM|not found'; then
@@ -278,6 +348,13 @@ if [[ -x $BUNDLE/gemm-host ]] &&
    [[ $(ldd "$BUNDLE/gemm-host") != *"libtile_cuda_runtime.so => $BUNDLE/"* ]]; then
   die "gemm-host does not find the bundle's libtile_cuda_runtime.so"
 fi
+for host in "$BUNDLE"/aot-fa/*/fa-host; do
+  [[ -x $host ]] || continue
+  deps="$(ldd "$host")"
+  [[ $deps == *"libtile_cuda_runtime.so => $BUNDLE/"* &&
+     $deps == *"libflash_attention.so => $(dirname "$host")/"* ]] ||
+    die "$host does not find its library and the bundle's runtime"
+done
 
 bundle_kib=$(du -sk "$BUNDLE" | cut -f1)
 ((bundle_kib < MAX_BUNDLE_MIB * 1024)) ||
@@ -300,4 +377,7 @@ bundle_kib=$(du -sk "$BUNDLE" | cut -f1)
 log "bundle $BUNDLE ($((bundle_kib / 1024)) MiB):"
 (cd "$BUNDLE" && find . -type f | sed 's|^\./||' | sort | xargs ls -l)
 log "run it on the GPU machine with the device tool:"
-log "  carry [\"$(basename "$BUNDLE")\"], command \"bash $(basename "$BUNDLE")/gpu-run.sh\""
+run_script=gpu-run.sh
+((fa_only)) && run_script=fa-matrix.sh
+log "  carry [\"$(basename "$BUNDLE")\"], command \"bash $(basename "$BUNDLE")/$run_script\""
+((fa_only)) || log "  (FlashAttention's matrix: bash $(basename "$BUNDLE")/fa-matrix.sh)"

@@ -45,3 +45,58 @@ func.func @impure(%A: memref<?xf32>) {
   }
   return
 }
+
+// -----
+
+// Register budgets are relative to the registers every warp starts with
+// (TargetInfo::getEntryRegisters, 168 for 384 threads): the kernel function
+// asks ptxas for them with `.minnctapersm` (nvvm.minctasm), one block per
+// multiprocessor unless tile.blocks_per_sm says otherwise. Without it ptxas
+// allocates what the code uses when that is less, and ignores setmaxnreg.
+
+// CHECK-LABEL: func.func @budgets
+// CHECK: gpu.func @budgets() kernel attributes {{.*}}nvvm.minctasm = 1 : i32}
+// CHECK: nvvm.setmaxregister  decrease 40
+// CHECK: nvvm.setmaxregister  increase 232
+func.func @budgets() {
+  tile.kernel @budgets blocks(%bx) in [1] threads(384) {
+    tile.ws [0] registers(40) {
+    }
+    tile.ws [1, 2] registers(232) {
+    }
+  }
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @budgets_two_blocks
+// CHECK: gpu.func @budgets_two_blocks() kernel attributes {{.*}}nvvm.minctasm = 2 : i32}
+// CHECK: nvvm.setmaxregister  decrease 40
+// CHECK: nvvm.setmaxregister  increase 96
+func.func @budgets_two_blocks() {
+  tile.kernel @budgets_two_blocks blocks(%bx) in [1] threads(384)
+      attributes {tile.blocks_per_sm = 2} {
+    tile.ws [0] registers(40) {
+    }
+    tile.ws [1, 2] registers(96) {
+    }
+  }
+  return
+}
+
+// -----
+
+// Regions without budgets keep the launch's count: no `.minnctapersm`.
+// CHECK-LABEL: func.func @no_budgets
+// CHECK: gpu.func @no_budgets() kernel attributes {known_block_size = array<i32: 384, 1, 1>} {
+// CHECK-NOT: nvvm.setmaxregister
+func.func @no_budgets() {
+  tile.kernel @no_budgets blocks(%bx) in [1] threads(384) {
+    tile.ws [0] {
+    }
+    tile.ws [1, 2] {
+    }
+  }
+  return
+}

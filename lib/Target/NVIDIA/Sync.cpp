@@ -75,13 +75,28 @@ LogicalResult NVIDIATargetInfo::emitRegisterBudget(OpBuilder &b, Location loc,
 
 void NVIDIATargetInfo::annotateKernelFunc(Operation *func,
                                           KernelOp kernel) const {
-  // ptxas then allocates the registers of that many blocks at launch.
+  // `.minnctapersm N` makes ptxas allocate the registers of N blocks at
+  // launch (getEntryRegisters). Register budgets are relative to that
+  // count, so a kernel with budgets needs it even for one block: without
+  // it ptxas allocates what the code uses when that is less (109
+  // registers for FlashAttention with D = 64) and drops every
+  // `setmaxnreg` ("unable to determine register count at entry").
   auto blocks = kernel->getAttrOfType<IntegerAttr>(
       TileDialect::kBlocksPerMultiprocessorAttrName);
-  if (blocks && blocks.getInt() > 1)
-    func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
-                  IntegerAttr::get(IntegerType::get(func->getContext(), 32),
-                                   blocks.getInt()));
+  int64_t count = blocks ? blocks.getInt() : 1;
+  // (Budgets are `tile.ws ... registers(N)` before tile-lower-ops, and
+  // the `setmaxnreg` they lowered to after.)
+  WalkResult found = kernel->walk([](Operation *op) {
+    auto ws = dyn_cast<WsOp>(op);
+    if ((ws && ws.getRegisters()) || isa<NVVM::SetMaxRegisterOp>(op))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  bool budgets = chip->setMaxNReg && found.wasInterrupted();
+  if (count > 1 || budgets)
+    func->setAttr(
+        NVVM::NVVMDialect::getMinctasmAttrName(),
+        IntegerAttr::get(IntegerType::get(func->getContext(), 32), count));
 }
 
 std::unique_ptr<TargetInfo> mlir::tile::createNVIDIATargetInfo(TargetAttr t) {
