@@ -738,8 +738,7 @@ func.func @consumer_init(%A: !g, %B: !g, %C: !g, %kt: index) {
 // LOWER: %[[G0:.*]] = arith.divui %[[TID]], %c128
 // LOWER: %[[FIRST:.*]] = arith.cmpi eq, %[[G0]], %c0
 // LOWER: scf.if %[[FIRST]] {
-// LOWER-NEXT: arith.constant 256 : i32
-// LOWER-NEXT: nvvm.barrier id = %c2_i32 number_of_threads =
+// LOWER: nvvm.barrier id = %c2_i32 number_of_threads =
 func.func @turns(%Q: !g, %K: !g, %M: !gRow, %kt: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
