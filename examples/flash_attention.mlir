@@ -100,14 +100,19 @@ func.func @flash_attention_fwd(%Q: !gQKV {tile.shape = ["BH", "S", "128"]},
           : !sQ, !sKV, !fS
 
       // 3. Keys past the end of the sequence were read as zeros: mask them
-      //    to -inf so that they get probability 0. (A causal kernel would
-      //    also mask keys k0 + j > q0 + i here.)
-      tile.parallel (%i, %j) in [128, 64] {
-        %key = arith.addi %k0, %j : index
-        %in_bounds = arith.cmpi ult, %key, %S : index
-        %s = memref.load %scores[%i, %j] : !fS
-        %masked = arith.select %in_bounds, %s, %neg_inf : f32
-        memref.store %masked, %scores[%i, %j] : !fS
+      //    to -inf so that they get probability 0. Only the last block can
+      //    reach past S (k0 + BN > S); the others skip the mask. (The
+      //    causal kernel masks keys k0 + j > q0 + i instead.)
+      %k_end = arith.addi %k0, %c64 : index
+      %past_end = arith.cmpi ugt, %k_end, %S : index
+      scf.if %past_end {
+        tile.parallel (%i, %j) in [128, 64] {
+          %key = arith.addi %k0, %j : index
+          %in_bounds = arith.cmpi ult, %key, %S : index
+          %s = memref.load %scores[%i, %j] : !fS
+          %masked = arith.select %in_bounds, %s, %neg_inf : f32
+          memref.store %masked, %scores[%i, %j] : !fS
+        }
       }
 
       // 4. New row maximum: m_new = max(m_prev, rowmax(scores)). The reduce

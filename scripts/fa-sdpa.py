@@ -136,8 +136,10 @@ def sdpa_low(q, k, v, causal):
             return sdpa_cudnn(q, k, v, causal)
     except RuntimeError:
         pass
-    return F.scaled_dot_product_attention(q.contiguous(), k.contiguous(),
-                                          v.contiguous(), is_causal=causal)
+    # Copies, not .contiguous(): a view at an odd offset is contiguous but
+    # misaligned, which torch's other SDPA kernels fault on.
+    return F.scaled_dot_product_attention(q.clone(), k.clone(), v.clone(),
+                                          is_causal=causal)
 
 
 def at_offset(t, offset):

@@ -26,8 +26,10 @@
 #      (tile-compile, like aot/) for <variant> = {nc,causal}-{f16,bf16}-
 #      d{128,64}: examples/flash_attention.mlir (nc-f16-d128),
 #      examples/flash_attention_causal.mlir (causal-f16-d128) and their
-#      scripts/fa-variant.py variants (FA_VARIANT_ARGS, e.g. "--block-n 128",
-#      is added to every one), each with fa-host, examples/fa_host.c built
+#      scripts/fa-variant.py variants (FA_VARIANT_ARGS, default
+#      "--block-n 128": the Hopper tile; the examples keep BN = 64, which
+#      fits every target, AMD's 64 KiB of LDS included; FA_VARIANT_ARGS= for
+#      the examples' own tiles), each with fa-host, examples/fa_host.c built
 #      for it (runpath $ORIGIN and the bundle);
 #   5. with nvcc, builds bench/reference_gemm.cu, a stand-in kernel with the
 #      same ABI, as ref_gemm_{f16,bf16}.cubin: it validates the harness on
@@ -63,7 +65,8 @@
 #   builtin.module(tile-to-nvvm{chip=$CHIP format=isa}); none: no PTX),
 #   NVCC (default nvcc on PATH or /usr/local/cuda/bin/nvcc), CC (default cc),
 #   FA_VARIANTS (the FlashAttention variants to build, default all eight),
-#   FA_VARIANT_ARGS (more scripts/fa-variant.py options for all of them).
+#   FA_VARIANT_ARGS (scripts/fa-variant.py options for all of them; default
+#   "--block-n 128").
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -260,7 +263,7 @@ fa_library() {
   [[ $kind == causal ]] && args+=(--causal) defines+=(-DFA_CAUSAL)
   [[ $dtype == bf16 ]] && defines+=(-DFA_DTYPE_BF16)
   local extra
-  read -r -a extra <<<"${FA_VARIANT_ARGS:-}"
+  read -r -a extra <<<"${FA_VARIANT_ARGS---block-n 128}"
   mkdir -p "$dir"
   python3 "$ROOT/scripts/fa-variant.py" "${args[@]}" "${extra[@]}" \
     "$dir/flash_attention.mlir" || return 1
@@ -281,7 +284,7 @@ if ((!reference_only)); then
       die "bad FlashAttention variant '$variant'"
     clog="$BUNDLE/compile_fa_$variant.log"
     log "tile-compile: aot-fa/$variant/libflash_attention.so ($CHIP," \
-      "format=$AOT_FORMAT${FA_VARIANT_ARGS:+, $FA_VARIANT_ARGS}) and fa-host"
+      "format=$AOT_FORMAT, ${FA_VARIANT_ARGS---block-n 128}) and fa-host"
     if fa_library "$variant" >"$clog" 2>&1; then
       compiled_with+=("aot-fa/$variant: tile-compile")
     else

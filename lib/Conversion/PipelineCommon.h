@@ -70,6 +70,7 @@ struct TileLevelOptions {
   bool specializeBounds = true;
   bool hostRuntime = true;
   bool cInterface = true;
+  bool fpContract = true;
 };
 
 /// From tile-attach-target to tile-prepare-host: the target, resource

@@ -82,6 +82,8 @@ void mlir::tile::pipelines::addTileLevelPasses(
   // multi-buffers (register tiles far beyond the register file, huge
   // tile.parallel loops); pipelining checks its own shared memory.
   pm.addPass(createCheckResources());
+  if (options.fpContract)
+    pm.addPass(createFpContract());
   if (options.specializeBounds)
     pm.addPass(createSpecializeBounds());
   if (options.pipeline) {
@@ -186,6 +188,7 @@ void mlir::tile::buildTileToNVVMPipeline(
   tileLevel.specializeBounds = options.specializeBounds;
   tileLevel.hostRuntime = options.hostRuntime;
   tileLevel.cInterface = options.cInterface;
+  tileLevel.fpContract = options.fpContract;
   pipelines::addTileLevelPasses(pm, tileLevel);
 
   // NVGPU/NVVM and host lowering, as upstream's gpu-lower-to-nvvm-pipeline,

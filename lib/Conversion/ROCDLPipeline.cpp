@@ -91,6 +91,7 @@ void mlir::tile::buildTileToROCDLPipeline(
   tileLevel.specializeBounds = options.specializeBounds;
   tileLevel.hostRuntime = options.hostRuntime;
   tileLevel.cInterface = options.cInterface;
+  tileLevel.fpContract = options.fpContract;
   pipelines::addTileLevelPasses(pm, tileLevel);
 
   // Host lowering as in tile-to-nvvm; the kernels through AMDGPU / ROCDL

@@ -139,28 +139,15 @@ static std::string checkProducerOp(Operation *op) {
          "', which has side effects";
 }
 
-/// Whether the consumer warpgroups of `consumer` should take turns at the
-/// MMAs: `tile.pingpong` on the kernel says so; otherwise when there are
-/// several and a loop of theirs does register work (element-wise ops,
-/// reductions) beside its gemms, which one warpgroup can do while the
-/// other's MMAs run (FlashAttention's softmax). A loop of gemms only gains
-/// nothing from turns.
+/// Whether the consumer warpgroups of `consumer` take turns at the MMAs:
+/// when the kernel asks for it (`tile.pingpong = true`) and there are
+/// several. Not a default: measured on an H100 (docs/perf.md run 36),
+/// turns around each gemm of FlashAttention's loop, whose softmax sits
+/// between its two gemms, cost 3-12% instead of hiding the softmax; they
+/// need the next block's Q K^T issued beside this block's P V first.
 static bool wantsTurns(KernelOp kernel, WsOp consumer) {
-  if (consumer.getWarpgroups().size() < 2)
-    return false;
-  if (auto flag =
-          kernel->getAttrOfType<BoolAttr>(TileDialect::kPingpongAttrName))
-    return flag.getValue();
-  return consumer
-      .walk([](scf::ForOp loop) {
-        bool gemm = false, other = false;
-        loop.getBody()->walk([&](Operation *op) {
-          gemm |= isa<GemmOp>(op);
-          other |= isa<ParallelOp, ReduceOp>(op);
-        });
-        return gemm && other ? WalkResult::interrupt() : WalkResult::advance();
-      })
-      .wasInterrupted();
+  auto flag = kernel->getAttrOfType<BoolAttr>(TileDialect::kPingpongAttrName);
+  return flag && flag.getValue() && consumer.getWarpgroups().size() >= 2;
 }
 
 namespace {

@@ -11,6 +11,10 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: tile-opt %examples/flash_attention.mlir --tile-to-nvvm="chip=sm_90a format=isa" -tile-emit-binary="prefix=%t/" -o /dev/null
 // RUN: ls %t | FileCheck %s --check-prefix=FILES
+// Without fp-contract the softmax's multiplies and subtracts stay apart.
+// RUN: mkdir -p %t/nofma
+// RUN: tile-opt %examples/flash_attention.mlir --tile-to-nvvm="chip=sm_90a format=isa fp-contract=false" -tile-emit-binary="prefix=%t/nofma/" -o /dev/null
+// RUN: FileCheck %s --check-prefix=NOFMA < %t/nofma/flash_attention_fwd_kernel_tma_module.ptx
 // RUN: FileCheck %s --check-prefix=TMA < %t/flash_attention_fwd_kernel_tma_module.ptx
 // RUN: FileCheck %s --check-prefix=FALLBACK < %t/flash_attention_fwd_kernel_module.ptx
 // RUN: %ptxas -arch=sm_90a -v %t/flash_attention_fwd_kernel_tma_module.ptx -o %t/tma.cubin > %t/tma.log 2>&1
@@ -31,6 +35,7 @@
 // TMA: setmaxnreg.inc.sync.aligned.u32 232;
 // TMA: mbarrier.try_wait.parity.shared.b64
 // TMA: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{{.*}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
+// TMA: fma.rn.f32
 // TMA: ex2.approx
 // TMA: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{{.*}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}
 // TMA: mbarrier.arrive.shared.b64
@@ -48,3 +53,7 @@
 // PTXAS-TMA-NOT: ignored
 // PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // PTXAS-TMA: Used 168 registers
+
+// NOFMA-NOT: fma.rn.f32
+// NOFMA: ex2.approx
+// NOFMA-NOT: fma.rn.f32

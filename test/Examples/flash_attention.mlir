@@ -34,8 +34,11 @@
 // CHECK:             tile.copy %[[K]][%[[BH]], %{{.*}}, %{{.*}}], %[[KS:.*]] : memref<?x?x128xf16> to memref<64x128xf16, #gpu.address_space<workgroup>>
 // CHECK:             tile.copy %[[V]][%[[BH]], %{{.*}}, %{{.*}}], %[[VS:.*]] : memref<?x?x128xf16> to memref<64x128xf16, #gpu.address_space<workgroup>>
 // CHECK:             tile.gemm %[[QS]], %[[KS]], %[[SCORES]] transpose_b clear_accum policy <full_row>
-// CHECK:             tile.parallel (%{{.*}}, %{{.*}}) in [128, 64] {
-// CHECK:               arith.select
+// CHECK:             %[[PAST:.*]] = arith.cmpi ugt, %{{.*}}, %{{.*}} : index
+// CHECK:             scf.if %[[PAST]] {
+// CHECK:               tile.parallel (%{{.*}}, %{{.*}}) in [128, 64] {
+// CHECK:                 arith.select
+// CHECK:               }
 // CHECK:             }
 // CHECK:             tile.copy %[[M_NEW]], %[[M_PREV:.*]] : memref<128xf32, #tile.mem<fragment>> to memref<128xf32, #tile.mem<fragment>>
 // CHECK:             tile.reduce <max> %[[SCORES]], %[[M_NEW]] dim 1 : memref<128x64xf32, #tile.mem<fragment>> to memref<128xf32, #tile.mem<fragment>>

@@ -56,7 +56,7 @@
 // WS: tile.pipe.produce_commit
 // WS-NOT: tile.parallel
 // WS-NOT: tile.gemm
-// WS: tile.ws [0, 1] registers(232) pingpong {
+// WS: tile.ws [0, 1] registers(232) {
 // WS: scf.for
 // WS: tile.pipe.consume_wait
 // WS: tile.gemm {{.*}} transpose_b clear_accum

@@ -690,9 +690,9 @@ func.func @consumer_init(%A: !g, %B: !g, %C: !g, %kt: index) {
 // -----
 
 // A loop doing register work beside its gemm (the row maximum of the
-// scores, as in FlashAttention's softmax): the two consumer warpgroups take
-// turns at the tensor cores (`pingpong`), so one computes while the other's
-// MMAs run. Lowered: warpgroup 1 hands the first turn to warpgroup 0 at
+// scores, as in FlashAttention's softmax), on a kernel asking for turns
+// (`tile.pingpong = true`): the two consumer warpgroups take turns at the
+// tensor cores (`pingpong`), so one computes while the other's MMAs run. Lowered: warpgroup 1 hands the first turn to warpgroup 0 at
 // hardware barrier 2 (barrier 1 is the region's own); before each gemm a
 // warpgroup waits at barrier 2 + g, and once its wgmmas are committed, before
 // waiting for them, it passes the turn to barrier 2 + (g + 1) mod 2; after
@@ -743,6 +743,50 @@ func.func @turns(%Q: !g, %K: !g, %M: !gRow, %kt: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c64 = arith.constant 64 : index
+  tile.kernel @k blocks(%bx) in [1] threads(256)
+      attributes {tile.pingpong = true} {
+    %qs = tile.alloc : !sQ
+    %ks = tile.alloc : !sK
+    %s = tile.alloc : !fS
+    %m = tile.alloc : !fRow
+    %ninf = arith.constant 0xFF800000 : f32
+    tile.copy %Q[%c0, %c0], %qs : !g to !sQ
+    tile.fill %m, %ninf : !fRow
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c64 : index
+      tile.copy %K[%k0, %c0], %ks : !g to !sK
+      tile.gemm %qs, %ks, %s transpose_b clear_accum policy <full_row>
+          : !sQ, !sK, !fS
+      tile.reduce <max> %s, %m dim 1 : !fS to !fRow
+    } {tile.num_stages = 2 : i64}
+    tile.copy %m, %M[%c0] : !fRow to !gRow
+  }
+  return
+}
+
+// -----
+
+// The same loop without `tile.pingpong = true`: no turns (not a default,
+// see wantsTurns), nor with `tile.pingpong = false`.
+
+!g = memref<?x?xf16>
+!sQ = memref<128x64xf16, #gpu.address_space<workgroup>>
+!sK = memref<64x64xf16, #gpu.address_space<workgroup>>
+!fS = memref<128x64xf32, #tile.mem<fragment>>
+!fRow = memref<128xf32, #tile.mem<fragment>>
+!gRow = memref<?xf32>
+
+// CHECK-LABEL: func.func @turns_opted_out
+// CHECK: tile.ws [0, 1] registers(232) {
+// CHECK-LABEL: func.func @turns_false
+// CHECK: tile.ws [0, 1] registers(232) {
+// LOWER-LABEL: func.func @turns_opted_out
+// LOWER-NOT: nvvm.barrier.arrive
+// LOWER: return
+func.func @turns_opted_out(%Q: !g, %K: !g, %M: !gRow, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
   tile.kernel @k blocks(%bx) in [1] threads(256) {
     %qs = tile.alloc : !sQ
     %ks = tile.alloc : !sK
@@ -765,8 +809,6 @@ func.func @turns(%Q: !g, %K: !g, %M: !gRow, %kt: index) {
 
 // -----
 
-// The same loop with `tile.pingpong = false` on the kernel: no turns.
-
 !g = memref<?x?xf16>
 !sQ = memref<128x64xf16, #gpu.address_space<workgroup>>
 !sK = memref<64x64xf16, #gpu.address_space<workgroup>>
@@ -774,12 +816,7 @@ func.func @turns(%Q: !g, %K: !g, %M: !gRow, %kt: index) {
 !fRow = memref<128xf32, #tile.mem<fragment>>
 !gRow = memref<?xf32>
 
-// CHECK-LABEL: func.func @turns_opted_out
-// CHECK: tile.ws [0, 1] registers(232) {
-// LOWER-LABEL: func.func @turns_opted_out
-// LOWER-NOT: nvvm.barrier.arrive
-// LOWER: return
-func.func @turns_opted_out(%Q: !g, %K: !g, %M: !gRow, %kt: index) {
+func.func @turns_false(%Q: !g, %K: !g, %M: !gRow, %kt: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c64 = arith.constant 64 : index

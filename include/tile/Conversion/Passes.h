@@ -51,6 +51,12 @@ struct TileToNVVMPipelineOptions
                      "warpgroup in every kernel, not only in those marked "
                      "tile.warp_specialize = true (tile-warp-specialize)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> fpContract{
+      *this, "fp-contract",
+      llvm::cl::desc("Let kernels' multiplies and adds fuse into fused "
+                     "multiply-adds (tile-fp-contract), like nvcc's "
+                     "--fmad=true"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> specializeBounds{
       *this, "specialize-bounds",
       llvm::cl::desc("Version loops so that interior tiles are copied "
@@ -101,6 +107,12 @@ struct TileToROCDLPipelineOptions
       *this, "pipeline",
       llvm::cl::desc("Software-pipeline loops marked with tile.num_stages "
                      "(multi-buffered LDS, barriers)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> fpContract{
+      *this, "fp-contract",
+      llvm::cl::desc("Let kernels' multiplies and adds fuse into fused "
+                     "multiply-adds (tile-fp-contract), like nvcc's "
+                     "--fmad=true"),
       llvm::cl::init(true)};
   PassOptions::Option<bool> specializeBounds{
       *this, "specialize-bounds",

@@ -34,6 +34,25 @@ def AttachTarget : Pass<"tile-attach-target", "ModuleOp"> {
   ];
 }
 
+def FpContract : Pass<"tile-fp-contract", "ModuleOp"> {
+  let summary = "Let the floating-point arithmetic of kernels contract "
+                "into fused multiply-adds";
+  let description = [{
+    Adds `contract` to the fast-math flags of every floating-point `arith`
+    op inside `tile.kernel`s (the element-wise bodies of `tile.parallel`,
+    index and scale arithmetic), keeping the flags they already have. The
+    backends may then fuse a multiply and an add into one `fma` with a
+    single rounding, as nvcc (`--fmad=true`), hipcc and Triton do by
+    default; without it LLVM's NVPTX backend prints `mul.rn` and `add.rn`,
+    which ptxas may not fuse either. Host code is left alone.
+
+    FlashAttention's softmax `exp2(s * scale - m * scale)` becomes one
+    `fma` and an `ex2` per score instead of a multiply, a subtract and an
+    `ex2`. `tile-to-nvvm` and `tile-to-rocdl` run it unless
+    `fp-contract=false`.
+  }];
+}
+
 def SelectTma : Pass<"tile-select-tma", "ModuleOp"> {
   let summary = "Use tensor copies (TMA) for pipelined copies into shared "
                 "memory, with a run-time fall-back";
