@@ -32,6 +32,7 @@ tools = [
     "tile-opt",
     "tile-layout",
     "tile-layout-algebra-test",
+    "tile-lds-banks-test",
     ToolSubst("%mlir_opt", os.path.join(config.mlir_tools_dir, "mlir-opt")),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -79,7 +79,8 @@ LinearLayout LinearLayout::rowMajor(ArrayRef<int64_t> shape) {
 }
 
 LinearLayout LinearLayout::swizzled(ArrayRef<int64_t> shape,
-                                    int64_t elementBits, int64_t swizzleBytes) {
+                                    int64_t elementBits, int64_t swizzleBytes,
+                                    int64_t unitBytes) {
   LinearLayout probe({}, shape);
   unsigned bits = probe.getNumOutBits();
   // Byte bit b of an element offset is element bit b - log2(element bytes).
@@ -104,14 +105,18 @@ LinearLayout LinearLayout::swizzled(ArrayRef<int64_t> shape,
     }
     return uint64_t(1) << bit;
   };
-  // Chunk bits [4, 4 + s) are XORed with bits [7, 7 + s), s = log2(span/16).
-  int64_t s = swizzleBytes >= 16 ? llvm::Log2_64(swizzleBytes / 16) : 0;
+  // Chunk bits [u, u + s) are XORed with bits [7, 7 + s), u = log2(unit),
+  // s = log2(span / unit).
+  int64_t u = llvm::Log2_64(unitBytes);
+  int64_t s =
+      swizzleBytes >= unitBytes ? llvm::Log2_64(swizzleBytes / unitBytes) : 0;
   InDim offset{kOffset.str(), {}};
   for (unsigned i = 0; i < bits; ++i) {
     uint64_t col = logical(i);
     int64_t byteBit = i + eltShift;
-    if (byteBit >= 7 && byteBit < 7 + s && byteBit - 3 - eltShift >= 0)
-      col |= logical(byteBit - 3 - eltShift);
+    int64_t chunkBit = byteBit - 7 + u - eltShift;
+    if (byteBit >= 7 && byteBit < 7 + s && chunkBit >= 0)
+      col |= logical(chunkBit);
     offset.bases.push_back(col);
   }
   return LinearLayout({offset}, shape);

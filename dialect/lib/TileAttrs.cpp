@@ -229,10 +229,16 @@ LogicalResult LinearLayoutAttr::verifyShape(
 
 LogicalResult
 SharedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                         int64_t swizzle, int64_t pad) {
+                         int64_t swizzle, int64_t pad, int64_t unit) {
   if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
     return emitError() << "swizzle must be 0, 32, 64 or 128 bytes, got "
                        << swizzle;
+  if (unit != 8 && unit != 16)
+    return emitError() << "the swizzle unit must be 8 or 16 bytes, got "
+                       << unit;
+  if (unit != 16 && !swizzle)
+    return emitError() << "a swizzle unit of " << unit
+                       << " bytes needs a swizzle";
   if (pad < 0)
     return emitError() << "padding must be non-negative, got " << pad;
   // Far more than any GPU's shared memory: keeps sizes in range.
@@ -314,8 +320,9 @@ int64_t SharedLayoutAttr::getByteOffset(ArrayRef<int64_t> coord,
              r * swizzle + colByte % swizzle;
   }
   if (swizzle) {
-    int64_t mask = swizzle / 16 - 1;
-    offset ^= ((offset >> 7) & mask) << 4;
+    int64_t unit = getUnit();
+    int64_t mask = swizzle / unit - 1;
+    offset ^= ((offset >> 7) & mask) * unit;
   }
   return offset;
 }
@@ -328,7 +335,7 @@ SharedLayoutAttr::getLinearLayout(ArrayRef<int64_t> shape,
   for (int64_t size : shape)
     if (size <= 0 || !llvm::isPowerOf2_64(size))
       return std::nullopt;
-  return LinearLayout::swizzled(shape, elementBits, getSwizzle());
+  return LinearLayout::swizzled(shape, elementBits, getSwizzle(), getUnit());
 }
 
 //===----------------------------------------------------------------------===//
@@ -352,9 +359,8 @@ static int64_t parsePtxFeature(StringRef features, std::string &bad) {
   return version;
 }
 
-LogicalResult
-TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                   StringRef chip, StringRef features) {
+LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 StringRef chip, StringRef features) {
   const ChipDescription *desc = lookupChip(chip);
   if (!desc)
     return emitError() << "unknown or unsupported chip '" << chip

@@ -338,7 +338,7 @@ private:
                        : positive;
       }
       bool staticallyEmpty =
-          type.getNumElements() == 0 && type.hasStaticShape();
+          type.hasStaticShape() && type.getNumElements() == 0;
       if (!staticallyEmpty) {
         Value pointer =
             memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, arg);

@@ -24,6 +24,22 @@ TargetInfo::TargetInfo(TargetAttr target)
 
 TargetInfo::~TargetInfo() = default;
 
+SharedLayoutAttr mlir::tile::getChunkSwizzledLayout(MemRefType type) {
+  MLIRContext *ctx = type.getContext();
+  int64_t rowBytes = type.getShape().back() * type.getElementTypeBitWidth() / 8;
+  int64_t rows = type.getRank() > 1 ? type.getShape().drop_back().back() : 1;
+  for (int64_t swizzle : {128, 64, 32})
+    if (rowBytes % swizzle == 0 && (rowBytes * rows) % swizzle == 0)
+      return SharedLayoutAttr::get(ctx, swizzle, 0);
+  return SharedLayoutAttr::get(ctx, 0, 16);
+}
+
+SharedLayoutChoice
+TargetInfo::chooseGemmOperandLayout(MemRefType type,
+                                    ArrayRef<SharedGemmUse> uses) const {
+  return {getChunkSwizzledLayout(type), ""};
+}
+
 int64_t TargetInfo::getEntryRegisters(int64_t threads,
                                       int64_t blocksPerSM) const {
   int64_t even =

@@ -434,17 +434,18 @@ void LayoutInference::assignDefaults() {
   }
 }
 
-/// Whether `value` (or a view of it) is a gemm A or B operand.
-static bool isGemmOperand(Value value) {
+/// The gemms reading `value` (or a view of it) as their A or B operand.
+static void collectGemmUses(Value value, SmallVectorImpl<SharedGemmUse> &uses) {
   for (Operation *user : value.getUsers()) {
-    if (auto gemm = dyn_cast<GemmOp>(user))
-      if (gemm.getA() == value || gemm.getB() == value)
-        return true;
+    if (auto gemm = dyn_cast<GemmOp>(user)) {
+      if (gemm.getA() == value)
+        uses.push_back({gemm, /*isA=*/true});
+      if (gemm.getB() == value)
+        uses.push_back({gemm, /*isA=*/false});
+    }
     if (auto view = dyn_cast<memref::SubViewOp>(user))
-      if (isGemmOperand(view.getResult()))
-        return true;
+      collectGemmUses(view.getResult(), uses);
   }
-  return false;
 }
 
 void LayoutInference::assignSharedLayouts() {
@@ -457,25 +458,16 @@ void LayoutInference::assignSharedLayouts() {
     auto layout = dyn_cast_or_null<SharedLayoutAttr>(alloc.getLayoutAttr());
     if (!layout) {
       layout = SharedLayoutAttr::get(ctx, 0, 0);
-      int64_t bits = type.getElementTypeBitWidth();
-      if (isGemmOperand(alloc.getResult()) && bits >= 8) {
-        int64_t rowBytes = type.getShape().back() * bits / 8;
-        int64_t rows =
-            type.getRank() > 1 ? type.getShape().drop_back().back() : 1;
-        // The widest swizzle the rows fill (rows of 128 bytes or more get
-        // the 128-byte one, wider rows as column panels of 128 bytes, the
-        // layout TMA and wgmma use): the 8 rows an ldmatrix reads, and the
-        // 16-byte chunks of a row that 8 consecutive threads copy, fall in
-        // 8 different bank groups.
-        for (int64_t swizzle : {128, 64, 32}) {
-          if (rowBytes % swizzle == 0 && (rowBytes * rows) % swizzle == 0) {
-            layout = SharedLayoutAttr::get(ctx, swizzle, 0);
-            break;
-          }
-        }
-        // No swizzle fits: pad rows by 16 bytes (one bank group) instead.
-        if (!layout.getSwizzle())
-          layout = SharedLayoutAttr::get(ctx, 0, 16);
+      SmallVector<SharedGemmUse> uses;
+      collectGemmUses(alloc.getResult(), uses);
+      // Gemm operands get the layout the target's shared -> register reads
+      // and the copies filling them need.
+      if (!uses.empty() && type.getElementTypeBitWidth() >= 8) {
+        SharedLayoutChoice choice = target->chooseGemmOperandLayout(type, uses);
+        layout = choice.layout;
+        if (emitRemarks && !choice.reason.empty())
+          alloc.emitRemark()
+              << "shared layout " << layout << ": " << choice.reason;
       }
       alloc.setLayoutAttr(layout);
     }

@@ -61,6 +61,8 @@ static std::string checkStatically(CopyOp copy, KernelOp kernel) {
     return "the shared tile has no layout";
   if (layout.getPad() != 0)
     return "the shared tile has padded rows";
+  if (layout.getUnit() != 16)
+    return "the shared tile's swizzle permutes 8-byte chunks";
   int64_t bytes = elt.getIntOrFloatBitWidth() / 8;
   int64_t rows = dst.getShape()[0], cols = dst.getShape()[1];
   int64_t boxCols =

@@ -591,6 +591,18 @@ func.func @alloc_swizzle_alignment() {
 
 // -----
 
+// AllocOp::verify: a swizzle of 8-byte units repeats every 16 x swizzle
+// bytes.
+func.func @alloc_swizzle_unit_alignment() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    // expected-error @+1 {{'tile.alloc' op a tile with layout #tile.shared<swizzle = 64, unit = 8> must be aligned to at least 1024 bytes}}
+    %s = tile.alloc {layout = #tile.shared<swizzle = 64, unit = 8>, alignment = 512 : i64} : memref<128x32xf16, #gpu.address_space<workgroup>>
+  }
+  return
+}
+
+// -----
+
 // AllocOp::verify: a shared tile is aligned as its layout requires (the
 // default 16-byte alignment is not enough for a swizzled layout).
 func.func @alloc_swizzle_default_alignment() {

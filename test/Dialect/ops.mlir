@@ -154,6 +154,10 @@ func.func @alloc_layouts() {
     // CHECK: tile.alloc {alignment = 1024 : i64, layout = #tile.shared<swizzle = 128>} : memref<128x64xf16, #gpu.address_space<workgroup>>
     %sw = tile.alloc {layout = #tile.shared<swizzle = 128>, alignment = 1024 : i64}
         : memref<128x64xf16, #gpu.address_space<workgroup>>
+    // A swizzle of 8-byte units repeats every 16 x 64 bytes.
+    // CHECK: tile.alloc {alignment = 1024 : i64, layout = #tile.shared<swizzle = 64, unit = 8>} : memref<128x32xf16, #gpu.address_space<workgroup>>
+    %sw8 = tile.alloc {layout = #tile.shared<swizzle = 64, unit = 8>, alignment = 1024 : i64}
+        : memref<128x32xf16, #gpu.address_space<workgroup>>
     // The default 16-byte alignment suffices for a padded layout.
     // CHECK: tile.alloc {layout = #tile.shared<pad = 16>} : memref<128x32xf16, #gpu.address_space<workgroup>>
     %pad = tile.alloc {layout = #tile.shared<pad = 16>}

@@ -70,6 +70,60 @@ func.func @gemm_mfma16_transposed() {
 
 // -----
 
+// LDS layouts of MFMA operands: A (64 x 32 f16, k contiguous) gets the
+// 64-byte swizzle of 8-byte units (layout-inference-amd.mlir), so its
+// addresses XOR the 8-byte unit index (byte bits 3..5) with the 128-byte
+// line index (bits 7..9): shrui 7, andi 7, shli 3. A copy's 16-byte vector
+// then lands in one aligned 16-byte slot with its halves exchanged on odd
+// lines, which for this tile is bit 3 of the thread id (chunk = tid + 128 i,
+// 4 chunks a row, 2 rows a line): the vector is swapped in registers and
+// stored whole. B (K x N, read element by element) keeps the 128-byte
+// swizzle of 16-byte chunks (shli 4) and plain 16-byte stores. The MFMA
+// reads of A are 8-byte loads at swizzled addresses.
+// CHECK-LABEL: func.func @gemm_lds_swizzle
+// CHECK: %[[AB:.*]] = arith.shrui %[[AL:.*]], %c7
+// CHECK: %[[AR:.*]] = arith.andi %[[AB]], %c7
+// CHECK: %[[AF:.*]] = arith.shli %[[AR]], %c3
+// CHECK: arith.xori %[[AL]], %[[AF]]
+// CHECK: %[[T:.*]] = arith.shrui %thread_id_x, %c3
+// CHECK: %[[TB:.*]] = arith.andi %[[T]], %c1
+// CHECK: %[[SW:.*]] = arith.cmpi ne, %[[TB]], %c0
+// CHECK: %[[V:.*]] = vector.load %arg0[{{.*}}] {alignment = 16 : i64} : memref<?x?xf16>, vector<8xf16>
+// CHECK: %[[LOW:.*]] = arith.andi %[[I:.*]], %c4
+// CHECK: %[[AT:.*]] = arith.subi %[[I]], %[[LOW]]
+// CHECK-NEXT: %[[X:.*]] = vector.shuffle %[[V]], %[[V]] [4, 5, 6, 7, 0, 1, 2, 3] : vector<8xf16>, vector<8xf16>
+// CHECK-NEXT: %[[S:.*]] = arith.select %[[SW]], %[[X]], %[[V]] : vector<8xf16>
+// CHECK-NEXT: vector.store %[[S]], %[[VA:.*]][%[[AT]]] {alignment = 16 : i64} : memref<2048xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// CHECK: arith.shli %{{.*}}, %c4
+// CHECK: %[[BV:.*]] = vector.load %arg1[{{.*}}] {alignment = 16 : i64} : memref<?x?xf16>, vector<8xf16>
+// CHECK-NEXT: vector.store %[[BV]], %{{.*}}[%{{.*}}] {alignment = 16 : i64} : memref<2048xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// CHECK: arith.shli %{{.*}}, %c3
+// CHECK: arith.xori
+// CHECK: vector.load %[[VA]][%{{.*}}] {alignment = 8 : i64} : memref<2048xf16, #gpu.address_space<workgroup>>, vector<4xf16>
+// CHECK: amdgpu.mfma 32x32x8
+
+!gA = memref<?x?xf16>
+!sA = memref<64x32xf16, #gpu.address_space<workgroup>>
+!sB = memref<32x64xf16, #gpu.address_space<workgroup>>
+!fC = memref<64x64xf32, #tile.mem<fragment>>
+
+module attributes {tile.target = #tile.target<"gfx942">} {
+func.func @gemm_lds_swizzle(%A: !gA, %B: !gA) {
+  %c0 = arith.constant 0 : index
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %a = tile.alloc : !sA
+    %b = tile.alloc : !sB
+    %c = tile.alloc : !fC
+    tile.copy in_bounds %A[%c0, %c0], %a : !gA to !sA
+    tile.copy in_bounds %B[%c0, %c0], %b : !gA to !sB
+    tile.gemm %a, %b, %c : !sA, !sB, !fC
+  }
+  return
+}
+}
+
+// -----
+
 // A row maximum of a 32x32 MFMA accumulator: in each wave the 64 columns
 // are 2 n tiles of registers and 32 lanes, so after combining registers the
 // lanes exchange over xor 1, 2, 4, 8 and 16 within the 64-lane wave; the

@@ -224,10 +224,17 @@ static void testMfma() {
 static void testSwizzles(MLIRContext &ctx) {
   // The linear swizzle (offset -> coordinate) agrees with the byte-address
   // swizzle of SharedLayoutAttr (coordinate -> offset) on every element.
+  // Also for swizzles of 8-byte units (AMD's MFMA operands).
   for (int bits : {8, 16, 32})
-    for (int swizzle : {0, 32, 64, 128})
+    for (auto [swizzle, unit] : {std::pair{0, 16},
+                                 {32, 16},
+                                 {64, 16},
+                                 {128, 16},
+                                 {32, 8},
+                                 {64, 8},
+                                 {128, 8}})
       for (Coord shape : {Coord{64, 64}, Coord{2, 64, 64}, Coord{128, 32}}) {
-        auto attr = SharedLayoutAttr::get(&ctx, swizzle, 0);
+        auto attr = SharedLayoutAttr::get(&ctx, swizzle, 0, unit);
         std::optional<LinearLayout> l = attr.getLinearLayout(shape, bits);
         CHECK_TRUE(l && l->isBijective(), "swizzle is a bijection");
         if (!l)
@@ -241,7 +248,8 @@ static void testSwizzles(MLIRContext &ctx) {
           int64_t bytes = attr.getByteOffset(coord, shape, bits);
           agree &= bytes == off * bits / 8;
         }
-        CHECK_TRUE(agree, "swizzle " << swizzle << " bits " << bits);
+        CHECK_TRUE(agree, "swizzle " << swizzle << " unit " << unit << " bits "
+                                     << bits);
       }
   // 128B swizzle of f16 64-wide rows: 16-byte chunk c of row r lands in
   // chunk c ^ (r % 8): the 8 rows an ldmatrix reads hit 8 different chunks.

@@ -22,6 +22,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 
 namespace mlir::tile {
 
@@ -42,10 +43,12 @@ struct SharedOperand {
   SmallVector<int64_t> shape;
   std::function<Value(OpBuilder &, Location, ArrayRef<Value>)> index;
   /// What instructions that address the tile as a whole (wgmma descriptors,
-  /// TMA) need: the swizzle span in bytes (0: none), the row padding in
-  /// bytes, and the element index in `view` of the operand's first element
-  /// (a whole matrix of the tile, so the swizzle pattern starts there).
+  /// TMA) need: the swizzle span in bytes (0: none) and the chunk it
+  /// permutes, the row padding in bytes, and the element index in `view` of
+  /// the operand's first element (a whole matrix of the tile, so the
+  /// swizzle pattern starts there).
   int64_t swizzleBytes = 0;
+  int64_t swizzleUnit = 16;
   int64_t padBytes = 0;
   Value origin;
 };
@@ -102,6 +105,25 @@ struct MmaLayouts {
   LinearLayout a, b, c;
 };
 
+/// A gemm that reads a shared tile as its A (or B) operand.
+struct SharedGemmUse {
+  GemmOp gemm;
+  bool isA = false;
+};
+
+/// The layout chosen for a shared tile, and why (for remarks; may be empty).
+struct SharedLayoutChoice {
+  SharedLayoutAttr layout;
+  std::string reason;
+};
+
+/// The widest XOR swizzle of 16-byte chunks that rows of `type` fill (rows
+/// of 128 bytes or more get the 128-byte one, as column panels), 16 bytes of
+/// row padding where none fits: the 8 rows an ldmatrix reads, and the
+/// 16-byte chunks of a row that 8 consecutive threads copy, fall in 8
+/// different 16-byte bank groups.
+SharedLayoutAttr getChunkSwizzledLayout(MemRefType type);
+
 class TargetInfo {
 public:
   explicit TargetInfo(TargetAttr target);
@@ -146,6 +168,12 @@ public:
                                   int64_t numThreads) const = 0;
   /// The operand and accumulator layouts of a (verified) choice.
   virtual MmaLayouts getMmaLayouts(GemmOp op, MmaAttr mma) const = 0;
+  /// The layout of a shared tile of `type` (of elements of 8 bits or more)
+  /// that the gemms of `uses` (whose MMA is chosen) read as an operand and
+  /// that copies fill, where the kernel does not fix one. By default
+  /// `getChunkSwizzledLayout`.
+  virtual SharedLayoutChoice
+  chooseGemmOperandLayout(MemRefType type, ArrayRef<SharedGemmUse> uses) const;
 
   //===--------------------------------------------------------------------===//
   // Instruction selection

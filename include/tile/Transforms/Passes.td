@@ -210,10 +210,14 @@ def LayoutInference : Pass<"tile-layout-inference", "ModuleOp"> {
     Conflicting requirements on a gemm accumulator or a user-given layout are
     errors that name both uses.
 
-    Shared tiles used as gemm operands get the widest XOR swizzle their rows
-    allow (128, 64 or 32 bytes, for rows of at most 128 bytes; 16 bytes of
-    row padding otherwise) so that `ldmatrix` reads are free of bank
-    conflicts; other shared tiles are row-major. Ops inside `tile.ws` are distributed over the threads of the
+    Shared tiles used as gemm operands get the layout the target chooses for
+    its shared -> register reads and the copies filling them
+    (`TargetInfo::chooseGemmOperandLayout`): by default the widest XOR
+    swizzle of 16-byte chunks their rows allow (128, 64 or 32 bytes, for
+    rows of at most 128 bytes; 16 bytes of row padding otherwise) so that
+    `ldmatrix` reads are free of bank conflicts; on AMD CDNA the cheapest on
+    its LDS bank model (swizzles of 8-byte units for MFMA operands read
+    along k), with the cycles as remarks. Other shared tiles are row-major. Ops inside `tile.ws` are distributed over the threads of the
     listed warpgroups only.
   }];
   let dependentDialects = ["::mlir::tile::TileDialect"];

@@ -6,7 +6,9 @@
 // shuffles (`ds_bpermute`, through `gpu.shuffle` over 64 lanes) are the
 // target-neutral defaults. Each instruction family has its own file here:
 //
-//   Mfma.cpp   MFMA selection, operand layouts and emission
+//   Mfma.cpp        MFMA selection, operand layouts and emission
+//   LdsLayouts.cpp  LDS layouts of MFMA operands (on the bank model of
+//                   LdsBanks.cpp)
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +28,10 @@ public:
   LogicalResult verifyMma(GemmOp op, MmaAttr mma,
                           int64_t numThreads) const override;
   MmaLayouts getMmaLayouts(GemmOp op, MmaAttr mma) const override;
+  // LdsLayouts.cpp
+  SharedLayoutChoice
+  chooseGemmOperandLayout(MemRefType type,
+                          ArrayRef<SharedGemmUse> uses) const override;
   LogicalResult emitGemm(OpBuilder &b, Location loc,
                          const GemmEmission &g) const override;
 };

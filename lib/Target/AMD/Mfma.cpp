@@ -8,7 +8,8 @@
 // (`amd::mfmaAccumulator`). An operand in LDS is read per atom and k step:
 // each lane reads its run of 4 consecutive k elements with one 8-byte LDS
 // load where k is the tile's contiguous dimension (A as M x K, B transposed
-// as N x K), element by element otherwise; a register operand must already
+// as N x K; LdsLayouts.cpp picks their LDS layout), element by element
+// otherwise; a register operand must already
 // hold the MFMA operand layout (`amd::mfmaOperandA/B`). `amdgpu.mfma` picks
 // the chip's instruction (`v_mfma_f32_32x32x8bf16_1k` on gfx90a,
 // `v_mfma_f32_32x32x8_bf16` on gfx942, ...).
@@ -213,9 +214,10 @@ MfmaEmitter::loadOperand(const GemmOperand &operand,
   Value laneOuter = ib.andConst(lane, instr - 1);
   Value laneK =
       ib.mul(ib.shrConst(lane, llvm::Log2_64(instr)), ib.idx(kPerLane));
-  // Swizzles permute 16-byte chunks and padding keeps rows whole, so a run
-  // of kPerLane elements (8 bytes) along the contiguous dimension stays
-  // contiguous and aligned.
+  // Swizzles permute chunks of 16 or 8 bytes (the 8-byte units the target
+  // picks for these reads, LdsLayouts.cpp) and padding keeps rows whole, so
+  // a run of kPerLane elements (8 bytes) along the contiguous dimension
+  // stays contiguous and aligned.
   int64_t align = kPerLane * shared->elementBits / 8;
   for (auto [t, row] : llvm::enumerate(frags)) {
     Value outer = ib.add(outerBase, ib.addConst(laneOuter, t * instr));

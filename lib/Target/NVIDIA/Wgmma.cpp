@@ -115,6 +115,9 @@ static WgmmaCheck checkWgmma(GemmOp op, int64_t numThreads,
     if (layout && (layout.getSwizzle() == 0 || layout.getPad() != 0))
       return fail("wgmma needs swizzled operands: the " + name +
                   " tile's layout is fixed to padded or unswizzled rows");
+    if (layout && layout.getUnit() != 16)
+      return fail("wgmma needs swizzles of 16-byte chunks: the " + name +
+                  " tile's layout swizzles 8-byte units");
   }
   return {};
 }
@@ -178,7 +181,8 @@ static FailureOr<DescriptorOperand> describe(OpBuilder &b, Location loc,
   FailureOr<SharedOperand> tile = x.resolveShared();
   if (failed(tile))
     return failure();
-  if (tile->swizzleBytes < 32 || tile->padBytes != 0 || tile->shape.size() != 2)
+  if (tile->swizzleBytes < 32 || tile->swizzleUnit != 16 ||
+      tile->padBytes != 0 || tile->shape.size() != 2)
     return op.emitOpError("wgmma needs the ")
            << name << " tile in a swizzled shared layout (#tile.shared<swizzle"
            << " = 32|64|128>)";

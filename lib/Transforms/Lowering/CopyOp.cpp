@@ -166,7 +166,9 @@ LogicalResult CopyLowering::copyGlobalShared(bool toShared) {
   auto sharedVecType = VectorType::get({vec}, sharedElt);
   auto globalVecType = VectorType::get({vec}, globalElt);
   int64_t globalAlign = vec * globalType.getElementTypeBitWidth() / 8;
-  int64_t sharedAlign = vec * ref->tile->elementBits / 8;
+  if (useCopyEngine() && ctx.splitsVectors(*ref, vec))
+    return op.emitOpError("asynchronous copies need a shared tile whose "
+                          "swizzle permutes 16-byte chunks");
   // `unmasked`: the whole region is known to be in bounds and aligned.
   auto emitChunk = [&](Value chunk, bool unmasked) -> LogicalResult {
     // Tile coordinates of the chunk's first element.
@@ -184,18 +186,17 @@ LogicalResult CopyLowering::copyGlobalShared(bool toShared) {
     // One 16-byte vector between global and shared memory, through
     // registers.
     auto emitVectorMove = [&]() {
+      Value swapped =
+          ctx.swappedHalves(*ref, vec, chunk, tid, threads, smemIndex);
       if (toShared) {
         Value v = vector::LoadOp::create(b, loc(), globalVecType, global,
                                          gcoords, /*nontemporal=*/false,
                                          llvm::MaybeAlign(globalAlign));
-        vector::StoreOp::create(b, loc(), ctx.convert(v, sharedElt),
-                                ref->tile->view, ValueRange{smemIndex},
-                                /*nontemporal=*/false,
-                                llvm::MaybeAlign(sharedAlign));
+        ctx.accessSharedVector(*ref, smemIndex, sharedVecType,
+                               ctx.convert(v, sharedElt), swapped);
       } else {
-        Value v = vector::LoadOp::create(
-            b, loc(), sharedVecType, ref->tile->view, ValueRange{smemIndex},
-            /*nontemporal=*/false, llvm::MaybeAlign(sharedAlign));
+        Value v = ctx.accessSharedVector(*ref, smemIndex, sharedVecType,
+                                         Value(), swapped);
         vector::StoreOp::create(b, loc(), ctx.convert(v, globalElt), global,
                                 gcoords, /*nontemporal=*/false,
                                 llvm::MaybeAlign(globalAlign));
@@ -229,7 +230,7 @@ LogicalResult CopyLowering::copyGlobalShared(bool toShared) {
         SmallVector<Value> gc(gcoords);
         gc.back() = ctx.addConst(last, e);
         Value in = ctx.andBool(rowIn, ctx.ult(gc.back(), dims.back()));
-        Value sIdx = ctx.addConst(smemIndex, e);
+        Value sIdx = ctx.sharedVectorElement(*ref, smemIndex, e, vec);
         if (toShared) {
           memref::StoreOp::create(b, loc(),
                                   ctx.loadOrZero(in, global, gc, sharedElt),

@@ -9,6 +9,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -222,28 +223,127 @@ Value LoweringContext::sharedIndex(const SharedRef &ref,
     origin =
         mul(arith::DivUIOp::create(b, loc(), origin, idx(rootShape.back())),
             idx(rowElems));
+  int64_t unit = tile.layout.getUnit();
   auto swizzle = [&](Value elements) -> Value {
     int64_t bytes = tile.layout.getSwizzle();
     if (!bytes)
       return elements;
     Value byteOffset = mul(elements, idx(eltBytes));
-    Value row = andConst(shrConst(byteOffset, 7), bytes / 16 - 1);
-    Value flip = arith::ShLIOp::create(b, loc(), row, idx(4));
+    Value row = andConst(shrConst(byteOffset, 7), bytes / unit - 1);
+    Value flip = arith::ShLIOp::create(b, loc(), row, idx(llvm::Log2_64(unit)));
     return arith::DivUIOp::create(
         b, loc(), arith::XOrIOp::create(b, loc(), byteOffset, flip),
         idx(eltBytes));
   };
-  // The swizzle permutes 16-byte chunks within spans of 8 x swizzle bytes:
+  // The swizzle permutes chunks within spans of 128 x swizzle / unit bytes:
   // when every matrix of the root is a whole number of spans, it commutes
   // with the (matrix-aligned) origin, so the swizzled offset within the
   // matrix does not depend on the version and can be hoisted out of loops.
   int64_t matrixBytes = tile.layout.getSizeInBytes(
       rootShape.take_back(std::min<size_t>(2, rootShape.size())),
       tile.elementBits);
-  int64_t span = 8 * tile.layout.getSwizzle();
+  int64_t span = 128 * tile.layout.getSwizzle() / unit;
   if (!span || matrixBytes % span == 0)
     return add(swizzle(linear), origin);
   return swizzle(add(linear, origin));
+}
+
+bool LoweringContext::splitsVectors(const SharedRef &ref, int64_t vecElems) {
+  SharedLayoutAttr layout = ref.tile->layout;
+  return layout.getSwizzle() &&
+         vecElems * ref.tile->elementBits / 8 > layout.getUnit();
+}
+
+Value LoweringContext::sharedVectorElement(const SharedRef &ref, Value index,
+                                           int64_t e, int64_t vecElems) {
+  int64_t half = vecElems / 2;
+  if (!splitsVectors(ref, vecElems) || e < half)
+    return addConst(index, e);
+  Value other = arith::XOrIOp::create(b, loc(), index, idx(half));
+  return addConst(other, e - half);
+}
+
+Value LoweringContext::swappedHalves(const SharedRef &ref, int64_t vecElems,
+                                     Value chunk, Value tid, int64_t threads,
+                                     Value index) {
+  if (!splitsVectors(ref, vecElems))
+    return Value();
+  SharedLayoutAttr layout = ref.tile->layout;
+  ArrayRef<int64_t> shape = ref.shape;
+  int64_t numel = 1;
+  for (int64_t s : shape)
+    numel *= s;
+  ArrayRef<int64_t> matrix = shape.take_back(std::min<size_t>(2, shape.size()));
+  int64_t rows = matrix.size() > 1 ? matrix[0] : 1;
+  int64_t matrixBytes = rows * matrix.back() * ref.tile->elementBits / 8;
+  int64_t period = 128 * layout.getSwizzle() / layout.getUnit();
+  // The unit bit of chunk c's first byte, over the chunk index bits.
+  auto flips = [&](int64_t c) {
+    int64_t element = (c * vecElems) % (rows * matrix.back());
+    SmallVector<int64_t> coord = {element / matrix.back(),
+                                  element % matrix.back()};
+    if (matrix.size() == 1)
+      coord.erase(coord.begin());
+    int64_t offset = layout.getByteOffset(coord, matrix, ref.tile->elementBits);
+    return (offset & layout.getUnit()) != 0;
+  };
+  SmallVector<int64_t> bits;
+  // Whole swizzle periods per matrix: the flip does not depend on which
+  // matrix of the view a chunk is in.
+  bool linear = llvm::isPowerOf2_64(numel) && llvm::isPowerOf2_64(rows) &&
+                llvm::isPowerOf2_64(matrix.back()) &&
+                (matrixBytes % period == 0 || numel == rows * matrix.back());
+  for (int64_t j = 0; linear && (int64_t(1) << j) * vecElems < numel; ++j)
+    if (flips(int64_t(1) << j))
+      bits.push_back(j);
+  Value flip;
+  if (linear && bits.size() == 1) {
+    int64_t bit = bits.front();
+    Value source = threads % (int64_t(2) << bit) == 0 ? tid : chunk;
+    flip = andConst(shrConst(source, bit), 1);
+  } else {
+    flip = andConst(index, vecElems / 2);
+  }
+  return arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ne, flip,
+                               idx(0));
+}
+
+Value LoweringContext::accessSharedVector(const SharedRef &ref, Value index,
+                                          VectorType type, Value value,
+                                          Value swapped) {
+  int64_t vecElems = type.getNumElements();
+  int64_t bytes = vecElems * ref.tile->elementBits / 8;
+  Value view = ref.tile->view;
+  if (!splitsVectors(ref, vecElems)) {
+    if (!value)
+      return vector::LoadOp::create(b, loc(), type, view, ValueRange{index},
+                                    /*nontemporal=*/false,
+                                    llvm::MaybeAlign(bytes));
+    vector::StoreOp::create(b, loc(), value, view, ValueRange{index},
+                            /*nontemporal=*/false, llvm::MaybeAlign(bytes));
+    return value;
+  }
+  assert(bytes == 2 * ref.tile->layout.getUnit() && "two swizzle units");
+  int64_t half = vecElems / 2;
+  Value low = andConst(index, half);
+  if (!swapped)
+    swapped =
+        arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ne, low, idx(0));
+  Value at = arith::SubIOp::create(b, loc(), index, low);
+  SmallVector<int64_t> mask;
+  for (int64_t e = 0; e < vecElems; ++e)
+    mask.push_back((e + half) % vecElems);
+  auto exchange = [&](Value v) -> Value {
+    Value other = vector::ShuffleOp::create(b, loc(), v, v, mask);
+    return arith::SelectOp::create(b, loc(), swapped, other, v);
+  };
+  if (!value)
+    return exchange(vector::LoadOp::create(b, loc(), type, view, ValueRange{at},
+                                           /*nontemporal=*/false,
+                                           llvm::MaybeAlign(bytes)));
+  vector::StoreOp::create(b, loc(), exchange(value), view, ValueRange{at},
+                          /*nontemporal=*/false, llvm::MaybeAlign(bytes));
+  return value;
 }
 
 SharedOperand LoweringContext::toOperand(const SharedRef &ref) {
@@ -257,6 +357,7 @@ SharedOperand LoweringContext::toOperand(const SharedRef &ref) {
     return sharedIndex(ref, coords);
   };
   operand.swizzleBytes = ref.tile->layout.getSwizzle();
+  operand.swizzleUnit = ref.tile->layout.getUnit();
   operand.padBytes = ref.tile->layout.getPad();
   operand.origin = ref.origin;
   return operand;

@@ -149,6 +149,28 @@ public:
   /// Element index in a shared tile's flat view of logical `coords` of the
   /// view `ref` (coords over ref.shape).
   Value sharedIndex(const SharedRef &ref, ArrayRef<Value> coords);
+  /// Vectors of `vecElems` elements along a row of a shared tile, whose
+  /// first element is at `index` (a multiple of `vecElems` in row-major
+  /// order): a swizzle of 8-byte units keeps a 16-byte vector in one
+  /// aligned 16-byte slot, its two halves exchanged where the XOR flips the
+  /// unit bit; the vector then moves whole, its halves swapped in registers.
+  /// Whether vectors of `vecElems` elements are split so.
+  bool splitsVectors(const SharedRef &ref, int64_t vecElems);
+  /// The element index of element `e` of the vector at `index`.
+  Value sharedVectorElement(const SharedRef &ref, Value index, int64_t e,
+                            int64_t vecElems);
+  /// Whether the halves of vector `chunk` (vectors numbered in row-major
+  /// order over ref.shape, chunk = tid + i * threads) are exchanged, where
+  /// vectors are split (null otherwise): for power-of-two tiles the swizzle
+  /// is linear in the chunk's bits and one bit says so, a bit of `tid` when
+  /// `threads` keeps it (one condition for all the thread's vectors); from
+  /// the vector's `index` otherwise.
+  Value swappedHalves(const SharedRef &ref, int64_t vecElems, Value chunk,
+                      Value tid, int64_t threads, Value index);
+  /// Loads (when `value` is null) or stores the vector at `index` (halves
+  /// exchanged where `swapped`, computed from `index` when null).
+  Value accessSharedVector(const SharedRef &ref, Value index, VectorType type,
+                           Value value = Value(), Value swapped = Value());
   /// `ref` as instruction emitters see it.
   SharedOperand toOperand(const SharedRef &ref);
   /// A `!llvm.ptr<3>` to element `index` of the flat shared view `view`.

@@ -190,9 +190,9 @@ LogicalResult mlir::tile::lowering::lowerTmaCopy(LoweringContext &ctx,
   if (failed(ref))
     return failure();
   SharedTile &tile = *ref->tile;
-  if (tile.layout.getPad() != 0)
-    return op.emitOpError("a tensor copy (tma) needs a swizzled or row-major "
-                          "shared tile");
+  if (tile.layout.getPad() != 0 || tile.layout.getUnit() != 16)
+    return op.emitOpError("a tensor copy (tma) needs a row-major shared tile "
+                          "or one swizzled in 16-byte chunks");
   int64_t bytes = tile.elementBits / 8;
   int64_t rows = ref->shape[0], cols = ref->shape[1];
   int64_t swizzle = tile.layout.getSwizzle();

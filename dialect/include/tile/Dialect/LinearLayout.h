@@ -19,8 +19,8 @@
 
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/ArrayRef.h"
-#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -58,14 +58,15 @@ public:
   static LinearLayout rowMajor(ArrayRef<int64_t> shape);
 
   /// XOR-swizzled memory layout of a tile whose last dimension holds
-  /// elements of `elementBits` bits: the 16-byte chunk index within each
-  /// `swizzleBytes` span (32, 64 or 128) is XORed with the index of that span
-  /// modulo the number of chunks it holds, as TMA and wgmma define it. Rows
-  /// wider than `swizzleBytes` are first split into column panels of
-  /// `swizzleBytes`, stored one after another (the layout of a tile that TMA
-  /// loads as several boxes). `swizzleBytes` = 0 gives the row-major layout.
+  /// elements of `elementBits` bits: the `unitBytes`-byte chunk index within
+  /// each `swizzleBytes` span (32, 64 or 128) is XORed with the index of
+  /// the 128-byte line modulo the number of chunks the span holds, as TMA
+  /// and wgmma define it for 16-byte units. Rows wider than `swizzleBytes`
+  /// are first split into column panels of `swizzleBytes`, stored one after
+  /// another (the layout of a tile that TMA loads as several boxes).
+  /// `swizzleBytes` = 0 gives the row-major layout.
   static LinearLayout swizzled(ArrayRef<int64_t> shape, int64_t elementBits,
-                               int64_t swizzleBytes);
+                               int64_t swizzleBytes, int64_t unitBytes = 16);
 
   /// Blocked element-wise layout over `numThreads` threads in warps of
   /// `warpSize` lanes: each thread holds `vector` consecutive elements of the

@@ -130,6 +130,16 @@ def Tile_SharedLayoutAttr : Tile_Attr<"SharedLayout", "shared",
       writes when it loads such a tile as several boxes, and wgmma reads);
       they must be whole panels. The tile must be aligned to 8 x `swizzle`
       bytes.
+    * `unit = 16 | 8` (with a swizzle; 16 by default): the size of the
+      chunks the swizzle permutes. Within each aligned `swizzle`-byte span,
+      the index of the `unit`-byte chunk is XORed with the bits of the
+      128-byte line index (bits 7 and up of the byte address) below
+      `swizzle / unit`. 16-byte chunks keep the 16-byte vectors of copies
+      and `ldmatrix` rows whole; 8-byte chunks spread the 8-byte reads of 16
+      consecutive rows (AMD MFMA operand fragments) over all 32 banks while
+      a 16-byte chunk still lands in one aligned 16-byte slot (its two halves
+      possibly exchanged). The tile must then be aligned to
+      128 x `swizzle` / `unit` bytes.
     * `pad = P`: every row is followed by P unused bytes (P a multiple of the
       element size), so consecutive rows start in different banks.
 
@@ -139,7 +149,13 @@ def Tile_SharedLayoutAttr : Tile_Attr<"SharedLayout", "shared",
     ```
   }];
   let parameters = (ins DefaultValuedParameter<"int64_t", "0">:$swizzle,
-                        DefaultValuedParameter<"int64_t", "0">:$pad);
+                        DefaultValuedParameter<"int64_t", "0">:$pad,
+                        DefaultValuedParameter<"int64_t", "16">:$unit);
+  let builders = [
+    AttrBuilder<(ins "int64_t":$swizzle, "int64_t":$pad), [{
+      return $_get($_ctxt, swizzle, pad, 16);
+    }]>
+  ];
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -153,7 +169,7 @@ def Tile_SharedLayoutAttr : Tile_Attr<"SharedLayout", "shared",
                            int64_t elementBits) const;
     /// Alignment the tile's base needs, in bytes.
     int64_t getRequiredAlignment() const {
-      return getSwizzle() ? 8 * getSwizzle() : 16;
+      return getSwizzle() ? 128 * getSwizzle() / getUnit() : 16;
     }
     /// The memory layout (offset -> coordinate) of an unpadded tile whose
     /// dimensions are powers of two; none otherwise.
