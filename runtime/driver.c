@@ -378,6 +378,14 @@ void tileRtHostArgError(const char *function, const char *message) {
   memcpy(hostFunction, saved, sizeof(saved));
 }
 
+void tileRtHostArgErrorValue(const char *function, const char *before,
+                             int64_t value, const char *after) {
+  char message[kTileMessageSize];
+  snprintf(message, sizeof(message), "%s%lld%s", before ? before : "",
+           (long long)value, after ? after : "");
+  tileRtHostArgError(function, message);
+}
+
 int32_t tileRtHostFailed(void) { return stickyStatus != 0; }
 
 void tileHostCallEnded(void) { hostFunction[0] = 0; }

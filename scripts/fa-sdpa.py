@@ -15,11 +15,11 @@ events also time. Run with the tile runtime on the library path:
       [--check] [--bench] [--shapes=B:H:S,...]
 
 --causal, --dtype and --head-dim must be the library's: the head dimension
-is static in the library's types, so its calls cannot check it (another
-one reads past the tensors). They default to what the header tile-compile
-wrote next to the library (flash_attention.h, as in the bundle's
-aot-fa/<variant>/) says, and an option that disagrees with it is an error;
-without a header: non-causal, f16, 128.
+is static in the library's types (a call with another one fails with an
+argument error naming the dimension). They default to what the header
+tile-compile wrote next to the library (flash_attention.h, as in the
+bundle's aot-fa/<variant>/) says, and an option that disagrees with it is
+an error; without a header: non-causal, f16, 128.
 
 --check: fresh random Q, K, V (standard normal) per shape (views --offset
 elements into their allocations), O poisoned with NaN; O against an fp32

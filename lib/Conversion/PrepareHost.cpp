@@ -35,6 +35,7 @@ namespace {
 /// (runtime/include/tile_runtime.h).
 constexpr StringLiteral kHostBegin = "tileRtHostBegin";
 constexpr StringLiteral kHostArgError = "tileRtHostArgError";
+constexpr StringLiteral kHostArgErrorValue = "tileRtHostArgErrorValue";
 constexpr StringLiteral kHostFailed = "tileRtHostFailed";
 constexpr StringLiteral kHostStream = "tileRtHostStream";
 constexpr StringLiteral kHostEnd = "tileRtHostEnd";
@@ -80,6 +81,33 @@ private:
   ModuleOp module;
   llvm::StringMap<std::string> names;
 };
+
+/// Reports a failed check: `bad` (i1) is true when it failed; the message
+/// is `before`, then `value` (index) in decimal if there is one, then
+/// `after`.
+using ReportFn = function_ref<void(Value bad, const Twine &before, Value value,
+                                   const Twine &after)>;
+
+/// The fully dynamic strided type of `type`'s rank, element type and memory
+/// space, if `type` has a strided layout with something static (a size, a
+/// stride or the offset) that the host checks must read from the caller's
+/// descriptor; a null type otherwise. Its descriptor has the same C ABI.
+MemRefType dynamicArgumentType(MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)))
+    return {};
+  if (llvm::all_of(type.getShape(), ShapedType::isDynamic) &&
+      llvm::all_of(strides, ShapedType::isDynamic) &&
+      ShapedType::isDynamic(offset))
+    return {};
+  int64_t rank = type.getRank();
+  auto layout =
+      StridedLayoutAttr::get(type.getContext(), ShapedType::kDynamic,
+                             SmallVector<int64_t>(rank, ShapedType::kDynamic));
+  return MemRefType::get(SmallVector<int64_t>(rank, ShapedType::kDynamic),
+                         type.getElementType(), layout, type.getMemorySpace());
+}
 
 /// One constraint of a `tile.shape` attribute on a function argument.
 struct DimRef {
@@ -203,12 +231,18 @@ private:
             "runtime's stream itself (use runtime=false to keep it)");
 
     auto module = func->getParentOfType<ModuleOp>();
+    SmallVector<MemRefType> original;
+    if (failed(relaxArgumentTypes(func, module, original)))
+      return failure();
     MLIRContext *ctx = &getContext();
     Type ptr = LLVM::LLVMPointerType::get(ctx);
     Type i32 = IntegerType::get(ctx, 32);
     auto begin = declareRuntimeFunction(module, kHostBegin, {ptr}, {});
     auto argError =
         declareRuntimeFunction(module, kHostArgError, {ptr, ptr}, {});
+    auto argErrorValue =
+        declareRuntimeFunction(module, kHostArgErrorValue,
+                               {ptr, ptr, IntegerType::get(ctx, 64), ptr}, {});
     auto hostFailed = declareRuntimeFunction(module, kHostFailed, {}, {i32});
     auto hostStream = declareRuntimeFunction(module, kHostStream, {}, {ptr});
     auto end = declareRuntimeFunction(module, kHostEnd, {ptr}, {});
@@ -220,15 +254,25 @@ private:
     func::CallOp::create(builder, loc, begin, ValueRange{name});
 
     // The argument checks, each reporting its own error.
-    auto report = [&](Value bad, const Twine &message) {
+    auto report = [&](Value bad, const Twine &before, Value value,
+                      const Twine &after) {
       auto ifOp = scf::IfOp::create(builder, loc, bad,
                                     /*withElseRegion=*/false);
       OpBuilder::InsertionGuard guard(builder);
       builder.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-      Value text = strings.get(builder, loc, message.str());
-      func::CallOp::create(builder, loc, argError, ValueRange{name, text});
+      if (!value) {
+        Value text = strings.get(builder, loc, (before + after).str());
+        func::CallOp::create(builder, loc, argError, ValueRange{name, text});
+        return;
+      }
+      Value first = strings.get(builder, loc, before.str());
+      Value number = arith::IndexCastOp::create(
+          builder, loc, IntegerType::get(ctx, 64), value);
+      Value last = strings.get(builder, loc, after.str());
+      func::CallOp::create(builder, loc, argErrorValue,
+                           ValueRange{name, first, number, last});
     };
-    checkArguments(func, builder, report);
+    checkArguments(func, original, builder, report);
 
     // Everything after the checks runs only if they all passed.
     Value failed = func::CallOp::create(builder, loc, hostFailed, ValueRange{})
@@ -266,6 +310,7 @@ private:
       scf::YieldOp::create(builder, loc, poison);
     }
     terminator->setOperands(guardIf.getResults());
+    castArguments(func, guardIf, original);
 
     // Launch on the runtime's stream; the call ends with tileRtHostEnd.
     builder.setInsertionPoint(guardIf);
@@ -311,64 +356,194 @@ private:
     return success();
   }
 
-  /// Emits the checks of the memref arguments of `func` at `builder`.
-  void checkArguments(func::FuncOp func, OpBuilder &builder,
-                      function_ref<void(Value, const Twine &)> report) {
+  /// Gives the memref arguments of `func` with static sizes, strides or
+  /// offset their fully dynamic type (dynamicArgumentType), so that the
+  /// checks read the caller's descriptor rather than folding to the type's
+  /// constants; `original` gets each argument's type before (null where
+  /// unchanged). Calls of `func` in the module cast their operands.
+  LogicalResult relaxArgumentTypes(func::FuncOp func, ModuleOp module,
+                                   SmallVectorImpl<MemRefType> &original) {
+    SmallVector<Type> inputs(func.getArgumentTypes());
+    original.assign(inputs.size(), MemRefType());
+    for (size_t index = 0; index < inputs.size(); ++index)
+      if (auto type = dyn_cast<MemRefType>(inputs[index]))
+        if (MemRefType relaxed = dynamicArgumentType(type)) {
+          original[index] = type;
+          inputs[index] = relaxed;
+        }
+    if (llvm::all_of(original, [](MemRefType t) { return !t; }))
+      return success();
+    SmallVector<func::CallOp> calls;
+    if (auto uses = SymbolTable::getSymbolUses(func, module)) {
+      for (const SymbolTable::SymbolUse &use : *uses) {
+        auto call = dyn_cast<func::CallOp>(use.getUser());
+        if (!call)
+          return use.getUser()->emitOpError("uses host function '")
+                 << func.getSymName()
+                 << "' other than by func.call; tile-prepare-host changes "
+                    "its memref argument types to check them";
+        calls.push_back(call);
+      }
+    }
+    for (func::CallOp call : calls) {
+      OpBuilder builder(call);
+      for (auto [index, type] : llvm::enumerate(inputs))
+        if (original[index])
+          call->setOperand(index,
+                           memref::CastOp::create(builder, call.getLoc(), type,
+                                                  call.getOperand(index)));
+    }
+    for (auto [arg, type] : llvm::zip(func.getArguments(), inputs))
+      arg.setType(type);
+    func.setType(
+        FunctionType::get(func.getContext(), inputs, func.getResultTypes()));
+    return success();
+  }
+
+  /// After the checks, in the branch that runs when they passed: the
+  /// arguments relaxArgumentTypes changed get back their type, a
+  /// memref.reinterpret_cast with the type's static sizes, strides and
+  /// offset (which the checks compared with the descriptor's) and the
+  /// descriptor's dynamic ones.
+  void castArguments(func::FuncOp func, scf::IfOp guardIf,
+                     ArrayRef<MemRefType> original) {
+    OpBuilder builder = OpBuilder::atBlockBegin(guardIf.thenBlock());
+    Location loc = func.getLoc();
+    for (auto [arg, type] : llvm::zip(func.getArguments(), original)) {
+      if (!type)
+        continue;
+      SmallVector<int64_t> strides;
+      int64_t offset;
+      (void)type.getStridesAndOffset(strides, offset);
+      auto metadata =
+          memref::ExtractStridedMetadataOp::create(builder, loc, arg);
+      auto mixed = [&](int64_t constant, Value value) -> OpFoldResult {
+        if (ShapedType::isDynamic(constant))
+          return value;
+        return builder.getIndexAttr(constant);
+      };
+      SmallVector<OpFoldResult> sizeList, strideList;
+      for (int64_t d = 0; d < type.getRank(); ++d) {
+        sizeList.push_back(mixed(type.getDimSize(d), metadata.getSizes()[d]));
+        strideList.push_back(mixed(strides[d], metadata.getStrides()[d]));
+      }
+      auto typed = memref::ReinterpretCastOp::create(
+          builder, loc, type, arg, mixed(offset, metadata.getOffset()),
+          sizeList, strideList);
+      Operation *readers[] = {metadata.getOperation(), typed.getOperation()};
+      arg.replaceUsesWithIf(typed.getResult(), [&](OpOperand &use) {
+        Operation *user = use.getOwner();
+        return !llvm::is_contained(readers, user) &&
+               guardIf->isProperAncestor(user);
+      });
+    }
+  }
+
+  /// Emits the checks of the memref arguments of `func` at `builder`. An
+  /// argument with a strided layout is checked against its type
+  /// (`original`, where relaxArgumentTypes changed it): its sizes, strides
+  /// and offset are read from the caller's descriptor.
+  void checkArguments(func::FuncOp func, ArrayRef<MemRefType> original,
+                      OpBuilder &builder, ReportFn report) {
     Location loc = func.getLoc();
     Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
     Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+    auto cmp = [&](arith::CmpIPredicate predicate, Value lhs, Value rhs) {
+      return arith::CmpIOp::create(builder, loc, predicate, lhs, rhs)
+          .getResult();
+    };
+    auto constant = [&](int64_t value) -> Value {
+      return arith::ConstantIndexOp::create(builder, loc, value);
+    };
     llvm::StringMap<DimRef> symbols;
     for (auto [index, arg] : llvm::enumerate(func.getArguments())) {
-      auto type = dyn_cast<MemRefType>(arg.getType());
+      MemRefType type = original[index];
+      if (!type)
+        type = dyn_cast<MemRefType>(arg.getType());
       if (!type)
         continue;
       std::string what = ("argument #" + Twine(index)).str();
-      // Sizes, and whether the memref has any element.
-      SmallVector<Value> sizes;
+      SmallVector<int64_t> staticStrides;
+      int64_t staticOffset;
+      bool strided =
+          succeeded(type.getStridesAndOffset(staticStrides, staticOffset));
+      // The descriptor's sizes (static ones of a layout that is not strided
+      // fold to the type's), strides and offset.
+      SmallVector<Value> sizes, strides;
+      Value offset;
+      if (strided) {
+        auto metadata =
+            memref::ExtractStridedMetadataOp::create(builder, loc, arg);
+        llvm::append_range(sizes, metadata.getSizes());
+        llvm::append_range(strides, metadata.getStrides());
+        offset = metadata.getOffset();
+      } else {
+        for (int64_t d = 0; d < type.getRank(); ++d)
+          sizes.push_back(memref::DimOp::create(builder, loc, arg, d));
+      }
+      // Static sizes first: the other checks trust them.
+      for (int64_t d = 0; d < type.getRank(); ++d) {
+        if (type.isDynamicDim(d) || !strided)
+          continue;
+        int64_t size = type.getDimSize(d);
+        report(cmp(arith::CmpIPredicate::ne, sizes[d], constant(size)),
+               what + " dimension " + Twine(d) + " must be " + Twine(size) +
+                   ", got ",
+               sizes[d], "");
+      }
+      // Whether the memref has any element.
       Value nonEmpty;
       for (int64_t d = 0; d < type.getRank(); ++d) {
-        Value size = memref::DimOp::create(builder, loc, arg, d);
-        sizes.push_back(size);
         if (!type.isDynamicDim(d))
           continue;
-        Value positive = arith::CmpIOp::create(
-            builder, loc, arith::CmpIPredicate::sgt, size, zero);
+        Value positive = cmp(arith::CmpIPredicate::sgt, sizes[d], zero);
         nonEmpty = nonEmpty
                        ? arith::AndIOp::create(builder, loc, nonEmpty, positive)
                        : positive;
       }
-      bool staticallyEmpty =
-          type.hasStaticShape() && type.getNumElements() == 0;
+      // A static size 0 (which the caller's descriptor must have).
+      bool staticallyEmpty = llvm::is_contained(type.getShape(), 0);
       if (!staticallyEmpty) {
         Value pointer =
             memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, arg);
-        Value isNull = arith::CmpIOp::create(
-            builder, loc, arith::CmpIPredicate::eq, pointer, zero);
+        Value isNull = cmp(arith::CmpIPredicate::eq, pointer, zero);
         Value bad = nonEmpty
                         ? arith::AndIOp::create(builder, loc, nonEmpty, isNull)
                         : isNull;
-        report(bad, what + " (" + formatType(type) +
-                        ") is a null pointer but not empty");
+        report(bad,
+               what + " (" + formatType(type) +
+                   ") is a null pointer but not empty",
+               Value(), "");
       }
-      // Dynamic strides must be positive where a dimension has more than
-      // one element (the kernels step through memory with them).
-      SmallVector<int64_t> strides;
-      int64_t offset;
-      if (succeeded(type.getStridesAndOffset(strides, offset)) &&
-          llvm::any_of(strides, ShapedType::isDynamic)) {
-        auto metadata =
-            memref::ExtractStridedMetadataOp::create(builder, loc, arg);
-        for (auto [d, stride] : llvm::enumerate(strides)) {
-          if (!ShapedType::isDynamic(stride))
-            continue;
-          Value many = arith::CmpIOp::create(
-              builder, loc, arith::CmpIPredicate::sgt, sizes[d], one);
-          Value notPositive =
-              arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sle,
-                                    metadata.getStrides()[d], zero);
+      // Strides matter only in dimensions of more than one element: there
+      // a static stride must be the type's, and a dynamic one positive (the
+      // kernels step through memory with them).
+      for (auto [d, stride] : llvm::enumerate(staticStrides)) {
+        if (!type.isDynamicDim(d) && type.getDimSize(d) <= 1)
+          continue;
+        Value many = cmp(arith::CmpIPredicate::sgt, sizes[d], one);
+        if (ShapedType::isDynamic(stride)) {
+          Value notPositive = cmp(arith::CmpIPredicate::sle, strides[d], zero);
           report(arith::AndIOp::create(builder, loc, many, notPositive),
-                 what + " has a non-positive stride in dimension " + Twine(d));
+                 what + " has a non-positive stride in dimension " + Twine(d),
+                 Value(), "");
+          continue;
         }
+        Value differs =
+            cmp(arith::CmpIPredicate::ne, strides[d], constant(stride));
+        report(arith::AndIOp::create(builder, loc, many, differs),
+               what + " has stride ", strides[d],
+               " in dimension " + Twine(d) + ", but its type requires " +
+                   Twine(stride));
+      }
+      // A static offset must be the type's, unless the memref is empty.
+      if (strided && !ShapedType::isDynamic(staticOffset) && !staticallyEmpty) {
+        Value differs =
+            cmp(arith::CmpIPredicate::ne, offset, constant(staticOffset));
+        report(nonEmpty ? arith::AndIOp::create(builder, loc, nonEmpty, differs)
+                        : differs,
+               what + " has offset ", offset,
+               ", but its type requires " + Twine(staticOffset));
       }
       // tile.shape: exact sizes and sizes shared by name.
       auto shape = func.getArgAttrOfType<ArrayAttr>(index, "tile.shape");
@@ -381,11 +556,11 @@ private:
         int64_t exact;
         if (!symbol.getAsInteger(10, exact)) {
           if (!type.isDynamicDim(d))
-            continue; // checked statically
-          Value expected = arith::ConstantIndexOp::create(builder, loc, exact);
-          report(arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne,
-                                       sizes[d], expected),
-                 what + " dimension " + Twine(d) + " must be " + Twine(exact));
+            continue; // the type's size, checked above
+          report(cmp(arith::CmpIPredicate::ne, sizes[d], constant(exact)),
+                 what + " dimension " + Twine(d) + " must be " + Twine(exact) +
+                     ", got ",
+                 sizes[d], "");
           continue;
         }
         auto [it, inserted] = symbols.try_emplace(
@@ -394,11 +569,11 @@ private:
         if (inserted)
           continue;
         const DimRef &first = it->second;
-        report(arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne,
-                                     sizes[d], first.size),
+        report(cmp(arith::CmpIPredicate::ne, sizes[d], first.size),
                what + " dimension " + Twine(d) + " ('" + symbol +
                    "') differs from argument #" + Twine(first.argument) +
-                   " dimension " + Twine(first.dim) + " ('" + symbol + "')");
+                   " dimension " + Twine(first.dim) + " ('" + symbol + "')",
+               Value(), "");
       }
     }
   }

@@ -290,7 +290,8 @@ void tileRtClearError(void);
 // A host function compiled by tile-mlir runs as
 //
 //   tileRtHostBegin("gemm");
-//   ... argument checks: tileRtHostArgError("gemm", "...") on failure ...
+//   ... argument checks: tileRtHostArgError("gemm", "...") or
+//       tileRtHostArgErrorValue("gemm", "...", value, "...") on failure ...
 //   stream = tileRtHostStream();
 //   ... mgpu calls (loads, launches on `stream`) ...
 //   tileRtHostEnd(stream);
@@ -310,6 +311,13 @@ void tileRtHostBegin(const char *function);
 /// Records TILE_RT_ERROR_INVALID_ARGUMENT with the message
 /// "<function>: <message>" (unless an error is recorded already).
 void tileRtHostArgError(const char *function, const char *message);
+
+/// Records TILE_RT_ERROR_INVALID_ARGUMENT with the message
+/// "<function>: <before><value><after>", the value in decimal, e.g.
+/// "fa: argument #0 dimension 2 must be 128, got 64" (unless an error is
+/// recorded already).
+void tileRtHostArgErrorValue(const char *function, const char *before,
+                             int64_t value, const char *after);
 
 /// Nonzero when the thread has an error.
 int32_t tileRtHostFailed(void);

@@ -70,3 +70,26 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// The checks change the argument types of a host function that launches
+// kernels: a use other than a call cannot follow.
+module attributes {gpu.container_module} {
+  gpu.module @k_module {
+    gpu.func @k() kernel {
+      gpu.return
+    }
+  }
+  func.func @host(%A: memref<8xf32>) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @k_module::@k blocks in (%c1, %c1, %c1)
+        threads in (%c1, %c1, %c1)
+    return
+  }
+  func.func @user() {
+    // expected-error @+1 {{'func.constant' op uses host function 'host' other than by func.call; tile-prepare-host changes its memref argument types to check them}}
+    %f = func.constant @host : (memref<8xf32>) -> ()
+    return
+  }
+}

@@ -114,6 +114,8 @@
 // CHECK-NEXT: host mgpu error: status {{-1|34}}: gemm: mgpuStreamCreate: {{.*}}, failed 1
 // CHECK-NEXT: after host end: status {{-1|34}}: mgpuStreamCreate: {{.*}}
 // CHECK-NEXT: NULL function name: status -3: (unknown function): invalid argument
+// CHECK-NEXT: host arg error with a value: status -3: fa: argument #0 dimension 2 must be 128, got -64, failed 1
+// CHECK-NEXT: NULL parts: status -3: fa: 7, failed 1
 // CHECK-NEXT: synchronous host end without a driver: status 0: , failed 0
 
 // Streams are per thread, and so are errors.
@@ -431,6 +433,16 @@ static void testHostCalls(void) {
 
   tileRtHostArgError(NULL, NULL);
   show("NULL function name", TILE_RT_ERROR_INVALID_ARGUMENT, NULL);
+
+  tileRtHostBegin("fa");
+  tileRtHostArgErrorValue("fa", "argument #0 dimension 2 must be 128, got ",
+                          -64, "");
+  showHost("host arg error with a value", TILE_RT_ERROR_INVALID_ARGUMENT);
+  tileRtHostBegin("fa");
+  tileRtHostArgErrorValue("fa", NULL, 7, NULL);
+  showHost("NULL parts", TILE_RT_ERROR_INVALID_ARGUMENT);
+  tileRtHostEnd(NULL);
+  tileRtClearError();
 
   // Synchronous mode waits for the stream only where a driver was loaded:
   // without one no work can be pending, and nothing fails.

@@ -93,16 +93,26 @@ def PrepareHost : Pass<"tile-prepare-host", "ModuleOp"> {
       (the driver rejects a zero-sized grid);
     - with `runtime` (the default), the function calls the tile runtime's
       host entry points (`runtime/include/tile_runtime.h`): it starts with
-      `tileRtHostBegin(name)`, checks its memref arguments (a non-empty
-      memref with a null data pointer, a non-positive stride of a dimension
-      of more than one element, and dimensions that `tile.shape` argument
+      `tileRtHostBegin(name)`, checks its memref arguments (static sizes,
+      strides and offset of the memref type against the caller's
+      descriptor, where a dimension of at most one element may have any
+      stride and an empty memref any offset; a non-empty memref with a null
+      data pointer; a non-positive dynamic stride of a dimension of more
+      than one element; and dimensions that `tile.shape` argument
       attributes name alike but that differ), reports each failed check with
-      `tileRtHostArgError(name, message)` and then returns without launching
+      `tileRtHostArgError(name, message)` or `tileRtHostArgErrorValue(name,
+      before, value, after)` and then returns without launching
       anything; it launches its kernels on `tileRtHostStream()`, the
       calling thread's current stream, without synchronizing, and ends with
       `tileRtHostEnd(stream)`, which synchronizes only when the runtime is
       in synchronous mode. Without `runtime`, launches stay synchronous
       `gpu.launch_func`s that any upstream `mgpu` runtime runs.
+
+    To read the static parts of a memref argument's type from the
+    descriptor, the function's memref arguments with a strided layout get
+    the fully dynamic strided type of their rank (same descriptor, same C
+    ABI); calls in the module cast to it, and the body sees the original
+    type through a `memref.reinterpret_cast` after the checks.
 
     `tile.shape` on an argument is an array of one string per dimension:
     a symbol (`"K"`): every dimension named by the same symbol, in any
