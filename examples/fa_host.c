@@ -55,6 +55,8 @@
 #include "flash_attention.h"
 #include "tile_runtime.h"
 
+#include "host_common.h"
+
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -92,7 +94,6 @@ typedef struct {
 static const char *const kDefaultShapes =
     "1x1x1,1x2x129,2x3x77@1,1x2x1000@8,1x1x2048,2x1x255@1";
 
-static const uint16_t kPoison = 0xffff; // a NaN in f16 and bf16
 
 static void usage(FILE *out) {
   fprintf(out,
@@ -176,33 +177,6 @@ static int parseOptions(int argc, char **argv, Options *o) {
 //===----------------------------------------------------------------------===//
 // Helpers
 //===----------------------------------------------------------------------===//
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static uint64_t splitmix64(uint64_t *state) {
-  uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
-static float toFloat(int bf16, uint16_t bits) {
-  return bf16 ? tileRtBF16ToFloat(bits) : tileRtHalfToFloat(bits);
-}
-
-/// Values uniform in [-range, range], rounded to the element type.
-static void fillRandom(uint16_t *data, size_t count, double range, int bf16,
-                       uint64_t *state) {
-  for (size_t i = 0; i < count; ++i) {
-    double unit = (double)(splitmix64(state) >> 11) * 0x1.0p-52 - 1;
-    float value = (float)(unit * range);
-    data[i] = bf16 ? tileRtFloatToBF16(value) : tileRtFloatToHalf(value);
-  }
-}
 
 enum { kQ, kK, kV, kO, kNumTensors };
 

@@ -53,6 +53,8 @@
 #include "tile_mgpu.h"
 #include "tile_runtime.h"
 
+#include "host_common.h"
+
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -79,7 +81,6 @@ static const char *const kDefaultShapes =
     "1x1x1,7x5x3,1x300x70,300x1x70,64x48x1,129x65x33,255x257x300,"
     "1000x1000x1000,1024x1024x1024,2047x1025x513";
 
-static const uint16_t kPoison = 0xffff; // a NaN in f16 and bf16
 
 static void usage(FILE *out) {
   fprintf(out,
@@ -158,31 +159,6 @@ static int parseOptions(int argc, char **argv, Options *o) {
 // Helpers
 //===----------------------------------------------------------------------===//
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static uint64_t splitmix64(uint64_t *state) {
-  uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
-static float toFloat(int bf16, uint16_t bits) {
-  return bf16 ? tileRtBF16ToFloat(bits) : tileRtHalfToFloat(bits);
-}
-
-static void fillRandom(uint16_t *data, size_t count, int bf16,
-                       uint64_t *state) {
-  for (size_t i = 0; i < count; ++i) {
-    float value = (float)((double)(splitmix64(state) >> 11) * 0x1.0p-52 - 1);
-    data[i] = bf16 ? tileRtFloatToBF16(value) : tileRtFloatToHalf(value);
-  }
-}
-
 /// A row-major rows x cols view of device memory at `ptr`.
 static tile_memref_2d view(TileRtDevicePtr ptr, int64_t rows, int64_t cols) {
   void *data = (void *)(uintptr_t)ptr;
@@ -230,8 +206,8 @@ static int prepare(Buffers *buf, int64_t m, int64_t n, int64_t k, int64_t kB,
     printf("error: out of host memory\n");
     return 0;
   }
-  fillRandom(buf->hostA, sizeA, bf16, state);
-  fillRandom(buf->hostB, sizeB, bf16, state);
+  fillRandom(buf->hostA, sizeA, 1.0, bf16, state);
+  fillRandom(buf->hostB, sizeB, 1.0, bf16, state);
   RT(tileRtMalloc(buf->ctx, sizeA * 2, &buf->a));
   RT(tileRtMalloc(buf->ctx, sizeB * 2, &buf->b));
   RT(tileRtMalloc(buf->ctx, sizeC * 2, &buf->c));
