@@ -9,10 +9,18 @@
 // (the mgpu runtime ABI) at run time; it is linked against it, with an rpath
 // to it.
 //
+// `${NAME}` placeholders in INPUT take their values from `-D NAME=VALUE`;
+// with `--tuned CACHE` the library holds the winners tile-tune found for
+// each function and a dispatcher that picks one per call by shape
+// (Dispatch.c, docs/tuner.md).
+//
 // Written in C over the tile-mlir C API: tileModuleEmitCHeader,
 // tileModuleEmitObjectFile (tile-c/Host.h) and the pass manager.
 //
 //===----------------------------------------------------------------------===//
+
+#include "Dispatch.h"
+#include "Tune.h"
 
 #include "mlir-c/Diagnostics.h"
 #include "mlir-c/IR.h"
@@ -55,13 +63,19 @@ static const char *const usage =
     "                        runtime (default: the runtime directory; e.g.\n"
     "                        '$ORIGIN' for a library shipped next to it)\n"
     "  --cc CC               the C compiler that links (default: $CC or cc)\n"
-    "  --keep-llvm FILE      also write the lowered module (LLVM dialect)\n";
+    "  --keep-llvm FILE      also write the lowered module (LLVM dialect)\n"
+    "  -D NAME=VALUE         the value of the placeholder ${NAME} in INPUT\n"
+    "  --tuned CACHE         build the winners of tile-tune's CACHE for the\n"
+    "                        chip, with a dispatcher per tuned function\n"
+    "  --keep-source FILE    also write the module as compiled (after -D\n"
+    "                        and --tuned), before lowering\n";
 
 typedef struct {
   const char *input, *output, *header, *chip, *format, *extra, *runtimeDir;
-  const char *cc, *keepLLVM, *rpath;
+  const char *cc, *keepLLVM, *rpath, *tuned, *keepSource;
   int optLevel;
   bool objectOnly;
+  TuneParams defines;
 } Options;
 
 static int fail(const char *format, const char *detail) {
@@ -152,6 +166,18 @@ static int parseOptions(int argc, char **argv, Options *o) {
       value = &o->cc;
     } else if (!strcmp(a, "--keep-llvm")) {
       value = &o->keepLLVM;
+    } else if (!strcmp(a, "--tuned")) {
+      value = &o->tuned;
+    } else if (!strcmp(a, "--keep-source")) {
+      value = &o->keepSource;
+    } else if (!strncmp(a, "-D", 2)) {
+      if (!a[2] && i + 1 >= argc)
+        return fail("%s", "option '-D' needs a value");
+      char error[512];
+      if (!tuneParseDefine(a[2] ? a + 2 : argv[++i], &o->defines, error,
+                           sizeof(error)))
+        return fail("%s", error);
+      continue;
     } else if (!strncmp(a, "-O", 2) && a[2] >= '0' && a[2] <= '3' && !a[3]) {
       o->optLevel = a[2] - '0';
       continue;
@@ -187,9 +213,47 @@ int main(int argc, char **argv) {
   tileRegisterAllPasses();
 
   int status = 1;
-  // Checked first: text the MLIR parser would crash on is an error.
-  MlirModule module = tileModuleCreateParseFromFile(
-      ctx, mlirStringRefCreateFromCString(o.input));
+  MlirModule module = {NULL};
+  char *text = tuneReadFile(o.input);
+  bool *used = tuneAlloc(o.defines.count * sizeof(bool));
+  if (!text) {
+    // Reported by the parser: the file cannot be read.
+    module = tileModuleCreateParseFromFile(
+        ctx, mlirStringRefCreateFromCString(o.input));
+  } else if (o.tuned) {
+    module = tileBuildTunedModule(ctx, text, o.input, &o.defines, used,
+                                  o.tuned, o.chip ? o.chip : "sm_90a");
+    if (mlirModuleIsNull(module)) {
+      free(text);
+      free(used);
+      goto done_context;
+    }
+  } else {
+    // ${NAME} placeholders first; the parser checks the text for input
+    // it would crash on.
+    char *substituted = tuneSubstitute(text, o.input, &o.defines, used, stderr);
+    if (!substituted) {
+      for (size_t i = 0; i < o.defines.count; ++i)
+        if (!used[i])
+          fprintf(stderr,
+                  "tile-compile: warning: -D %s is not used by '%s'\n",
+                  o.defines.items[i].name, o.input);
+      fail("%s", "parameters without a value (see above)");
+      free(text);
+      free(used);
+      goto done_context;
+    }
+    module = tileModuleCreateParse(ctx,
+                                   mlirStringRefCreateFromCString(substituted),
+                                   mlirStringRefCreateFromCString(o.input));
+    free(substituted);
+  }
+  for (size_t i = 0; text && i < o.defines.count; ++i)
+    if (!used[i])
+      fprintf(stderr, "tile-compile: warning: -D %s is not used by '%s'\n",
+              o.defines.items[i].name, o.input);
+  free(text);
+  free(used);
   if (mlirModuleIsNull(module)) {
     fail("cannot parse '%s'", o.input);
     goto done_context;
@@ -210,6 +274,16 @@ int main(int argc, char **argv) {
       fail("cannot write the header '%s'", o.header);
       goto done;
     }
+  }
+
+  if (o.keepSource) {
+    FILE *file = fopen(o.keepSource, "w");
+    if (!file) {
+      fail("cannot write '%s'", o.keepSource);
+      goto done;
+    }
+    mlirOperationPrint(mlirModuleGetOperation(module), writeToFile, file);
+    fclose(file);
   }
 
   // tile-to-nvvm, host included.
@@ -297,5 +371,6 @@ done:
   mlirModuleDestroy(module);
 done_context:
   mlirContextDestroy(ctx);
+  tuneParamsFree(&o.defines);
   return status;
 }

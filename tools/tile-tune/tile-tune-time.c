@@ -1,0 +1,641 @@
+//===- tile-tune-time.c - Time the variants of a tuning run --------*- C -*-===//
+//
+// tile-tune-time WORKDIR --shapes 4096x4096x4096,... [--cache FILE]
+//                [--timings TABLE] [--warmup N] [--iters N] [--device N]
+//
+// The timing phase of tile-tune, on its own so that it runs on a GPU
+// machine without MLIR: it needs the work directory (the manifest and the
+// variants' libraries, which tile-tune --compile-only wrote) and
+// libtile_cuda_runtime.so, nothing else. For each shape it calls each
+// variant's host function through its C interface on device buffers of
+// random data (sizes from the dimension names of the function's
+// `tile.shape` attributes), warms up, times --iters calls with CUDA events
+// and takes the median; a call that fails (tileRtGetError) skips the
+// variant with the runtime's message. Without a GPU, --timings TABLE gives
+// the times instead. The winners are merged into the cache (docs/tuner.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Tune.h"
+
+#include "tile_runtime.h"
+
+#include <dlfcn.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const usage =
+    "usage: tile-tune-time WORKDIR --shapes SHAPES [--cache FILE] "
+    "[--timings TABLE]\n"
+    "                      [--warmup N] [--iters N] [--device N]\n"
+    "\n"
+    "Times the variants tile-tune --compile-only left in WORKDIR on each\n"
+    "shape (or reads TABLE: lines 'SHAPE PARAMS MS' or 'SHAPE PARAMS fail\n"
+    "MESSAGE') and merges the winners into the cache (default\n"
+    "tile-tune.cache). docs/tuner.md.\n";
+
+enum { MAX_ARGS = 8 };
+
+typedef struct {
+  const char *workDir, *shapes, *cache, *timings;
+  int warmup, iters, device;
+} Options;
+
+/// Where a variant's time comes from: the GPU, or a table.
+typedef struct {
+  TileRtContext *ctx;
+  char *table; /// the table's text, lines split in place
+  char **rows; /// per row: shape, params, rest ("1.25" or "fail ...")
+  size_t rowCount;
+  TuneShape shape; /// the shape being timed
+  char *shapeText;
+  void **handles; /// per variant: its dlopen handle
+} Timer;
+
+//===----------------------------------------------------------------------===//
+// Arguments on the device
+//===----------------------------------------------------------------------===//
+
+typedef struct {
+  int rank;
+  int64_t descriptor[3 + 2 * TUNE_MAX_DIMS];
+} Argument;
+
+typedef struct {
+  char *signature;
+  int count;
+  Argument args[MAX_ARGS];
+} Buffers;
+
+/// Bytes per element of an element type: the number in its name, in bits
+/// ("bf16", "f8E4M3FN", "i32"), at least 1; 8 for index.
+static size_t elementBytes(const char *type) {
+  while (*type && (*type < '0' || *type > '9'))
+    ++type;
+  int bits = atoi(type);
+  return bits <= 0 ? 8 : (size_t)(bits + 7) / 8;
+}
+
+/// Random values in [-1, 1) for floats, small integers otherwise.
+static void fillRandom(char *data, size_t bytes, const char *type) {
+  size_t size = elementBytes(type);
+  for (size_t i = 0; i + size <= bytes; i += size) {
+    float value = (float)rand() / (float)RAND_MAX * 2.0f - 1.0f;
+    uint16_t half;
+    if (!strcmp(type, "f16") || !strcmp(type, "bf16")) {
+      half = type[0] == 'b' ? tileRtFloatToBF16(value)
+                            : tileRtFloatToHalf(value);
+      memcpy(data + i, &half, 2);
+    } else if (!strcmp(type, "f32")) {
+      memcpy(data + i, &value, 4);
+    } else if (!strcmp(type, "f64")) {
+      double wide = value;
+      memcpy(data + i, &wide, 8);
+    } else {
+      int64_t small = rand() % 7 - 3;
+      memcpy(data + i, &small, size < 8 ? size : 8); // little endian
+    }
+  }
+}
+
+/// Allocates and fills the arguments of `signature` for `shape` over
+/// `dims`; a message in `error` on failure.
+static bool makeBuffers(Timer *t, const char *signature, const char *dims,
+                        Buffers *b, char *error, size_t size) {
+  memset(b, 0, sizeof(*b));
+  b->signature = tuneStrdup(signature);
+  char *storage;
+  char *names[TUNE_MAX_DIMS];
+  int rank = tuneSplitNames(dims, names, TUNE_MAX_DIMS, &storage);
+  char *copy = tuneStrdup(signature);
+  bool ok = true;
+  for (char *arg = strtok(copy, ";"); ok && arg; arg = strtok(NULL, ";")) {
+    char *open = strchr(arg, '['), *close = strrchr(arg, ']');
+    if (b->count == MAX_ARGS || !open || !close) {
+      snprintf(error, size, "cannot call a function of %s", signature);
+      ok = false;
+      break;
+    }
+    *open = *close = 0;
+    Argument *a = &b->args[b->count++];
+    int64_t elements = 1;
+    char *dimNames[TUNE_MAX_DIMS], *dimStorage;
+    a->rank = *(open + 1) ? tuneSplitNames(open + 1, dimNames, TUNE_MAX_DIMS,
+                                           &dimStorage)
+                          : (dimStorage = NULL, 0);
+    for (int d = 0; ok && d < a->rank; ++d) {
+      int64_t extent = -1;
+      for (int k = 0; k < rank; ++k)
+        if (!strcmp(names[k], dimNames[d]))
+          extent = t->shape.sizes[k];
+      if (extent < 0 && dimNames[d][0] >= '0' && dimNames[d][0] <= '9')
+        extent = atoll(dimNames[d]);
+      if (extent < 0) {
+        snprintf(error, size,
+                 "argument #%d dimension %d ('%s') has no size: name it in "
+                 "the function's tile.shape",
+                 b->count - 1, d, dimNames[d]);
+        ok = false;
+      }
+      a->descriptor[3 + d] = extent;
+      elements *= extent;
+    }
+    free(dimStorage);
+    for (int d = a->rank - 1, stride = 1; d >= 0; --d) {
+      a->descriptor[3 + a->rank + d] = stride;
+      stride *= (int)a->descriptor[3 + d];
+    }
+    if (!ok)
+      break;
+    size_t bytes = (size_t)elements * elementBytes(arg);
+    TileRtDevicePtr ptr = 0;
+    int status = tileRtMalloc(t->ctx, bytes ? bytes : 1, &ptr);
+    if (status == 0) {
+      // Random data: a 1 MiB pattern, repeated.
+      size_t chunk = bytes < (1u << 20) ? bytes : (1u << 20);
+      char *host = tuneAlloc(chunk);
+      fillRandom(host, chunk, arg);
+      for (size_t done = 0; status == 0 && done < bytes; done += chunk)
+        status = tileRtMemcpyHtoD(t->ctx, ptr + done, host,
+                                  bytes - done < chunk ? bytes - done : chunk);
+      free(host);
+    }
+    if (status != 0) {
+      snprintf(error, size, "cannot allocate %zu bytes: %s", bytes,
+               tileRtLastError(t->ctx));
+      ok = false;
+    }
+    a->descriptor[0] = a->descriptor[1] = (int64_t)ptr;
+  }
+  free(copy);
+  free(storage);
+  return ok;
+}
+
+static void freeBuffers(Timer *t, Buffers *b) {
+  for (int i = 0; i < b->count; ++i)
+    tileRtFree(t->ctx, (TileRtDevicePtr)b->args[i].descriptor[0]);
+  free(b->signature);
+  memset(b, 0, sizeof(*b));
+}
+
+//===----------------------------------------------------------------------===//
+// Timing
+//===----------------------------------------------------------------------===//
+
+typedef void (*Fn1)(void *);
+typedef void (*Fn2)(void *, void *);
+typedef void (*Fn3)(void *, void *, void *);
+typedef void (*Fn4)(void *, void *, void *, void *);
+typedef void (*Fn5)(void *, void *, void *, void *, void *);
+typedef void (*Fn6)(void *, void *, void *, void *, void *, void *);
+typedef void (*Fn7)(void *, void *, void *, void *, void *, void *, void *);
+typedef void (*Fn8)(void *, void *, void *, void *, void *, void *, void *,
+                    void *);
+
+/// Calls `fn` with pointers to the descriptors of `b`.
+static void call(void *fn, Buffers *b) {
+  void *a[MAX_ARGS];
+  for (int i = 0; i < b->count; ++i)
+    a[i] = b->args[i].descriptor;
+  switch (b->count) {
+  case 1: ((Fn1)fn)(a[0]); break;
+  case 2: ((Fn2)fn)(a[0], a[1]); break;
+  case 3: ((Fn3)fn)(a[0], a[1], a[2]); break;
+  case 4: ((Fn4)fn)(a[0], a[1], a[2], a[3]); break;
+  case 5: ((Fn5)fn)(a[0], a[1], a[2], a[3], a[4]); break;
+  case 6: ((Fn6)fn)(a[0], a[1], a[2], a[3], a[4], a[5]); break;
+  case 7: ((Fn7)fn)(a[0], a[1], a[2], a[3], a[4], a[5], a[6]); break;
+  default: ((Fn8)fn)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]); break;
+  }
+}
+
+/// The failure of the calls so far, as a new string; NULL if none.
+static char *callFailure(Timer *t, int syncStatus) {
+  if (tileRtGetError())
+    return tuneStrdup(tileRtGetErrorMessage());
+  if (syncStatus)
+    return tuneStrdup(tileRtLastError(t->ctx));
+  return NULL;
+}
+
+static int compareFloats(const void *a, const void *b) {
+  float x = *(const float *)a, y = *(const float *)b;
+  return x < y ? -1 : x > y;
+}
+
+/// Times a variant on the GPU: the median of `o->iters` calls, in ms; a
+/// negative value and `*failure` if a call fails.
+static double timeOnGPU(Timer *t, const Options *o, void *fn, Buffers *b,
+                        char **failure) {
+  tileRtClearError();
+  for (int i = 0; i < (o->warmup > 0 ? o->warmup : 1); ++i)
+    call(fn, b);
+  if ((*failure = callFailure(t, tileRtSynchronize(t->ctx))))
+    return -1;
+  TileRtEvent **events = tuneAlloc(2 * (size_t)o->iters * sizeof(void *));
+  float *ms = tuneAlloc((size_t)o->iters * sizeof(float));
+  int status = 0;
+  for (int i = 0; i < 2 * o->iters && status == 0; ++i)
+    status = tileRtEventCreate(t->ctx, &events[i]);
+  for (int i = 0; i < o->iters && status == 0; ++i) {
+    status = tileRtEventRecord(t->ctx, events[2 * i]);
+    call(fn, b);
+    if (status == 0)
+      status = tileRtEventRecord(t->ctx, events[2 * i + 1]);
+  }
+  if (status == 0)
+    status = tileRtSynchronize(t->ctx);
+  for (int i = 0; i < o->iters && status == 0; ++i)
+    status = tileRtEventElapsedMs(t->ctx, events[2 * i], events[2 * i + 1],
+                                  &ms[i]);
+  *failure = callFailure(t, status);
+  for (int i = 0; i < 2 * o->iters; ++i)
+    tileRtEventDestroy(t->ctx, events[i]);
+  qsort(ms, (size_t)o->iters, sizeof(float), compareFloats);
+  double median = ms[o->iters / 2];
+  free(events);
+  free(ms);
+  return *failure ? -1 : median;
+}
+
+/// Whether the table row's parameters select `params`: each has the
+/// variant's value, and the row names every parameter of the space.
+static bool rowMatches(const char *rowParams, const char *params,
+                       const char *space) {
+  TuneParams row = {NULL, 0}, variant = {NULL, 0};
+  bool ok = tuneParamsParse(rowParams, &row) &&
+            tuneParamsParse(params, &variant);
+  for (size_t i = 0; ok && i < row.count; ++i) {
+    const char *value = tuneParamsGet(&variant, row.items[i].name);
+    ok = value && !strcmp(value, row.items[i].value);
+  }
+  char *storage;
+  char *names[64];
+  int count = tuneSplitNames(space, names, 64, &storage);
+  for (int i = 0; ok && i < count; ++i)
+    ok = tuneParamsGet(&row, names[i]) != NULL;
+  free(storage);
+  tuneParamsFree(&row);
+  tuneParamsFree(&variant);
+  return ok;
+}
+
+/// The time of a variant from the table; negative and `*failure` if the
+/// table has none or says it failed.
+static double timeFromTable(Timer *t, const TuneManifest *m,
+                            const TuneVariant *v, char **failure) {
+  for (size_t r = 0; r < t->rowCount; ++r) {
+    char **row = &t->rows[3 * r];
+    TuneShape shape;
+    if (!tuneShapeParse(row[0], &shape) || shape.rank != t->shape.rank ||
+        memcmp(shape.sizes, t->shape.sizes, sizeof(int64_t) * shape.rank) ||
+        !rowMatches(row[1], v->params, m->space))
+      continue;
+    if (!strncmp(row[2], "fail", 4)) {
+      const char *message = row[2] + 4;
+      while (*message == ' ' || *message == '\t')
+        ++message;
+      *failure = tuneStrdup(*message ? message : "failed (--timings)");
+      return -1;
+    }
+    char *end;
+    double ms = strtod(row[2], &end);
+    if (*end == 0 && ms >= 0)
+      return ms;
+  }
+  *failure = tuneFormat("no time in %s", "the --timings table");
+  return -1;
+}
+
+//===----------------------------------------------------------------------===//
+// main
+//===----------------------------------------------------------------------===//
+
+static int fail(const char *message) {
+  fprintf(stderr, "tile-tune-time: error: %s\n", message);
+  return 1;
+}
+
+static int parseOptions(int argc, char **argv, Options *o) {
+  memset(o, 0, sizeof(*o));
+  o->cache = "tile-tune.cache";
+  o->warmup = 3;
+  o->iters = 20;
+  for (int i = 1; i < argc; ++i) {
+    const char *a = argv[i];
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+      fputs(usage, stdout);
+      exit(0);
+    }
+    const char **text = !strcmp(a, "--shapes")    ? &o->shapes
+                        : !strcmp(a, "--cache")   ? &o->cache
+                        : !strcmp(a, "--timings") ? &o->timings
+                                                  : NULL;
+    int *number = !strcmp(a, "--warmup")   ? &o->warmup
+                  : !strcmp(a, "--iters")  ? &o->iters
+                  : !strcmp(a, "--device") ? &o->device
+                                           : NULL;
+    if ((text || number) && i + 1 >= argc) {
+      fprintf(stderr, "tile-tune-time: error: option '%s' needs a value\n", a);
+      return 1;
+    }
+    if (text) {
+      *text = argv[++i];
+    } else if (number) {
+      *number = atoi(argv[++i]);
+      if (*number < 0 || (number == &o->iters && *number == 0)) {
+        fprintf(stderr, "tile-tune-time: error: bad %s '%s'\n", a, argv[i]);
+        return 1;
+      }
+    } else if (a[0] == '-' && a[1]) {
+      fprintf(stderr,
+              "tile-tune-time: error: unknown option '%s' (see --help)\n", a);
+      return 1;
+    } else if (!o->workDir) {
+      o->workDir = a;
+    } else {
+      return fail("more than one work directory");
+    }
+  }
+  if (!o->workDir)
+    return fail("no work directory (see --help)");
+  if (!o->shapes)
+    return fail("no shapes: --shapes 4096x4096x4096,...");
+  return 0;
+}
+
+static bool readTable(Timer *t, const char *path) {
+  t->table = tuneReadFile(path);
+  if (!t->table) {
+    fprintf(stderr, "tile-tune-time: error: cannot read '%s'\n", path);
+    return false;
+  }
+  char *cursor = t->table, *line;
+  int number = 0;
+  while ((line = tuneNextLine(&cursor))) {
+    ++number;
+    char *f[3];
+    int n = tuneSplit(line, f, 3);
+    if (n == 0)
+      continue;
+    TuneShape shape;
+    if (n != 3 || !tuneShapeParse(f[0], &shape)) {
+      fprintf(stderr,
+              "tile-tune-time: error: %s:%d: expected 'SHAPE PARAMS MS' or "
+              "'SHAPE PARAMS fail MESSAGE'\n",
+              path, number);
+      return false;
+    }
+    t->rows = tuneRealloc(t->rows, 3 * (t->rowCount + 1) * sizeof(char *));
+    memcpy(&t->rows[3 * t->rowCount++], f, sizeof(f));
+  }
+  return true;
+}
+
+/// Checks that device `ordinal` is the chip the variants were built for.
+static bool openDevice(Timer *t, const TuneManifest *m, int ordinal) {
+  if (tileRtInit(&t->ctx, ordinal) != 0) {
+    fprintf(stderr,
+            "tile-tune-time: error: no GPU to time on (%s); give measured "
+            "times with --timings TABLE\n",
+            tileRtLastError(NULL));
+    return false;
+  }
+  int major = 0, minor = 0, number = 0;
+  char name[256] = "";
+  tileRtDeviceComputeCapability(t->ctx, &major, &minor);
+  tileRtDeviceName(t->ctx, name, sizeof(name));
+  if (sscanf(m->chip, "sm_%d", &number) != 1 || number / 10 != major ||
+      number % 10 != minor) {
+    fprintf(stderr,
+            "tile-tune-time: error: the variants are built for %s, but device "
+            "%d is sm_%d%d (%s)\n",
+            m->chip, ordinal, major, minor, name);
+    return false;
+  }
+  printf("timing on %s (%s)\n", name, m->chip);
+  return true;
+}
+
+/// "BM=64 BN=128": the searched parameters of a variant.
+static char *describe(const TuneManifest *m, const char *params) {
+  TuneParams all = {NULL, 0};
+  tuneParamsParse(params, &all);
+  char *storage;
+  char *names[64];
+  int count = tuneSplitNames(m->space, names, 64, &storage);
+  char *text = tuneStrdup("");
+  for (int i = 0; i < count; ++i) {
+    const char *value = tuneParamsGet(&all, names[i]);
+    char *grown = tuneFormat("%s%s%s=%s", text, i ? " " : "", names[i],
+                             value ? value : "?");
+    free(text);
+    text = grown;
+  }
+  free(storage);
+  tuneParamsFree(&all);
+  return text;
+}
+
+/// Times every compiled variant on shape `s`: `ms[variant]` (negative for
+/// none).
+static void timeShape(Timer *t, const Options *o, const TuneManifest *m,
+                      double *ms) {
+  size_t total = 0, done = 0;
+  for (size_t i = 0; i < m->count; ++i)
+    total += m->variants[i].ok;
+  printf("shape %s:\n", t->shapeText);
+  Buffers buffers = {NULL, 0, {{0, {0}}}};
+  double best = -1;
+  for (size_t i = 0; i < m->count; ++i) {
+    const TuneVariant *v = &m->variants[i];
+    ms[i] = -1;
+    if (!v->ok)
+      continue;
+    char *failure = NULL;
+    if (t->table) {
+      ms[i] = timeFromTable(t, m, v, &failure);
+    } else {
+      char error[512] = "";
+      if (!t->handles[i]) {
+        char *path = tuneFormat("%s/%s", o->workDir, v->library);
+        t->handles[i] = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+        if (!t->handles[i])
+          snprintf(error, sizeof(error), "cannot load: %s", dlerror());
+        free(path);
+      }
+      void *fn = t->handles[i] ? dlsym(t->handles[i], m->function) : NULL;
+      if (t->handles[i] && !fn)
+        snprintf(error, sizeof(error), "the library has no '%s'",
+                 m->function);
+      if (fn && (!buffers.signature || strcmp(buffers.signature,
+                                              v->signature))) {
+        freeBuffers(t, &buffers);
+        makeBuffers(t, v->signature, m->dims, &buffers, error, sizeof(error));
+      }
+      if (*error)
+        failure = tuneStrdup(error);
+      else
+        ms[i] = timeOnGPU(t, o, fn, &buffers, &failure);
+    }
+    ++done;
+    if (failure) {
+      char *line = describe(m, v->params);
+      printf("  skipped %s: %s\n", line, failure);
+      free(line);
+      free(failure);
+    } else if (best < 0 || ms[i] < best) {
+      best = ms[i];
+    }
+    if (best < 0)
+      printf("  %zu/%zu variants, none timed yet\n", done, total);
+    else
+      printf("  %zu/%zu variants, best %.3f ms\n", done, total, best);
+    fflush(stdout);
+  }
+  freeBuffers(t, &buffers);
+}
+
+/// Picks, per shape class and signature, the variant with the least mean
+/// time over the class's shapes (the lower id on ties) and merges it into
+/// `cache`.
+static void pickWinners(const TuneManifest *m, TuneShape *shapes,
+                        char **shapeTexts, size_t shapeCount, double *ms,
+                        TuneCache *cache) {
+  bool *done = tuneAlloc(shapeCount * sizeof(bool));
+  for (size_t s = 0; s < shapeCount; ++s) {
+    if (done[s])
+      continue;
+    TuneShape cls = tuneShapeClass(&shapes[s]);
+    bool *member = tuneAlloc(shapeCount * sizeof(bool));
+    char *list = tuneStrdup("");
+    for (size_t r = s; r < shapeCount; ++r) {
+      TuneShape other = tuneShapeClass(&shapes[r]);
+      if (memcmp(other.sizes, cls.sizes, sizeof(int64_t) * cls.rank))
+        continue;
+      member[r] = done[r] = true;
+      char *grown = tuneFormat("%s%s%s", list, *list ? ";" : "",
+                               shapeTexts[r]);
+      free(list);
+      list = grown;
+    }
+    // Each signature in turn (in the order of the variants).
+    for (size_t first = 0; first < m->count; ++first) {
+      const char *signature = m->variants[first].signature;
+      bool seen = !m->variants[first].ok;
+      for (size_t j = 0; !seen && j < first; ++j)
+        seen = m->variants[j].ok &&
+               !strcmp(m->variants[j].signature, signature);
+      if (seen)
+        continue;
+      long winner = -1;
+      double winnerMs = 0;
+      for (size_t i = first; i < m->count; ++i) {
+        const TuneVariant *v = &m->variants[i];
+        if (!v->ok || strcmp(v->signature, signature))
+          continue;
+        double sum = 0;
+        int n = 0;
+        bool all = true;
+        for (size_t r = 0; r < shapeCount; ++r) {
+          if (!member[r])
+            continue;
+          all &= ms[r * m->count + i] >= 0;
+          sum += ms[r * m->count + i];
+          ++n;
+        }
+        if (all && (winner < 0 || sum / n < winnerMs)) {
+          winner = (long)i;
+          winnerMs = sum / n;
+        }
+      }
+      if (winner < 0)
+        continue;
+      TuneEntry entry;
+      TuneParams params = {NULL, 0};
+      tuneParamsParse(m->variants[winner].params, &params);
+      entry.chip = tuneStrdup(m->chip);
+      entry.function = tuneStrdup(m->function);
+      entry.signature = tuneStrdup(signature);
+      entry.dims = tuneStrdup(m->dims);
+      entry.cls = cls;
+      entry.params = tuneParamsCanonical(&params);
+      entry.ms = winnerMs;
+      entry.shapes = tuneStrdup(list);
+      tuneParamsFree(&params);
+      char *clsText = tuneEntryClass(&entry);
+      char *line = describe(m, m->variants[winner].params);
+      printf("winner %s %s: %s (%.3f ms)\n", clsText, signature, line,
+             winnerMs);
+      free(line);
+      free(clsText);
+      tuneCacheMerge(cache, &entry);
+    }
+    free(member);
+    free(list);
+  }
+  free(done);
+}
+
+int main(int argc, char **argv) {
+  Options o;
+  if (parseOptions(argc, argv, &o))
+    return 1;
+  TuneManifest m;
+  char *manifestPath = tuneFormat("%s/" TUNE_MANIFEST_NAME, o.workDir);
+  if (!tuneManifestRead(manifestPath, &m, "tile-tune-time"))
+    return 1;
+  char *storage;
+  char *names[TUNE_MAX_DIMS];
+  int rank = tuneSplitNames(m.dims, names, TUNE_MAX_DIMS, &storage);
+  free(storage);
+
+  TuneShape *shapes = NULL;
+  char **shapeTexts = NULL;
+  size_t shapeCount = 0;
+  char *list = tuneStrdup(o.shapes);
+  for (char *s = strtok(list, ","); s; s = strtok(NULL, ",")) {
+    shapes = tuneRealloc(shapes, (shapeCount + 1) * sizeof(TuneShape));
+    shapeTexts = tuneRealloc(shapeTexts, (shapeCount + 1) * sizeof(char *));
+    if (!tuneShapeParse(s, &shapes[shapeCount]) ||
+        shapes[shapeCount].rank != rank) {
+      fprintf(stderr,
+              "tile-tune-time: error: bad shape '%s': expected %d positive "
+              "sizes (%s) like 4096x4096x512\n",
+              s, rank, m.dims);
+      return 1;
+    }
+    shapeTexts[shapeCount++] = s;
+  }
+  if (shapeCount == 0)
+    return fail("no shapes");
+
+  Timer t;
+  memset(&t, 0, sizeof(t));
+  if (o.timings ? !readTable(&t, o.timings) : !openDevice(&t, &m, o.device))
+    return 1;
+  t.handles = tuneAlloc(m.count * sizeof(void *));
+  double *ms = tuneAlloc(shapeCount * m.count * sizeof(double));
+  for (size_t s = 0; s < shapeCount; ++s) {
+    t.shape = shapes[s];
+    t.shapeText = shapeTexts[s];
+    timeShape(&t, &o, &m, &ms[s * m.count]);
+  }
+
+  TuneCache cache = {NULL, 0};
+  if (!tuneCacheRead(o.cache, &cache, true, "tile-tune-time"))
+    return 1;
+  size_t before = cache.count;
+  pickWinners(&m, shapes, shapeTexts, shapeCount, ms, &cache);
+  if (!tuneCacheWrite(o.cache, &cache)) {
+    fprintf(stderr, "tile-tune-time: error: cannot write '%s'\n", o.cache);
+    return 1;
+  }
+  printf("cache %s: %zu entries (%zu new)\n", o.cache, cache.count,
+         cache.count - before);
+  tileRtDestroy(t.ctx);
+  return 0;
+}
