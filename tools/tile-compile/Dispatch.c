@@ -82,12 +82,22 @@ static char *mergedParams(const State *s, const TuneEntry *entry) {
   return text;
 }
 
-/// SOURCE with `params` (canonical text) substituted, parsed.
-static MlirModule parseVariant(State *s, const char *params) {
+/// SOURCE with `params` (canonical text) substituted, parsed. With `why`,
+/// a placeholder without a value is not reported but described there.
+static MlirModule parseVariant(State *s, const char *params, char **why) {
   TuneParams values = {NULL, 0};
   tuneParamsParse(params, &values);
   bool *used = tuneAlloc(values.count * sizeof(bool));
-  char *text = tuneSubstitute(s->source, s->path, &values, used, stderr);
+  char *diagText = NULL;
+  size_t diagSize = 0;
+  FILE *diag = why ? open_memstream(&diagText, &diagSize) : stderr;
+  char *text = tuneSubstitute(s->source, s->path, &values, used,
+                              diag ? diag : stderr);
+  if (why && diag) {
+    fclose(diag);
+    diagText[strcspn(diagText, "\n")] = 0;
+    *why = diagText;
+  }
   for (size_t i = 0; i < s->defines->count && s->used; ++i)
     for (size_t j = 0; j < values.count; ++j)
       if (used[j] && !strcmp(values.items[j].name, s->defines->items[i].name))
@@ -163,9 +173,20 @@ static bool groupEntries(State *s, TuneCache *cache, const char *chip) {
   size_t kept = 0;
   for (size_t j = 0; j < s->groupCount; ++j) {
     Group *g = &s->groups[j];
-    char *params = mergedParams(s, g->entries[0]);
-    MlirModule module = parseVariant(s, params);
+    char *params = mergedParams(s, g->entries[0]), *why = NULL;
+    MlirModule module = parseVariant(s, params, &why);
     free(params);
+    if (mlirModuleIsNull(module) && why && *why) {
+      // Not this source's parameters.
+      fprintf(stderr,
+              "tile-compile: warning: the cache's entries for '%s' do not "
+              "fit '%s': %s\n",
+              g->function, s->path, why);
+      free(why);
+      free(g->entries);
+      continue;
+    }
+    free(why);
     if (mlirModuleIsNull(module)) {
       error("cannot parse '%s' with the parameters of the cache's entry for "
             "'%s' (%s)",
@@ -424,7 +445,33 @@ static char *dispatcherText(const Group *g) {
       add(&t, "%s%s", i ? ", " : "", g->results[i]);
     add(&t, ")");
   }
-  add(&t, " {\n  %%zero = arith.constant 0 : i64\n"
+  add(&t, " {\n");
+  // The variants of this function, in order; the last is the default case.
+  int *variants = tuneAlloc(g->count * sizeof(int));
+  size_t count = 0;
+  for (size_t i = 0; i < g->count; ++i) {
+    size_t k = 0;
+    while (k < count && variants[k] != g->variant[i])
+      ++k;
+    if (k == count)
+      variants[count++] = g->variant[i];
+  }
+  if (count == 1) {
+    // One variant for every class: no choice to make.
+    char *call = tuneStrdup("");
+    addCall(&call, g, variants[0]);
+    *strstr(call, "\n    scf.yield") = 0; // the call alone
+    add(&t, "%s\n  return", call + 2);
+    free(call);
+    for (int i = 0; i < g->numResults; ++i)
+      add(&t, "%s %%r%d#%d", i ? "," : "", variants[0], i);
+    for (int i = 0; i < g->numResults; ++i)
+      add(&t, "%s %s", i ? "," : " :", g->results[i]);
+    add(&t, "\n}\n");
+    free(variants);
+    return t;
+  }
+  add(&t, "  %%zero = arith.constant 0 : i64\n"
           "  %%one = arith.constant 1 : i64\n");
   char *storage;
   char *dims[TUNE_MAX_DIMS];
@@ -491,16 +538,6 @@ static char *dispatcherText(const Group *g) {
     free(last);
   }
   free(storage);
-  // The variants of this function, in order; the last is the default case.
-  int *variants = tuneAlloc(g->count * sizeof(int));
-  size_t count = 0;
-  for (size_t i = 0; i < g->count; ++i) {
-    size_t k = 0;
-    while (k < count && variants[k] != g->variant[i])
-      ++k;
-    if (k == count)
-      variants[count++] = g->variant[i];
-  }
   add(&t, "  %%which = arith.index_cast %%var%zu : i64 to index\n",
       g->count - 1);
   if (g->numResults)
@@ -549,7 +586,7 @@ MlirModule tileBuildTunedModule(MlirContext ctx, const char *source,
   }
   numberVariants(&s);
   for (size_t v = 0; v < s.variantCount; ++v) {
-    MlirModule module = parseVariant(&s, s.variants[v]);
+    MlirModule module = parseVariant(&s, s.variants[v], NULL);
     if (mlirModuleIsNull(module)) {
       error("cannot parse '%s' with %s", path, s.variants[v]);
       goto done;
