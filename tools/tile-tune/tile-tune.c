@@ -77,6 +77,7 @@ typedef struct {
 } Options;
 
 static int fail(const char *message) {
+  fflush(stdout);
   fprintf(stderr, "tile-tune: error: %s\n", message);
   return 1;
 }
@@ -199,8 +200,15 @@ static char *compileFailure(const char *logPath, int status) {
     char *cursor = log, *line;
     while (!reason && (line = tuneNextLine(&cursor))) {
       char *error = strstr(line, "error: ");
-      if (error)
-        reason = tuneStrdup(error + 7);
+      if (!error)
+        continue;
+      // "`ptxas` invocation failed. Log:": the log's first line says why.
+      size_t n = strlen(error);
+      char *next = n > 4 && !strcmp(error + n - 4, "Log:")
+                       ? tuneNextLine(&cursor)
+                       : NULL;
+      reason = next ? tuneFormat("%s %s", error + 7, next)
+                    : tuneStrdup(error + 7);
     }
     free(log);
   }
