@@ -1,4 +1,5 @@
-//===- Dispatch.h - The library of tuned variants ------------------*- C -*-===//
+//===- Dispatch.h - The library of tuned variants ------------------*- C
+//-*-===//
 //
 // tile-compile SOURCE --tuned CACHE: one module holding, for each function
 // of SOURCE that the cache has winners for (on the chip), every distinct

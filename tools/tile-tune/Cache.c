@@ -1,4 +1,5 @@
-//===- Cache.c - Shapes, the tuning cache and the manifest ---------*- C -*-===//
+//===- Cache.c - Shapes, the tuning cache and the manifest ---------*- C
+//-*-===//
 
 #include "Tune.h"
 
@@ -217,8 +218,10 @@ void tuneCacheMerge(TuneCache *cache, TuneEntry *entry) {
 int tuneEntryCompare(const void *pa, const void *pb) {
   const TuneEntry *a = pa, *b = pb;
   int c;
-  if ((c = strcmp(a->chip, b->chip)) || (c = strcmp(a->function, b->function)) ||
-      (c = strcmp(a->signature, b->signature)) || (c = strcmp(a->dims, b->dims)))
+  if ((c = strcmp(a->chip, b->chip)) ||
+      (c = strcmp(a->function, b->function)) ||
+      (c = strcmp(a->signature, b->signature)) ||
+      (c = strcmp(a->dims, b->dims)))
     return c;
   for (int i = 0; i < a->cls.rank && i < b->cls.rank; ++i)
     if (a->cls.sizes[i] != b->cls.sizes[i])

@@ -1,4 +1,5 @@
-//===- FuncInfo.c - What the tuner reads from a function -----------*- C -*-===//
+//===- FuncInfo.c - What the tuner reads from a function -----------*- C
+//-*-===//
 
 #include "FuncInfo.h"
 #include "Tune.h"

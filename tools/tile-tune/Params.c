@@ -1,4 +1,5 @@
-//===- Params.c - Utilities and `${NAME}` parameters ---------------*- C -*-===//
+//===- Params.c - Utilities and `${NAME}` parameters ---------------*- C
+//-*-===//
 
 #include "Tune.h"
 
@@ -342,9 +343,10 @@ static void substituteOne(void *state, size_t offset, const char *name,
   if (!value) {
     if (!tuneParamsGet(&s->missing, key)) {
       lineAndColumn(s->source, offset, &line, &column);
-      fprintf(s->diag,
-              "%s:%d:%d: error: no value for parameter '%s' (use -D %s=VALUE)\n",
-              s->path, line, column, key, key);
+      fprintf(
+          s->diag,
+          "%s:%d:%d: error: no value for parameter '%s' (use -D %s=VALUE)\n",
+          s->path, line, column, key, key);
       tuneParamsAdd(&s->missing, key, "");
     }
     s->failed = true;
@@ -358,8 +360,8 @@ static void substituteOne(void *state, size_t offset, const char *name,
 
 char *tuneSubstitute(const char *source, const char *path,
                      const TuneParams *params, bool *used, FILE *diag) {
-  SubstState s = {source, path, params, used, diag, false, {NULL, 0},
-                  NULL,   0,    0,      0};
+  SubstState s = {source,    path, params, used, diag, false,
+                  {NULL, 0}, NULL, 0,      0,    0};
   if (used)
     memset(used, 0, params->count * sizeof(bool));
   append(&s, "", 0);

@@ -1,4 +1,5 @@
-//===- Space.c - The search space of tile-tune ---------------------*- C -*-===//
+//===- Space.c - The search space of tile-tune ---------------------*- C
+//-*-===//
 
 #include "Space.h"
 
@@ -76,12 +77,11 @@ void variantParams(const Space *space, long id, TuneParams *params) {
 char *describe(const Space *space, const TuneParams *params) {
   char *text = tuneStrdup("");
   for (int i = 0; i < space->count; ++i) {
-    char *grown = tuneFormat("%s%s%s=%s", text, i ? " " : "",
-                             space->dims[i].name,
-                             tuneParamsGet(params, space->dims[i].name));
+    char *grown =
+        tuneFormat("%s%s%s=%s", text, i ? " " : "", space->dims[i].name,
+                   tuneParamsGet(params, space->dims[i].name));
     free(text);
     text = grown;
   }
   return text;
 }
-

@@ -1,4 +1,5 @@
-//===- Space.h - The search space of tile-tune ---------------------*- C -*-===//
+//===- Space.h - The search space of tile-tune ---------------------*- C
+//-*-===//
 //
 // A space file gives each parameter its values, one parameter a line:
 //

@@ -31,8 +31,7 @@ void *tuneRealloc(void *ptr, size_t size);
 char *tuneStrdup(const char *text);
 char *tuneStrndup(const char *text, size_t n);
 /// printf into a new string.
-char *tuneFormat(const char *format, ...)
-    __attribute__((format(printf, 1, 2)));
+char *tuneFormat(const char *format, ...) __attribute__((format(printf, 1, 2)));
 
 /// Reads a whole file into a NUL-terminated string; NULL if it cannot.
 char *tuneReadFile(const char *path);

@@ -1,4 +1,5 @@
-//===- tile-tune-time.c - Time the variants of a tuning run --------*- C -*-===//
+//===- tile-tune-time.c - Time the variants of a tuning run --------*- C
+//-*-===//
 //
 // tile-tune-time WORKDIR --shapes 4096x4096x4096,... [--cache FILE]
 //                [--timings TABLE] [--warmup N] [--iters N] [--device N]
@@ -85,8 +86,8 @@ static void fillRandom(char *data, size_t bytes, const char *type) {
     float value = (float)rand() / (float)RAND_MAX * 2.0f - 1.0f;
     uint16_t half;
     if (!strcmp(type, "f16") || !strcmp(type, "bf16")) {
-      half = type[0] == 'b' ? tileRtFloatToBF16(value)
-                            : tileRtFloatToHalf(value);
+      half =
+          type[0] == 'b' ? tileRtFloatToBF16(value) : tileRtFloatToHalf(value);
       memcpy(data + i, &half, 2);
     } else if (!strcmp(type, "f32")) {
       memcpy(data + i, &value, 4);
@@ -201,14 +202,30 @@ static void call(void *fn, Buffers *b) {
   for (int i = 0; i < b->count; ++i)
     a[i] = b->args[i].descriptor;
   switch (b->count) {
-  case 1: ((Fn1)fn)(a[0]); break;
-  case 2: ((Fn2)fn)(a[0], a[1]); break;
-  case 3: ((Fn3)fn)(a[0], a[1], a[2]); break;
-  case 4: ((Fn4)fn)(a[0], a[1], a[2], a[3]); break;
-  case 5: ((Fn5)fn)(a[0], a[1], a[2], a[3], a[4]); break;
-  case 6: ((Fn6)fn)(a[0], a[1], a[2], a[3], a[4], a[5]); break;
-  case 7: ((Fn7)fn)(a[0], a[1], a[2], a[3], a[4], a[5], a[6]); break;
-  default: ((Fn8)fn)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]); break;
+  case 1:
+    ((Fn1)fn)(a[0]);
+    break;
+  case 2:
+    ((Fn2)fn)(a[0], a[1]);
+    break;
+  case 3:
+    ((Fn3)fn)(a[0], a[1], a[2]);
+    break;
+  case 4:
+    ((Fn4)fn)(a[0], a[1], a[2], a[3]);
+    break;
+  case 5:
+    ((Fn5)fn)(a[0], a[1], a[2], a[3], a[4]);
+    break;
+  case 6:
+    ((Fn6)fn)(a[0], a[1], a[2], a[3], a[4], a[5]);
+    break;
+  case 7:
+    ((Fn7)fn)(a[0], a[1], a[2], a[3], a[4], a[5], a[6]);
+    break;
+  default:
+    ((Fn8)fn)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]);
+    break;
   }
 }
 
@@ -249,8 +266,8 @@ static double timeOnGPU(Timer *t, const Options *o, void *fn, Buffers *b,
   if (status == 0)
     status = tileRtSynchronize(t->ctx);
   for (int i = 0; i < o->iters && status == 0; ++i)
-    status = tileRtEventElapsedMs(t->ctx, events[2 * i], events[2 * i + 1],
-                                  &ms[i]);
+    status =
+        tileRtEventElapsedMs(t->ctx, events[2 * i], events[2 * i + 1], &ms[i]);
   *failure = callFailure(t, status);
   for (int i = 0; i < 2 * o->iters; ++i)
     tileRtEventDestroy(t->ctx, events[i]);
@@ -266,8 +283,8 @@ static double timeOnGPU(Timer *t, const Options *o, void *fn, Buffers *b,
 static bool rowMatches(const char *rowParams, const char *params,
                        const char *space) {
   TuneParams row = {NULL, 0}, variant = {NULL, 0};
-  bool ok = tuneParamsParse(rowParams, &row) &&
-            tuneParamsParse(params, &variant);
+  bool ok =
+      tuneParamsParse(rowParams, &row) && tuneParamsParse(params, &variant);
   for (size_t i = 0; ok && i < row.count; ++i) {
     const char *value = tuneParamsGet(&variant, row.items[i].name);
     ok = value && !strcmp(value, row.items[i].value);
@@ -469,10 +486,9 @@ static void timeShape(Timer *t, const Options *o, const TuneManifest *m,
       }
       void *fn = t->handles[i] ? dlsym(t->handles[i], m->function) : NULL;
       if (t->handles[i] && !fn)
-        snprintf(error, sizeof(error), "the library has no '%s'",
-                 m->function);
-      if (fn && (!buffers.signature || strcmp(buffers.signature,
-                                              v->signature))) {
+        snprintf(error, sizeof(error), "the library has no '%s'", m->function);
+      if (fn &&
+          (!buffers.signature || strcmp(buffers.signature, v->signature))) {
         freeBuffers(t, &buffers);
         makeBuffers(t, v->signature, m->dims, &buffers, error, sizeof(error));
       }
@@ -517,8 +533,7 @@ static void pickWinners(const TuneManifest *m, TuneShape *shapes,
       if (memcmp(other.sizes, cls.sizes, sizeof(int64_t) * cls.rank))
         continue;
       member[r] = done[r] = true;
-      char *grown = tuneFormat("%s%s%s", list, *list ? ";" : "",
-                               shapeTexts[r]);
+      char *grown = tuneFormat("%s%s%s", list, *list ? ";" : "", shapeTexts[r]);
       free(list);
       list = grown;
     }
@@ -527,8 +542,8 @@ static void pickWinners(const TuneManifest *m, TuneShape *shapes,
       const char *signature = m->variants[first].signature;
       bool seen = !m->variants[first].ok;
       for (size_t j = 0; !seen && j < first; ++j)
-        seen = m->variants[j].ok &&
-               !strcmp(m->variants[j].signature, signature);
+        seen =
+            m->variants[j].ok && !strcmp(m->variants[j].signature, signature);
       if (seen)
         continue;
       long winner = -1;

@@ -1,4 +1,5 @@
-//===- tile-tune.c - Tune a kernel's parameters --------------------*- C -*-===//
+//===- tile-tune.c - Tune a kernel's parameters --------------------*- C
+//-*-===//
 //
 // tile-tune SOURCE --space SPACE --shapes 4096x4096x4096,... [options]
 //
@@ -167,9 +168,9 @@ static void readSignature(MlirContext ctx, const Options *o, const char *text,
   char *reason = NULL;
   MlirDiagnosticHandlerID handler =
       mlirContextAttachDiagnosticHandler(ctx, keepFirstError, &reason, NULL);
-  MlirModule module = tileModuleCreateParse(
-      ctx, mlirStringRefCreateFromCString(text),
-      mlirStringRefCreateFromCString(o->source));
+  MlirModule module =
+      tileModuleCreateParse(ctx, mlirStringRefCreateFromCString(text),
+                            mlirStringRefCreateFromCString(o->source));
   mlirContextDetachDiagnosticHandler(ctx, handler);
   if (mlirModuleIsNull(module)) {
     v->reason = reason ? reason : tuneStrdup("the source does not parse");
@@ -177,8 +178,8 @@ static void readSignature(MlirContext ctx, const Options *o, const char *text,
   }
   free(reason);
   char error[512];
-  if (!*function && !(*function = tuneDefaultFunc(module, error,
-                                                  sizeof(error)))) {
+  if (!*function &&
+      !(*function = tuneDefaultFunc(module, error, sizeof(error)))) {
     v->reason = tuneStrdup(error);
   } else {
     MlirOperation func = tuneFindFunc(module, *function);
@@ -207,8 +208,8 @@ static char *compileFailure(const char *logPath, int status) {
       char *next = n > 4 && !strcmp(error + n - 4, "Log:")
                        ? tuneNextLine(&cursor)
                        : NULL;
-      reason = next ? tuneFormat("%s %s", error + 7, next)
-                    : tuneStrdup(error + 7);
+      reason =
+          next ? tuneFormat("%s %s", error + 7, next) : tuneStrdup(error + 7);
     }
     free(log);
   }
@@ -256,8 +257,7 @@ static void compileAll(const Options *o, Variant *variants, long count) {
       posix_spawn_file_actions_init(&actions);
       posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log,
                                        O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO,
-                                       STDERR_FILENO);
+      posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
       if (posix_spawnp(&v->pid, compiler, &actions, NULL, args.items,
                        environ)) {
         v->reason = tuneFormat("cannot run '%s'", compiler);
@@ -338,13 +338,13 @@ static int parseOptions(int argc, char **argv, Options *o) {
       size_t offset;
     } flags[] = {
 #define FLAG(name, field) {name, offsetof(Options, field)}
-        FLAG("--space", space),     FLAG("--shapes", shapes),
-        FLAG("--dims", dims),       FLAG("--function", function),
-        FLAG("--chip", chip),       FLAG("--format", format),
+        FLAG("--space", space),      FLAG("--shapes", shapes),
+        FLAG("--dims", dims),        FLAG("--function", function),
+        FLAG("--chip", chip),        FLAG("--format", format),
         FLAG("--work-dir", workDir), FLAG("--cache", cache),
-        FLAG("--timings", timings), FLAG("--warmup", warmup),
-        FLAG("--iters", iters),     FLAG("-o", output),
-        FLAG("--header", header),   FLAG("--pipeline-options", extra),
+        FLAG("--timings", timings),  FLAG("--warmup", warmup),
+        FLAG("--iters", iters),      FLAG("-o", output),
+        FLAG("--header", header),    FLAG("--pipeline-options", extra),
 #undef FLAG
     };
     for (size_t f = 0; f < sizeof(flags) / sizeof(flags[0]); ++f)
@@ -408,8 +408,9 @@ static int timeVariants(const Options *o) {
 static int buildLibrary(const Options *o) {
   char *compiler = siblingTool("tile-compile");
   Args args = {NULL, 0};
-  const char *fixed[] = {compiler, o->source, "--tuned", o->cache, "-o",
-                         o->output, "--chip", o->chip, "--format", o->format};
+  const char *fixed[] = {compiler,   o->source, "--tuned", o->cache,
+                         "-o",       o->output, "--chip",  o->chip,
+                         "--format", o->format};
   for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); ++i)
     arg(&args, fixed[i]);
   if (o->header) {
@@ -588,14 +589,17 @@ int main(int argc, char **argv) {
 
   compileAll(&o, variants, count);
 
-  TuneManifest manifest = {tuneStrdup(o.source), tuneStrdup(o.chip),
-                           function,             tuneStrdup(dims),
-                           NULL,                 NULL,
+  TuneManifest manifest = {tuneStrdup(o.source),
+                           tuneStrdup(o.chip),
+                           function,
+                           tuneStrdup(dims),
+                           NULL,
+                           NULL,
                            (size_t)count};
   manifest.space = tuneStrdup("");
   for (int i = 0; i < space.count; ++i) {
-    char *grown = tuneFormat("%s%s%s", manifest.space, i ? "," : "",
-                             space.dims[i].name);
+    char *grown =
+        tuneFormat("%s%s%s", manifest.space, i ? "," : "", space.dims[i].name);
     free(manifest.space);
     manifest.space = grown;
   }
