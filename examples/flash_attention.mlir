@@ -24,10 +24,11 @@
 // pipeline will double-buffer K and V, for 96 KiB in all.
 //
 // On sm_90a the K and V copies become tensor copies (TMA) when the tensors
-// allow them, and `tile.warp_specialize = true` asks for a producer
-// warpgroup issuing them while the kernel's two warpgroups compute (384
-// threads launched; 0.59x of cuDNN at B4 H16 S4096 against 0.42x without,
-// docs/perf.md run 35). Other chips and the fall-back kernel ignore it.
+// allow them, and the compiler gives them a producer warpgroup issuing them
+// while the kernel's two warpgroups compute (384 threads launched;
+// tile-warp-specialize's default, docs/design.md 5.5; the kernel opts out
+// with `tile.warp_specialize = false`). Other chips and the fall-back
+// kernel have no producer warpgroup.
 //
 // Sequence lengths need not be multiples of the block sizes: copies read
 // zeros past the end of S and drop writes past it, and keys past the end are
@@ -61,8 +62,7 @@ func.func @flash_attention_fwd(%Q: !gQKV {tile.shape = ["BH", "S", "128"]},
   %num_kv_blocks = arith.ceildivui %S, %c64 : index
 
   tile.kernel @flash_attention_fwd_kernel blocks(%bx, %bh)
-      in [%num_q_blocks, %BH] threads(256)
-      attributes {tile.warp_specialize = true} {
+      in [%num_q_blocks, %BH] threads(256) {
     %zero = arith.constant 0.0 : f32
     %neg_inf = arith.constant 0xFF800000 : f32
     %qk_scale = arith.constant 0.12751743082459868 : f32

@@ -56,8 +56,7 @@ func.func @flash_attention_causal_fwd(%Q: !gQKV {tile.shape = ["BH", "S", "128"]
   %num_kv_blocks = arith.ceildivui %S, %c64 : index
 
   tile.kernel @flash_attention_causal_fwd_kernel blocks(%bx, %bh)
-      in [%num_q_blocks, %BH] threads(256)
-      attributes {tile.warp_specialize = true} {
+      in [%num_q_blocks, %BH] threads(256) {
     %zero = arith.constant 0.0 : f32
     %neg_inf = arith.constant 0xFF800000 : f32
     %qk_scale = arith.constant 0.12751743082459868 : f32

@@ -10,10 +10,9 @@ stepping K by BK with THREADS threads and a NUM_STAGES-deep software pipeline
 docs/perf.md) and, by bench/CMakeLists.txt and scripts/gpu-bundle.sh, to
 build the 64x256-tile library the example host runs unchanged.
 
---group-m G: blocks are launched in groups of G rows of C tiles (consecutive
-block ids walk down G rows, then move one column right), so that the
-panels of A and B a wave of blocks reads stay in L2; edges of the grid
-(fewer than G rows left) are handled.
+--group-m G: the kernel's launch order, `tile.launch_group = G` (G rows of
+C tiles per group; 1: row-major). Without it the compiler chooses
+(tile-launch-order: groups of 8 for the example).
 
 --persistent P: at most P blocks (one wave on a GPU with P multiprocessors
 running one block each) loop over the C tiles: block b computes tiles b,
@@ -53,57 +52,36 @@ def replace(text, old, new):
 
 
 def with_tiles(s, bm, bn, bk, threads, stages):
-    s = replace(s, "!sA = memref<128x32xf16", f"!sA = memref<{bm}x{bk}xf16")
-    s = replace(s, "!sB = memref<32x128xf16", f"!sB = memref<{bk}x{bn}xf16")
-    s = replace(s, "!fC = memref<128x128xf32", f"!fC = memref<{bm}x{bn}xf32")
-    s = replace(s, "%c32 = arith.constant 32 : index",
-                f"%c32 = arith.constant {bk} : index\n"
-                f"  %cBM = arith.constant {bm} : index\n"
-                f"  %cBN = arith.constant {bn} : index")
-    s = replace(s, "%gx = arith.ceildivui %N, %c128",
-                "%gx = arith.ceildivui %N, %cBN")
-    s = replace(s, "%gy = arith.ceildivui %M, %c128",
-                "%gy = arith.ceildivui %M, %cBM")
-    s = replace(s, "threads(128)", f"threads({threads})")
-    s = replace(s, "%m0 = arith.muli %by, %c128",
-                "%m0 = arith.muli %by, %cBM")
-    s = replace(s, "%n0 = arith.muli %bx, %c128",
-                "%n0 = arith.muli %bx, %cBN")
-    s, count = re.subn(r"\{tile\.num_stages = \d+ : i64\}",
-                       f"{{tile.num_stages = {stages} : i64}}", s)
-    if count != 1:
-        fail("the source has no single tile.num_stages attribute")
+    def sub(pattern, new, what):
+        nonlocal s
+        s, count = re.subn(pattern, new, s)
+        if count != 1:
+            fail(f"the source has no single {what} (examples/gemm.mlir "
+                 "changed?)")
+    sub(r"!sA = memref<\d+x\d+x", f"!sA = memref<{bm}x{bk}x", "!sA type")
+    sub(r"!sB = memref<\d+x\d+x", f"!sB = memref<{bk}x{bn}x", "!sB type")
+    sub(r"!fC = memref<\d+x\d+x", f"!fC = memref<{bm}x{bn}x", "!fC type")
+    for name, value in (("BM", bm), ("BN", bn), ("BK", bk)):
+        sub(rf"%{name} = arith.constant \d+ : index",
+            f"%{name} = arith.constant {value} : index", f"%{name} constant")
+    sub(r"threads\(\d+\)", f"threads({threads})", "threads(...)")
+    sub(r"\{tile\.num_stages = \d+ : i64\}",
+        f"{{tile.num_stages = {stages} : i64}}", "tile.num_stages attribute")
     return s
 
 
-def with_grouped_order(s, group):
-    """Blocks launched in order cover GROUP rows of C tiles before moving
-    right (Triton's "grouped ordering"): GROUP row panels of A and the
-    column panels of B they meet stay in L2 together."""
-    m0 = re.search(r"%m0 = arith.muli %by, (%c\w+) : index\n", s)
-    n0 = re.search(r"[ ]*%n0 = arith.muli %bx, (%c\w+) : index\n", s)
-    if not m0 or not n0:
-        fail("the source has no '%m0 = arith.muli %by, ...' and "
-             "'%n0 = arith.muli %bx, ...' (examples/gemm.mlir changed?)")
-    bm, bn = m0.group(1), n0.group(1)
-    order = (
-        f"// Grouped launch order: {group} rows of C tiles per group.\n"
-        f"    %cGroup = arith.constant {group} : index\n"
-        "    %pidRow = arith.muli %by, %gx : index\n"
-        "    %pid = arith.addi %pidRow, %bx : index\n"
-        "    %groupSize = arith.muli %cGroup, %gx : index\n"
-        "    %groupId = arith.divui %pid, %groupSize : index\n"
-        "    %firstRow = arith.muli %groupId, %cGroup : index\n"
-        "    %rowsLeft = arith.subi %gy, %firstRow : index\n"
-        "    %rows = arith.minui %rowsLeft, %cGroup : index\n"
-        "    %inGroup = arith.remui %pid, %groupSize : index\n"
-        "    %rowInGroup = arith.remui %inGroup, %rows : index\n"
-        "    %tileRow = arith.addi %firstRow, %rowInGroup : index\n"
-        "    %tileCol = arith.divui %inGroup, %rows : index\n"
-        f"    %m0 = arith.muli %tileRow, {bm} : index\n"
-        f"    %n0 = arith.muli %tileCol, {bn} : index\n")
-    s = s.replace(m0.group(0), order, 1)
-    return s.replace(n0.group(0), "", 1)
+def with_launch_group(s, group):
+    """The kernel's launch order, chosen by the compiler
+    (tile-launch-order) unless given: tile.launch_group = GROUP (1: the
+    row-major order)."""
+    s, count = re.subn(r"(tile\.kernel @\w+ blocks\(%bx, %by\) in "
+                       r"\[%gx, %gy\] threads\(\d+\))",
+                       rf"\1 attributes {{tile.launch_group = {group} : i64}}",
+                       s)
+    if count != 1:
+        fail("the source has no single 'tile.kernel @... blocks(%bx, %by) "
+             "in [%gx, %gy] threads(N)' (examples/gemm.mlir changed?)")
+    return s
 
 
 def with_persistent_blocks(s, blocks):
@@ -175,8 +153,8 @@ def main():
                         default=os.path.join(HERE, "..", "examples",
                                              "gemm.mlir"))
     parser.add_argument("--group-m", type=int, default=0, metavar="G",
-                        help="launch blocks in groups of G rows of C tiles "
-                        "(L2 reuse); 0 keeps the row-major order")
+                        help="tile.launch_group = G on the kernel (1: "
+                        "row-major); 0 leaves the choice to the compiler")
     parser.add_argument("--persistent", type=int, default=0, metavar="P",
                         help="at most P blocks, each looping over C tiles; "
                         "0 launches a block per tile")
@@ -200,8 +178,11 @@ def main():
         s = with_tiles(s, *tiles)
     if opts.group_m < 0:
         parser.error("--group-m must be non-negative")
+    if opts.group_m and opts.persistent:
+        parser.error("--persistent blocks walk the tiles row by row: "
+                     "--group-m does not apply to them")
     if opts.group_m:
-        s = with_grouped_order(s, opts.group_m)
+        s = with_launch_group(s, opts.group_m)
     if opts.smem_epilogue:
         s = with_smem_epilogue(s)
     if opts.persistent < 0:

@@ -41,7 +41,8 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
   if (llvm::is_contained(
           {kSharedMemoryBytesAttrName.str(), kFragmentRegistersAttrName.str(),
            kBlocksPerMultiprocessorAttrName.str(),
-           kWarpSpecializeAttrName.str(), kPingpongAttrName.str()},
+           kWarpSpecializeAttrName.str(), kPingpongAttrName.str(),
+           kLaunchGroupAttrName.str()},
           name) &&
       !isa<KernelOp>(op))
     return op->emitError() << "'" << name
@@ -66,6 +67,24 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     auto blocks = dyn_cast<IntegerAttr>(attr.getValue());
     if (!blocks || blocks.getInt() < 1)
       return op->emitError() << "'" << name << "' must be a positive integer";
+    return success();
+  }
+  if (name == kLaunchGroupAttrName) {
+    auto group = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!group || group.getInt() < 1)
+      return op->emitError() << "'" << name << "' must be a positive integer";
+    if (cast<KernelOp>(op).getGridRank() < 2 && group.getInt() > 1)
+      return op->emitError() << "'" << name
+                             << "' groups grid rows: the kernel needs a grid "
+                                "of at least two dimensions";
+    return success();
+  }
+  if (name == kExactStagesAttrName) {
+    if (!isa<scf::ForOp>(op))
+      return op->emitError() << "'" << name
+                             << "' may only be attached to an scf.for loop";
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitError() << "'" << name << "' must be a unit attribute";
     return success();
   }
   if (name == kWarpSpecializeAttrName || name == kPingpongAttrName) {

@@ -82,6 +82,8 @@ void mlir::tile::pipelines::addTileLevelPasses(
   // multi-buffers (register tiles far beyond the register file, huge
   // tile.parallel loops); pipelining checks its own shared memory.
   pm.addPass(createCheckResources());
+  // Decisions written on the kernels for the lowering: the launch order.
+  pm.addPass(createLaunchOrder());
   if (options.fpContract)
     pm.addPass(createFpContract());
   if (options.specializeBounds)

@@ -128,7 +128,45 @@ LogicalResult useExternSharedMemory(KernelOp kernel, gpu::GPUModuleOp gpuModule,
   return success();
 }
 
+/// Applies `tile.launch_group = G` (G > 1) of a kernel with a grid of at
+/// least two dimensions: the body's uses of the block indices x and y
+/// become the block's grid position in the grouped order. The hardware runs
+/// blocks in the order of their linear id y * gx + x; consecutive ids walk
+/// down G grid rows (fewer in the last group) before moving one column
+/// right: a bijection of the grid onto itself. The extents are the
+/// kernel's own grid operands (captured like any value from above), not
+/// the device's grid queries, which AMD implements in its device library.
+void applyGroupedOrder(KernelOp kernel) {
+  auto group = kernel->getAttrOfType<IntegerAttr>(
+      TileDialect::kLaunchGroupAttrName);
+  if (!group || group.getInt() <= 1 || kernel.getGridRank() < 2)
+    return;
+  Block &body = kernel.getBody().front();
+  OpBuilder b = OpBuilder::atBlockBegin(&body);
+  Location loc = kernel.getLoc();
+  SmallVector<OpFoldResult> grid = kernel.getMixedGrid();
+  Value x = kernel.getBlockIndex(0), y = kernel.getBlockIndex(1);
+  Value gx = getValueOrCreateConstantIndexOp(b, loc, grid[0]);
+  Value gy = getValueOrCreateConstantIndexOp(b, loc, grid[1]);
+  Value rowsPerGroup = arith::ConstantIndexOp::create(b, loc, group.getInt());
+  auto linearY = arith::MulIOp::create(b, loc, y, gx);
+  Value linear = arith::AddIOp::create(b, loc, linearY, x);
+  Value groupSize = arith::MulIOp::create(b, loc, rowsPerGroup, gx);
+  Value groupId = arith::DivUIOp::create(b, loc, linear, groupSize);
+  Value firstRow = arith::MulIOp::create(b, loc, groupId, rowsPerGroup);
+  Value rows = arith::MinUIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, gy, firstRow), rowsPerGroup);
+  Value inGroup = arith::RemUIOp::create(b, loc, linear, groupSize);
+  Value row = arith::AddIOp::create(
+      b, loc, firstRow, arith::RemUIOp::create(b, loc, inGroup, rows));
+  Value column = arith::DivUIOp::create(b, loc, inGroup, rows);
+  x.replaceAllUsesExcept(column, linear.getDefiningOp());
+  y.replaceAllUsesExcept(row, linearY);
+  kernel->removeAttr(TileDialect::kLaunchGroupAttrName);
+}
+
 LogicalResult outline(KernelOp kernel, ModuleOp module) {
+  applyGroupedOrder(kernel);
   llvm::SetVector<Operation *> sunk;
   llvm::SetVector<BlockArgument> argSet;
   llvm::SetVector<Value> hostValues;

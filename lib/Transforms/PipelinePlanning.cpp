@@ -38,6 +38,7 @@ void keepSequential(scf::ForOp loop, const Twine &why) {
   loop->removeAttr(TileDialect::kNumStagesAttrName);
   loop->removeAttr(TileDialect::kStageAttrName);
   loop->removeAttr(TileDialect::kOrderAttrName);
+  loop->removeAttr(TileDialect::kExactStagesAttrName);
 }
 
 /// Whether `op` or an op nested in it reads or writes the tile `alloc`.
@@ -57,6 +58,7 @@ struct PipelinePlanningPass
 
   void runOnOperation() override {
     plannedVersions.clear();
+    warnedLocations.clear();
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp loop) {
       if (loop->hasAttr(TileDialect::kNumStagesAttrName))
@@ -85,9 +87,9 @@ struct PipelinePlanningPass
   LogicalResult checkSchedule(scf::ForOp loop, ArrayRef<Operation *> ops,
                               ArrayRef<int64_t> stages,
                               ArrayRef<int64_t> order);
-  LogicalResult checkSharedMemory(scf::ForOp loop, KernelOp kernel,
-                                  int64_t numStages, ArrayRef<Operation *> ops,
-                                  ArrayRef<int64_t> stages);
+  FailureOr<int64_t> checkSharedMemory(scf::ForOp loop, KernelOp kernel,
+                                       int64_t numStages, bool exact,
+                                       ArrayRef<int64_t> stages);
 
   /// Whether planning gave `loop` a schedule.
   static bool isScheduled(scf::ForOp loop) {
@@ -100,6 +102,10 @@ struct PipelinePlanningPass
   /// outside `loop` other than by another (candidate, or with
   /// `scheduledOnly`, scheduled) pipelined loop filling it too.
   static bool usedOutside(scf::ForOp loop, bool scheduledOnly);
+
+  /// Locations of the loops already warned about a stage count that did
+  /// not fit.
+  llvm::DenseSet<Location> warnedLocations;
 
   /// Versions of the shared tiles multi-buffered by the loops scheduled so
   /// far (the largest count where loops disagree; injection rejects that).
@@ -204,6 +210,7 @@ LogicalResult PipelinePlanningPass::plan(scf::ForOp loop) {
         loop->removeAttr(TileDialect::kNumStagesAttrName);
         loop->removeAttr(TileDialect::kStageAttrName);
         loop->removeAttr(TileDialect::kOrderAttrName);
+        loop->removeAttr(TileDialect::kExactStagesAttrName);
         return success();
       }
     // Other writers in the loop, or uses outside it, would see the wrong
@@ -296,9 +303,39 @@ LogicalResult PipelinePlanningPass::plan(scf::ForOp loop) {
     for (auto [position, i] : llvm::enumerate(indices))
       order[i] = position;
   }
-  if (failed(checkSchedule(loop, ops, stages, order)) ||
-      failed(checkSharedMemory(loop, kernel, numStages, ops, stages)))
+  if (failed(checkSchedule(loop, ops, stages, order)))
     return failure();
+  // User-given stages are a schedule for exactly that count.
+  bool exact =
+      userStages || loop->hasAttr(TileDialect::kExactStagesAttrName);
+  FailureOr<int64_t> fits =
+      checkSharedMemory(loop, kernel, numStages, exact, stages);
+  if (failed(fits))
+    return failure();
+  if (*fits != numStages) {
+    // The largest count that fits: the last stage moves down, as in
+    // checkSharedMemory's estimate; the IR says what is lowered.
+    Builder b(loop.getContext());
+    if (*fits == 1) {
+      // Sequential, and so are the other versions of the same source loop
+      // (tile-specialize-bounds), which share its tiles.
+      kernel.walk([&](scf::ForOp other) {
+        if (other.getLoc() != loop.getLoc() ||
+            !other->hasAttr(TileDialect::kNumStagesAttrName))
+          return;
+        other->removeAttr(TileDialect::kStageAttrName);
+        other->removeAttr(TileDialect::kOrderAttrName);
+        other->setAttr(TileDialect::kNumStagesAttrName,
+                       b.getI64IntegerAttr(1));
+      });
+      return success();
+    }
+    for (int64_t &s : stages)
+      s = std::min(s, *fits - 1);
+    numStages = *fits;
+    loop->setAttr(TileDialect::kNumStagesAttrName,
+                  b.getI64IntegerAttr(numStages));
+  }
   for (auto &[alloc, info] : getVersionedBuffers(loop, stages)) {
     int64_t &versions = plannedVersions[alloc];
     versions = std::max(versions, info.getNumVersions());
@@ -392,9 +429,9 @@ LogicalResult PipelinePlanningPass::checkSchedule(scf::ForOp loop,
   return success();
 }
 
-LogicalResult PipelinePlanningPass::checkSharedMemory(
-    scf::ForOp loop, KernelOp kernel, int64_t numStages,
-    ArrayRef<Operation *> ops, ArrayRef<int64_t> stages) {
+FailureOr<int64_t> PipelinePlanningPass::checkSharedMemory(
+    scf::ForOp loop, KernelOp kernel, int64_t numStages, bool exact,
+    ArrayRef<int64_t> stages) {
   // Shared memory of the kernel with this loop's tiles multi-buffered.
   auto bytesWith = [&](int64_t stagesUsed) {
     // Stage S - 1 becomes stagesUsed - 1; earlier stages keep their number.
@@ -427,7 +464,7 @@ LogicalResult PipelinePlanningPass::checkSharedMemory(
           .sharedMemoryPerBlock;
   int64_t needed = bytesWith(numStages);
   if (needed <= limit)
-    return success();
+    return numStages;
   // The shared memory needed grows with the stage count: binary search for
   // the largest count in [1, numStages - 1] that fits (0 if none does).
   int64_t fits = 0;
@@ -440,6 +477,27 @@ LogicalResult PipelinePlanningPass::checkSharedMemory(
       hi = mid - 1;
     }
   }
+  // A count is a request the target may not meet: one source serves chips
+  // of different shared memory sizes. Lowered with what fits unless the
+  // loop asks for exactly this count.
+  if (!exact && fits >= 1) {
+    // Versions of one source loop (tile-specialize-bounds) warn once.
+    if (!warnedLocations.insert(loop.getLoc()).second)
+      return fits;
+    InFlightDiagnostic warning =
+        loop.emitWarning()
+        << "num_stages = " << numStages << " needs " << describeSize(needed)
+        << " bytes of shared memory but at most " << limit
+        << " are available: ";
+    if (fits > 1)
+      warning << "lowered with num_stages = " << fits
+              << ", the largest count that fits";
+    else
+      warning << "lowered without pipelining (num_stages = 1), the only "
+                 "count that fits";
+    warning << " (tile.exact_stages makes this an error)";
+    return fits;
+  }
   InFlightDiagnostic diag = loop.emitError()
                             << "pipelining with num_stages = " << numStages
                             << " needs " << describeSize(needed)
@@ -451,7 +509,7 @@ LogicalResult PipelinePlanningPass::checkSharedMemory(
     diag << "; only num_stages = 1 (no pipelining) fits";
   else
     diag << "; the kernel does not fit even without pipelining";
-  return diag;
+  return failure();
 }
 
 } // namespace

@@ -29,10 +29,12 @@
 
 #include "tile/Dialect/ChipDescription.h"
 #include "tile/Target/TargetInfo.h"
+#include "tile/Transforms/Resources.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_WARPSPECIALIZE
@@ -50,6 +52,28 @@ static constexpr int64_t kMaxConsumerRegisters = 240;
 /// several blocks per multiprocessor (a 64 x 256 f32 accumulator slab takes
 /// 128).
 static constexpr int64_t kMinConsumerRegisters = 168;
+
+/// Registers per thread a kernel needs besides its register tiles
+/// (addresses, loop counters, the fragments of operands in flight): what
+/// the producer is given, which does nothing else.
+static constexpr int64_t kAddressRegisters = kProducerRegisters;
+
+/// Blocks of `threads` threads using `registers` each and `sharedBytes` of
+/// shared memory that one multiprocessor of `chip` holds at once (at least
+/// one: a kernel that fits a block runs).
+static int64_t residentBlocks(const ChipDescription &chip, int64_t threads,
+                              int64_t registers, int64_t sharedBytes) {
+  // Registers are allocated per warp in units of 8 per thread; NVIDIA
+  // reserves 1 KiB of shared memory per resident block.
+  int64_t perThread = llvm::alignTo(std::max<int64_t>(registers, 1), 8);
+  int64_t reserved = chip.isNVIDIA() ? 1024 : 0;
+  int64_t blocks = std::min(chip.maxThreadsPerMultiprocessor / threads,
+                            chip.registersPerBlock / (threads * perThread));
+  if (sharedBytes > 0)
+    blocks = std::min(blocks, chip.sharedMemoryPerMultiprocessor /
+                                  (sharedBytes + reserved));
+  return std::max<int64_t>(blocks, 1);
+}
 
 /// Whether `copy` is a copy-engine copy filling a slot of a pipe of tensor
 /// copies (its threads arrive on the slot's barrier).
@@ -202,6 +226,62 @@ struct WarpSpecializePass
     return "";
   }
 
+  /// Blocks per multiprocessor the specialized kernel is launched for: as
+  /// many as leave each consumer thread kMinConsumerRegisters (at least
+  /// one).
+  static int64_t specializedBlocks(const TargetInfo &target, int64_t total,
+                                   int64_t warpgroup) {
+    int64_t blocks = 1;
+    while (consumerBudget(target, total, warpgroup, blocks + 1) >=
+           kMinConsumerRegisters)
+      ++blocks;
+    return blocks;
+  }
+
+  /// The register budget of each consumer thread of a specialized kernel
+  /// of `total` threads launched for `blocks` blocks per multiprocessor.
+  static int64_t consumerBudget(const TargetInfo &target, int64_t total,
+                                int64_t warpgroup, int64_t blocks) {
+    int64_t entry = target.getEntryRegisters(total, blocks);
+    int64_t available = entry * total - kProducerRegisters * warpgroup;
+    return std::min(kMaxConsumerRegisters,
+                    available / (total - warpgroup) / 8 * 8);
+  }
+
+  /// Why the default should leave `kernel` alone, or "": the producer
+  /// warpgroup must not cut the consumer warpgroups resident on a
+  /// multiprocessor. Their count is what hides the latency of one
+  /// warpgroup's MMAs and waits behind another's: one warpgroup of
+  /// 128 x 128 f32 accumulators runs three blocks to a multiprocessor
+  /// unspecialized, but only two with a producer each (docs/perf.md,
+  /// runs 32-33: 0.62 -> 0.43 of cuBLAS, 0.57 at two blocks).
+  std::string checkOccupancy(KernelOp kernel, const ChipDescription &chip) {
+    int64_t threads = kernel.getThreads();
+    int64_t groups = threads / chip.warpgroupSize;
+    int64_t shared = computeSharedMemoryBytes(kernel);
+    int64_t registers = std::min(
+        chip.maxRegistersPerThread,
+        addSizes(estimateTileRegisters(kernel), kAddressRegisters));
+    int64_t before = groups * residentBlocks(chip, threads, registers, shared);
+    int64_t total = threads + chip.warpgroupSize;
+    int64_t blocks;
+    if (chip.setMaxNReg) {
+      std::unique_ptr<TargetInfo> target = getTargetInfo(kernel);
+      blocks = std::min(
+          specializedBlocks(*target, total, chip.warpgroupSize),
+          residentBlocks(chip, total, /*registers=*/1, shared));
+    } else {
+      blocks = residentBlocks(chip, total, registers, shared);
+    }
+    int64_t after = groups * blocks;
+    if (after >= before)
+      return "";
+    return "a producer warpgroup would leave " + std::to_string(after) +
+           " consumer warpgroups resident per multiprocessor instead of " +
+           std::to_string(before) +
+           " (tile.warp_specialize = true specializes it anyway)";
+  }
+
   /// Every warp starts with the count the block is launched with; the
   /// producer's decrease frees registers for the consumers' increase. The
   /// launch is sized for as many blocks per multiprocessor as leave each
@@ -211,25 +291,18 @@ struct WarpSpecializePass
   void setBudgets(KernelOp kernel, WsOp producer, WsOp consumer,
                   const ChipDescription &chip) {
     int64_t total = kernel.getThreads();
-    int64_t threads = total - chip.warpgroupSize;
     std::unique_ptr<TargetInfo> target = getTargetInfo(kernel);
-    auto consumerBudget = [&](int64_t blocks) {
-      int64_t entry = target->getEntryRegisters(total, blocks);
-      int64_t available =
-          entry * total - kProducerRegisters * chip.warpgroupSize;
-      return std::min(kMaxConsumerRegisters, available / threads / 8 * 8);
-    };
-    int64_t blocks = 1;
-    while (consumerBudget(blocks + 1) >= kMinConsumerRegisters)
-      ++blocks;
-    if (consumerBudget(blocks) <= target->getEntryRegisters(total, blocks))
+    int64_t blocks = specializedBlocks(*target, total, chip.warpgroupSize);
+    int64_t budget =
+        consumerBudget(*target, total, chip.warpgroupSize, blocks);
+    if (budget <= target->getEntryRegisters(total, blocks))
       return;
     if (blocks > 1)
       kernel->setAttr(
           TileDialect::kBlocksPerMultiprocessorAttrName,
           IntegerAttr::get(IntegerType::get(kernel.getContext(), 64), blocks));
     producer.setRegisters(kProducerRegisters);
-    consumer.setRegisters(consumerBudget(blocks));
+    consumer.setRegisters(budget);
   }
 
   /// Splits `kernel` into producer and consumer regions; on failure the
@@ -306,6 +379,15 @@ struct WarpSpecializePass
       if (!candidate)
         continue;
       Location loc = kernel.getLoc();
+      auto flag = kernel->getAttrOfType<BoolAttr>(
+          TileDialect::kWarpSpecializeAttrName);
+      if (why.empty() && !flag) {
+        why = checkOccupancy(kernel, *chip);
+        // The decision, where a test can see it and a user override it.
+        if (!why.empty())
+          kernel->setAttr(TileDialect::kWarpSpecializeAttrName,
+                          BoolAttr::get(kernel.getContext(), false));
+      }
       if (why.empty() && succeeded(specialize(kernel, *chip, why))) {
         if (emitRemarks)
           emitRemark(loc, "warp-specialized: a producer warpgroup issues the "

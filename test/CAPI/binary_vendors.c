@@ -13,9 +13,9 @@
 // RUN: %t %examples/gemm.mlir %rocm_path 2>&1 | FileCheck %s
 
 // CHECK: tile-to-nvvm{chip=sm_90a format=isa}: binary success, PTX: 1, sm_90a: 1
-// CHECK-NEXT: launch: success, shared 65536, block (128, 1, 1)
+// CHECK-NEXT: launch: success, shared 196608, block (256, 1, 1)
 // CHECK-NEXT: tile-to-rocdl{chip=gfx942 format=bin}: binary success, ELF64: 1, EM_AMDGPU: 1
-// CHECK-NEXT: launch: success, shared 65536, block (128, 1, 1)
+// CHECK-NEXT: launch: success, shared 49152, block (256, 1, 1)
 // clang-format on
 
 #define _GNU_SOURCE // memmem

@@ -103,15 +103,15 @@ int main(int argc, char **argv) {
 // clang-format off
 // CHECK: module {
 // CHECK: func.func @gemm(%[[A:.*]]: memref<?x?xf16> {tile.shape = ["M", "K"]}, %[[B:.*]]: memref<?x?xf16> {tile.shape = ["K", "N"]}, %[[C:.*]]: memref<?x?xf16> {tile.shape = ["M", "N"]}) {
-// CHECK: tile.kernel @gemm_kernel blocks(%{{.*}}, %{{.*}}) in [%{{.*}}, %{{.*}}] threads(128) {
-// CHECK: %[[AS:.*]] = tile.alloc : memref<128x32xf16, #gpu.address_space<workgroup>>
-// CHECK: %[[BS:.*]] = tile.alloc : memref<32x128xf16, #gpu.address_space<workgroup>>
-// CHECK: %[[ACC:.*]] = tile.alloc : memref<128x128xf32, #tile.mem<fragment>>
-// CHECK: tile.fill %[[ACC]], %{{.*}} : memref<128x128xf32, #tile.mem<fragment>>
+// CHECK: tile.kernel @gemm_kernel blocks(%{{.*}}, %{{.*}}) in [%{{.*}}, %{{.*}}] threads(256) {
+// CHECK: %[[AS:.*]] = tile.alloc : memref<128x64xf16, #gpu.address_space<workgroup>>
+// CHECK: %[[BS:.*]] = tile.alloc : memref<64x256xf16, #gpu.address_space<workgroup>>
+// CHECK: %[[ACC:.*]] = tile.alloc : memref<128x256xf32, #tile.mem<fragment>>
+// CHECK: tile.fill %[[ACC]], %{{.*}} : memref<128x256xf32, #tile.mem<fragment>>
 // CHECK: scf.for
-// CHECK: tile.copy %[[A]][%{{.*}}, %{{.*}}], %[[AS]] : memref<?x?xf16> to memref<128x32xf16, #gpu.address_space<workgroup>>
-// CHECK: tile.copy %[[B]][%{{.*}}, %{{.*}}], %[[BS]] : memref<?x?xf16> to memref<32x128xf16, #gpu.address_space<workgroup>>
+// CHECK: tile.copy %[[A]][%{{.*}}, %{{.*}}], %[[AS]] : memref<?x?xf16> to memref<128x64xf16, #gpu.address_space<workgroup>>
+// CHECK: tile.copy %[[B]][%{{.*}}, %{{.*}}], %[[BS]] : memref<?x?xf16> to memref<64x256xf16, #gpu.address_space<workgroup>>
 // CHECK: tile.gemm %[[AS]], %[[BS]], %[[ACC]] :
 // CHECK: } {tile.num_stages = 4 : i64}
-// CHECK: tile.copy %[[ACC]], %[[C]][%{{.*}}, %{{.*}}] : memref<128x128xf32, #tile.mem<fragment>> to memref<?x?xf16>
+// CHECK: tile.copy %[[ACC]], %[[C]][%{{.*}}, %{{.*}}] : memref<128x256xf32, #tile.mem<fragment>> to memref<?x?xf16>
 // clang-format on

@@ -19,11 +19,11 @@
 // RUN: FileCheck %s --check-prefixes=PTXAS,PTXAS-WS < %t/split.log
 // RUN: %ptxas -arch=sm_90a -v %t/split_gemm_ws_split_fallback_module.ptx -o %t/split-fb.cubin > %t/split-fb.log 2>&1
 // RUN: FileCheck %s --check-prefix=PTXAS < %t/split-fb.log
-// RUN: tile-opt %tile_src_root/test/Examples/Inputs/gemm_two_gemms.mlir --tile-to-nvvm="chip=sm_90a format=isa warp-specialize=true" -tile-emit-binary="prefix=%t/two_" -o /dev/null
+// RUN: tile-opt %tile_src_root/test/Examples/Inputs/gemm_two_gemms.mlir --tile-to-nvvm="chip=sm_90a format=isa" -tile-emit-binary="prefix=%t/two_" -o /dev/null
 // RUN: FileCheck %s --check-prefix=TWO < %t/two_gemm_kernel_tma_module.ptx
 // RUN: %ptxas -arch=sm_90a -v %t/two_gemm_kernel_tma_module.ptx -o %t/two.cubin > %t/two.log 2>&1
 // RUN: FileCheck %s --check-prefixes=PTXAS,PTXAS-TWO < %t/two.log
-// RUN: tile-opt %tile_src_root/test/Examples/Inputs/gemm_mixed_copies.mlir --tile-to-nvvm="chip=sm_90a format=isa warp-specialize=true" -tile-emit-binary="prefix=%t/mixed_" -o /dev/null
+// RUN: tile-opt %tile_src_root/test/Examples/Inputs/gemm_mixed_copies.mlir --tile-to-nvvm="chip=sm_90a format=isa" -tile-emit-binary="prefix=%t/mixed_" -o /dev/null
 // RUN: FileCheck %s --check-prefix=MIXED < %t/mixed_gemm_kernel_tma_module.ptx
 // RUN: %ptxas -arch=sm_90a -v %t/mixed_gemm_kernel_tma_module.ptx -o %t/mixed.cubin > %t/mixed.log 2>&1
 // RUN: FileCheck %s --check-prefixes=PTXAS,PTXAS-TWO < %t/mixed.log

@@ -100,3 +100,62 @@ func.func @no_budgets() {
   }
   return
 }
+
+// -----
+
+// tile.launch_group = 8: the kernel's block indices are the grouped order's
+// grid position of the hardware's linear block id y * gx + x: groups of 8
+// grid rows (fewer in the last group), walked down a column at a time. The
+// extents are the kernel's grid operands, passed in like any captured value.
+// CHECK-LABEL: gpu.func @grouped
+// CHECK-SAME: (%{{.*}}: memref<?x?xf16>, %[[GX:.*]]: index, %[[GY:.*]]: index)
+// CHECK-DAG: %[[X:.*]] = gpu.block_id x
+// CHECK-DAG: %[[Y:.*]] = gpu.block_id y
+// CHECK-DAG: %[[G:.*]] = arith.constant 8 : index
+// CHECK: %[[YGX:.*]] = arith.muli %[[Y]], %[[GX]]
+// CHECK: %[[PID:.*]] = arith.addi %[[YGX]], %[[X]]
+// CHECK: %[[SIZE:.*]] = arith.muli %[[G]], %[[GX]]
+// CHECK: %[[GID:.*]] = arith.divui %[[PID]], %[[SIZE]]
+// CHECK: %[[FIRST:.*]] = arith.muli %[[GID]], %[[G]]
+// CHECK: %[[LEFT:.*]] = arith.subi %[[GY]], %[[FIRST]]
+// CHECK: %[[ROWS:.*]] = arith.minui %[[LEFT]], %[[G]]
+// CHECK: %[[IN:.*]] = arith.remui %[[PID]], %[[SIZE]]
+// CHECK: %[[R:.*]] = arith.remui %[[IN]], %[[ROWS]]
+// CHECK: %[[ROW:.*]] = arith.addi %[[FIRST]], %[[R]]
+// CHECK: %[[COL:.*]] = arith.divui %[[IN]], %[[ROWS]]
+// CHECK: arith.muli %[[ROW]]
+// CHECK: arith.muli %[[COL]]
+func.func @grouped_host(%A: memref<?x?xf16>, %gx: index, %gy: index) {
+  %c64 = arith.constant 64 : index
+  tile.kernel @grouped blocks(%bx, %by) in [%gx, %gy] threads(128)
+      attributes {tile.launch_group = 8 : i64} {
+    %s = tile.alloc : memref<64x64xf16, #gpu.address_space<workgroup>>
+    %m0 = arith.muli %by, %c64 : index
+    %n0 = arith.muli %bx, %c64 : index
+    tile.copy %A[%m0, %n0], %s : memref<?x?xf16> to memref<64x64xf16, #gpu.address_space<workgroup>>
+    tile.copy %s, %A[%m0, %n0] : memref<64x64xf16, #gpu.address_space<workgroup>> to memref<?x?xf16>
+  }
+  return
+}
+
+// -----
+
+// tile.launch_group = 1: the hardware's order, block ids as they are.
+// CHECK-LABEL: gpu.func @row_major
+// CHECK: %[[X:.*]] = gpu.block_id x
+// CHECK: %[[Y:.*]] = gpu.block_id y
+// CHECK-NOT: arith.minui
+// CHECK: arith.muli %[[Y]], %c64
+// CHECK: arith.muli %[[X]], %c64
+func.func @row_major_host(%A: memref<?x?xf16>, %gx: index, %gy: index) {
+  %c64 = arith.constant 64 : index
+  tile.kernel @row_major blocks(%bx, %by) in [%gx, %gy] threads(128)
+      attributes {tile.launch_group = 1 : i64} {
+    %s = tile.alloc : memref<64x64xf16, #gpu.address_space<workgroup>>
+    %m0 = arith.muli %by, %c64 : index
+    %n0 = arith.muli %bx, %c64 : index
+    tile.copy %A[%m0, %n0], %s : memref<?x?xf16> to memref<64x64xf16, #gpu.address_space<workgroup>>
+    tile.copy %s, %A[%m0, %n0] : memref<64x64xf16, #gpu.address_space<workgroup>> to memref<?x?xf16>
+  }
+  return
+}

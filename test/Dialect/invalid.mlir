@@ -1672,6 +1672,69 @@ func.func @pingpong_not_bool() {
 
 // -----
 
+// expected-error @+1 {{'tile.launch_group' may only be attached to a tile.kernel}}
+func.func @launch_group_on_func() attributes {tile.launch_group = 8 : i64} {
+  return
+}
+
+// -----
+
+func.func @launch_group_not_positive() {
+  // expected-error @+1 {{'tile.launch_group' must be a positive integer}}
+  tile.kernel @k blocks(%bx, %by) in [1, 1] threads(128) attributes {tile.launch_group = 0 : i64} {
+  }
+  return
+}
+
+// -----
+
+func.func @launch_group_not_integer() {
+  // expected-error @+1 {{'tile.launch_group' must be a positive integer}}
+  tile.kernel @k blocks(%bx, %by) in [1, 1] threads(128) attributes {tile.launch_group = true} {
+  }
+  return
+}
+
+// -----
+
+func.func @launch_group_one_dimensional() {
+  // expected-error @+1 {{'tile.launch_group' groups grid rows: the kernel needs a grid of at least two dimensions}}
+  tile.kernel @k blocks(%bx) in [4] threads(128) attributes {tile.launch_group = 8 : i64} {
+  }
+  return
+}
+
+// -----
+
+// One grid dimension, row-major order: nothing to group, accepted.
+func.func @launch_group_one_on_1d() {
+  tile.kernel @k blocks(%bx) in [4] threads(128) attributes {tile.launch_group = 1 : i64} {
+  }
+  return
+}
+
+// -----
+
+func.func @exact_stages_on_kernel() {
+  // expected-error @+1 {{'tile.exact_stages' may only be attached to an scf.for loop}}
+  tile.kernel @k blocks(%bx) in [1] threads(128) attributes {tile.exact_stages} {
+  }
+  return
+}
+
+// -----
+
+func.func @exact_stages_not_unit(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'tile.exact_stages' must be a unit attribute}}
+  scf.for %i = %c0 to %n step %c1 {
+  } {tile.exact_stages = 2 : i64, tile.num_stages = 2 : i64}
+  return
+}
+
+// -----
+
 // TileDialect::verifyOperationAttribute: no unknown tile.* attribute.
 func.func @unknown_discardable_attr() {
   // expected-error @+1 {{unknown tile dialect attribute 'tile.stages'}}

@@ -19,7 +19,7 @@
 
 // CHECK-LABEL: func.func @flash_attention_fwd(
 // CHECK-SAME:    %[[Q:[^:]*]]: memref<?x?x128xf16> {tile.shape = ["BH", "S", "128"]}, %[[K:[^:]*]]: memref<?x?x128xf16> {tile.shape = ["BH", "S", "128"]}, %[[V:[^:]*]]: memref<?x?x128xf16> {tile.shape = ["BH", "S", "128"]}, %[[O:[^:]*]]: memref<?x?x128xf16> {tile.shape = ["BH", "S", "128"]})
-// CHECK:         tile.kernel @flash_attention_fwd_kernel blocks(%[[BX:.*]], %[[BH:.*]]) in [%{{.*}}, %{{.*}}] threads(256) attributes {tile.warp_specialize = true} {
+// CHECK:         tile.kernel @flash_attention_fwd_kernel blocks(%[[BX:.*]], %[[BH:.*]]) in [%{{.*}}, %{{.*}}] threads(256) {
 // CHECK-DAG:       %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-DAG:       %[[NEG_INF:.*]] = arith.constant 0xFF800000 : f32
 // CHECK-DAG:       %[[QS:.*]] = tile.alloc : memref<128x128xf16, #gpu.address_space<workgroup>>

@@ -29,7 +29,7 @@
 // BAD: fa-variant.py: error: the source has no '!sKV = memref<BNxDx...>' and '!sQ = memref<BMxDx...>' (the example changed?)
 
 // CHECK-LABEL: func.func @flash_attention_causal_fwd(
-// CHECK:         tile.kernel @flash_attention_causal_fwd_kernel blocks(%[[BX:.*]], %[[BH:.*]]) in [%{{.*}}, %{{.*}}] threads(256) attributes {tile.warp_specialize = true} {
+// CHECK:         tile.kernel @flash_attention_causal_fwd_kernel blocks(%[[BX:.*]], %[[BH:.*]]) in [%{{.*}}, %{{.*}}] threads(256) {
 // CHECK:           %[[Q0:.*]] = arith.muli %[[BX]], %{{.*}} : index
 // CHECK:           %[[QEND:.*]] = arith.addi %[[Q0]], %{{.*}} : index
 // CHECK:           %[[DIAG:.*]] = arith.ceildivui %[[QEND]], %{{.*}} : index

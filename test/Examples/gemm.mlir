@@ -16,28 +16,51 @@
 //
 // RUN: tile-opt %examples/gemm.mlir --tile-check-resources \
 // RUN:   | FileCheck %s --check-prefix=RES
+//
+// One source for every target: the compiler's decisions, written in the IR.
+// RUN: tile-opt %examples/gemm.mlir --tile-attach-target=chip=sm_90a \
+// RUN:   --tile-launch-order --tile-pipeline-planning --tile-inject-pipeline \
+// RUN:   --tile-layout-inference --tile-select-tma --tile-warp-specialize \
+// RUN:   | FileCheck %s --check-prefix=SM90
+// RUN: tile-opt %examples/gemm.mlir --tile-attach-target=chip=sm_80 \
+// RUN:   --tile-pipeline-planning --mlir-print-op-on-diagnostic=false 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=SM80
+// RUN: tile-opt %examples/gemm.mlir --tile-attach-target=chip=gfx942 \
+// RUN:   --tile-pipeline-planning --mlir-print-op-on-diagnostic=false 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=GFX942
+// An exact count is still an error where it does not fit.
+// RUN: sed 's/{tile.num_stages = 4 : i64}/{tile.exact_stages, tile.num_stages = 4 : i64}/' %examples/gemm.mlir \
+// RUN:   | not tile-opt --tile-attach-target=chip=sm_80 --tile-pipeline-planning \
+// RUN:   --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=EXACT
+// The overrides: no launch groups, no producer warpgroup.
+// RUN: sed 's/threads(256) {/threads(256) attributes {tile.launch_group = 1 : i64, tile.warp_specialize = false} {/' %examples/gemm.mlir \
+// RUN:   | tile-opt --tile-attach-target=chip=sm_90a --tile-launch-order \
+// RUN:   --tile-pipeline-planning --tile-inject-pipeline --tile-layout-inference \
+// RUN:   --tile-select-tma --tile-warp-specialize 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=OVERRIDE
 
 // CHECK-LABEL: func.func @gemm(
 // CHECK-SAME:    %[[A:.*]]: memref<?x?xf16> {tile.shape = ["M", "K"]}, %[[B:.*]]: memref<?x?xf16> {tile.shape = ["K", "N"]}, %[[C:.*]]: memref<?x?xf16> {tile.shape = ["M", "N"]})
-// CHECK:         tile.kernel @gemm_kernel blocks(%[[BX:.*]], %[[BY:.*]]) in [%{{.*}}, %{{.*}}] threads(128) {
-// CHECK-DAG:       %[[AS:.*]] = tile.alloc : memref<128x32xf16, #gpu.address_space<workgroup>>
-// CHECK-DAG:       %[[BS:.*]] = tile.alloc : memref<32x128xf16, #gpu.address_space<workgroup>>
-// CHECK-DAG:       %[[ACC:.*]] = tile.alloc : memref<128x128xf32, #tile.mem<fragment>>
-// CHECK:           tile.fill %[[ACC]], %{{.*}} : memref<128x128xf32, #tile.mem<fragment>>
+// CHECK:         tile.kernel @gemm_kernel blocks(%[[BX:.*]], %[[BY:.*]]) in [%{{.*}}, %{{.*}}] threads(256) {
+// CHECK-DAG:       %[[AS:.*]] = tile.alloc : memref<128x64xf16, #gpu.address_space<workgroup>>
+// CHECK-DAG:       %[[BS:.*]] = tile.alloc : memref<64x256xf16, #gpu.address_space<workgroup>>
+// CHECK-DAG:       %[[ACC:.*]] = tile.alloc : memref<128x256xf32, #tile.mem<fragment>>
+// CHECK:           tile.fill %[[ACC]], %{{.*}} : memref<128x256xf32, #tile.mem<fragment>>
 // CHECK:           scf.for
-// CHECK:             tile.copy %[[A]][%{{.*}}, %{{.*}}], %[[AS]] : memref<?x?xf16> to memref<128x32xf16, #gpu.address_space<workgroup>>
-// CHECK:             tile.copy %[[B]][%{{.*}}, %{{.*}}], %[[BS]] : memref<?x?xf16> to memref<32x128xf16, #gpu.address_space<workgroup>>
-// CHECK:             tile.gemm %[[AS]], %[[BS]], %[[ACC]] : memref<128x32xf16, #gpu.address_space<workgroup>>, memref<32x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.mem<fragment>>
+// CHECK:             tile.copy %[[A]][%{{.*}}, %{{.*}}], %[[AS]] : memref<?x?xf16> to memref<128x64xf16, #gpu.address_space<workgroup>>
+// CHECK:             tile.copy %[[B]][%{{.*}}, %{{.*}}], %[[BS]] : memref<?x?xf16> to memref<64x256xf16, #gpu.address_space<workgroup>>
+// CHECK:             tile.gemm %[[AS]], %[[BS]], %[[ACC]] : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<64x256xf16, #gpu.address_space<workgroup>>, memref<128x256xf32, #tile.mem<fragment>>
 // CHECK:           } {tile.num_stages = 4 : i64}
-// CHECK:           tile.copy %[[ACC]], %[[C]][%{{.*}}, %{{.*}}] : memref<128x128xf32, #tile.mem<fragment>> to memref<?x?xf16>
+// CHECK:           tile.copy %[[ACC]], %[[C]][%{{.*}}, %{{.*}}] : memref<128x256xf32, #tile.mem<fragment>> to memref<?x?xf16>
 // CHECK:         }
 // CHECK:         return
 
 // GENERIC:     "tile.kernel"(
 // GENERIC-SAME:  static_grid = array<i64: -9223372036854775808, -9223372036854775808>
 // GENERIC-SAME:  sym_name = "gemm_kernel"
-// GENERIC-SAME:  threads = 128 : i64
-// GENERIC:     "tile.alloc"() : () -> memref<128x32xf16, #gpu.address_space<workgroup>>
+// GENERIC-SAME:  threads = 256 : i64
+// GENERIC:     "tile.alloc"() : () -> memref<128x64xf16, #gpu.address_space<workgroup>>
 // GENERIC:     "tile.fill"(
 // GENERIC:     "scf.for"(
 // GENERIC:     "tile.copy"(
@@ -51,4 +74,27 @@
 
 // RES: tile.kernel @gemm_kernel
 // RES-SAME: tile.fragment_registers = 128 : i64
-// RES-SAME: tile.shared_memory_bytes = 16384 : i64
+// RES-SAME: tile.shared_memory_bytes = 49152 : i64
+
+// sm_90a: launched in groups of 8 grid rows, 4 stages, and the TMA version
+// of the kernel split into a producer warpgroup and two consumers.
+// SM90: tile.kernel @gemm_kernel_tma {{.*}} threads(384) attributes {tile.launch_group = 8 : i64} {
+// SM90: tile.pipe.create : <4>
+// SM90: tile.ws [2] registers(40) {
+// SM90: tile.ws [0, 1] registers(232) {
+
+// sm_80: 163 KiB of shared memory hold 3 of the 4 stages asked for.
+// SM80: warning: num_stages = 4 needs 196608 bytes of shared memory but at most 166912 are available: lowered with num_stages = 3, the largest count that fits (tile.exact_stages makes this an error)
+// SM80-NOT: warning
+// SM80: tile.num_stages = 3 : i64
+
+// CDNA's 64 KiB of LDS hold one stage of these tiles.
+// GFX942: warning: num_stages = 4 needs 196608 bytes of shared memory but at most 65536 are available: lowered without pipelining (num_stages = 1), the only count that fits
+// GFX942-NOT: warning
+// GFX942: tile.num_stages = 1 : i64
+
+// EXACT: error: pipelining with num_stages = 4 needs 196608 bytes of shared memory but at most 166912 are available; num_stages = 3 would fit
+
+// OVERRIDE: remark: not warp-specialized: disabled by tile.warp_specialize = false
+// OVERRIDE: tile.kernel @gemm_kernel_tma {{.*}} threads(256) attributes {tile.launch_group = 1 : i64, tile.warp_specialize = false} {
+// OVERRIDE-NOT: tile.ws

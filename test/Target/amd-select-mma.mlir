@@ -5,9 +5,9 @@
 // RUN: tile-opt %s -split-input-file --tile-select-mma | FileCheck %s
 
 // The MFMA of each gemm of the examples on CDNA: 64-lane waves (2 in the
-// GEMM's 128 threads, 4 in FlashAttention's 256), 32x32x8 atoms, the
+// GEMM's and FlashAttention's 256 threads), 32x32x8 atoms, the
 // partition of the gemm's policy.
-// GEMM: tile.gemm {{.*}} {mma = #tile.mma<mfma, shape = [32, 32, 8], warps = [2, 1]>}
+// GEMM: tile.gemm {{.*}} {mma = #tile.mma<mfma, shape = [32, 32, 8], warps = [2, 2]>}
 // FA: tile.gemm {{.*}} transpose_b clear_accum policy <full_row> {mma = #tile.mma<mfma, shape = [32, 32, 8], warps = [4, 1]>}
 // FA: tile.gemm {{.*}} policy <full_row> {mma = #tile.mma<mfma, shape = [32, 32, 8], warps = [4, 1]>}
 

@@ -619,6 +619,11 @@ func.func @one_stage(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) {
 
 //===----------------------------------------------------------------------===//
 // Shared memory
+//
+// The loops below ask for exactly their stage count (tile.exact_stages):
+// a count that does not fit is an error naming the count that would. The
+// last cases have no tile.exact_stages: the loop is lowered with the
+// largest count that fits, with a warning.
 //===----------------------------------------------------------------------===//
 
 // -----
@@ -626,7 +631,7 @@ func.func @one_stage(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) {
 // Two 16 KiB tiles, 4 stages: 128 KiB. Fits the default limit; over the
 // 64 KiB of the second RUN, where 2 stages (64 KiB) fit.
 // CHECK-LABEL: func.func @fits_default_limit
-// CHECK: } {tile.num_stages = 4 : i64, tile.order = array<i64: 1, 2, 3, 0>, tile.stage = array<i64: 0, 0, 0, 3>}
+// CHECK: } {tile.exact_stages, tile.num_stages = 4 : i64, tile.order = array<i64: 1, 2, 3, 0>, tile.stage = array<i64: 0, 0, 0, 3>}
 // LIMIT: error: pipelining with num_stages = 4 needs 131072 bytes of shared memory but at most 65536 are available; num_stages = 2 would fit
 func.func @fits_default_limit(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) {
   %c0 = arith.constant 0 : index
@@ -641,7 +646,7 @@ func.func @fits_default_limit(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: ind
       tile.copy %A[%c0, %k0], %as : memref<?x?xf16> to memref<128x64xf16, #gpu.address_space<workgroup>>
       tile.copy %B[%k0, %c0], %bs : memref<?x?xf16> to memref<64x128xf16, #gpu.address_space<workgroup>>
       tile.gemm %as, %bs, %acc : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<64x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.mem<fragment>>
-    } {tile.num_stages = 4 : i64}
+    } {tile.exact_stages, tile.num_stages = 4 : i64}
   }
   return
 }
@@ -665,7 +670,7 @@ func.func @overflow_fewer_stages_fit(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %
       tile.copy %A[%c0, %k0], %as : memref<?x?xf16> to memref<256x64xf16, #gpu.address_space<workgroup>>
       tile.copy %B[%k0, %c0], %bs : memref<?x?xf16> to memref<64x256xf16, #gpu.address_space<workgroup>>
       tile.gemm %as, %bs, %acc : memref<256x64xf16, #gpu.address_space<workgroup>>, memref<64x256xf16, #gpu.address_space<workgroup>>, memref<256x256xf32, #tile.mem<fragment>>
-    } {tile.num_stages = 4 : i64}
+    } {tile.exact_stages, tile.num_stages = 4 : i64}
   }
   return
 }
@@ -689,7 +694,7 @@ func.func @overflow_only_sequential_fits(%A: memref<?x?xf16>, %B: memref<?x?xf16
       tile.copy %A[%c0, %k0], %as : memref<?x?xf16> to memref<256x128xf16, #gpu.address_space<workgroup>>
       tile.copy %B[%k0, %c0], %bs : memref<?x?xf16> to memref<128x256xf16, #gpu.address_space<workgroup>>
       tile.gemm %as, %bs, %acc : memref<256x128xf16, #gpu.address_space<workgroup>>, memref<128x256xf16, #gpu.address_space<workgroup>>, memref<256x256xf32, #tile.mem<fragment>>
-    } {tile.num_stages = 2 : i64}
+    } {tile.exact_stages, tile.num_stages = 2 : i64}
   }
   return
 }
@@ -712,7 +717,7 @@ func.func @overflow_nothing_fits(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: 
       tile.copy %A[%c0, %k0], %as : memref<?x?xf16> to memref<256x256xf16, #gpu.address_space<workgroup>>
       tile.copy %B[%k0, %c0], %bs : memref<?x?xf16> to memref<256x256xf16, #gpu.address_space<workgroup>>
       tile.gemm %as, %bs, %acc : memref<256x256xf16, #gpu.address_space<workgroup>>, memref<256x256xf16, #gpu.address_space<workgroup>>, memref<256x256xf32, #tile.mem<fragment>>
-    } {tile.num_stages = 2 : i64}
+    } {tile.exact_stages, tile.num_stages = 2 : i64}
   }
   return
 }
@@ -739,13 +744,89 @@ func.func @two_loops_add_up(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index
       tile.copy %A[%c0, %k0], %as : memref<?x?xf16> to memref<256x64xf16, #gpu.address_space<workgroup>>
       tile.copy %B[%k0, %c0], %bs : memref<?x?xf16> to memref<64x256xf16, #gpu.address_space<workgroup>>
       tile.gemm %as, %bs, %acc : memref<256x64xf16, #gpu.address_space<workgroup>>, memref<64x256xf16, #gpu.address_space<workgroup>>, memref<256x256xf32, #tile.mem<fragment>>
-    } {tile.num_stages = 2 : i64}
+    } {tile.exact_stages, tile.num_stages = 2 : i64}
     // expected-error @+1 {{pipelining with num_stages = 2 needs 262144 bytes of shared memory but at most 232448 are available; only num_stages = 1 (no pipelining) fits}}
     scf.for %k = %c0 to %kt step %c1 {
       %k0 = arith.muli %k, %c64 : index
       tile.copy %A[%c0, %k0], %as2 : memref<?x?xf16> to memref<256x64xf16, #gpu.address_space<workgroup>>
       tile.copy %B[%k0, %c0], %bs2 : memref<?x?xf16> to memref<64x256xf16, #gpu.address_space<workgroup>>
       tile.gemm %as2, %bs2, %acc : memref<256x64xf16, #gpu.address_space<workgroup>>, memref<64x256xf16, #gpu.address_space<workgroup>>, memref<256x256xf32, #tile.mem<fragment>>
+    } {tile.exact_stages, tile.num_stages = 2 : i64}
+  }
+  return
+}
+
+// -----
+
+// Not exact: two 32 KiB tiles, 4 stages need 256 KiB; the loop is planned
+// with 3 (192 KiB), the largest count that fits, and says so. Under 64 KiB
+// (second RUN) only the sequential loop fits.
+// CHECK-LABEL: func.func @clamped_to_fit
+// CHECK: } {tile.num_stages = 3 : i64, tile.order = array<i64: 1, 2, 3, 0>, tile.stage = array<i64: 0, 0, 0, 2>}
+// LIMIT: warning: num_stages = 4 needs 262144 bytes of shared memory but at most 65536 are available: lowered without pipelining (num_stages = 1), the only count that fits (tile.exact_stages makes this an error)
+func.func @clamped_to_fit(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  tile.kernel @gemm blocks(%bx) in [1] threads(128) {
+    %as = tile.alloc : memref<256x64xf16, #gpu.address_space<workgroup>>
+    %bs = tile.alloc : memref<64x256xf16, #gpu.address_space<workgroup>>
+    %acc = tile.alloc : memref<256x256xf32, #tile.mem<fragment>>
+    // expected-warning @+1 {{num_stages = 4 needs 262144 bytes of shared memory but at most 232448 are available: lowered with num_stages = 3, the largest count that fits (tile.exact_stages makes this an error)}}
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c64 : index
+      tile.copy %A[%c0, %k0], %as : memref<?x?xf16> to memref<256x64xf16, #gpu.address_space<workgroup>>
+      tile.copy %B[%k0, %c0], %bs : memref<?x?xf16> to memref<64x256xf16, #gpu.address_space<workgroup>>
+      tile.gemm %as, %bs, %acc : memref<256x64xf16, #gpu.address_space<workgroup>>, memref<64x256xf16, #gpu.address_space<workgroup>>, memref<256x256xf32, #tile.mem<fragment>>
+    } {tile.num_stages = 4 : i64}
+  }
+  return
+}
+
+// -----
+
+// Not exact, and only one stage fits: the loop stays sequential (no
+// tile.stage / tile.order) with num_stages = 1 written down.
+// CHECK-LABEL: func.func @clamped_to_sequential
+// CHECK: } {tile.num_stages = 1 : i64}
+// LIMIT: error: pipelining with num_stages = 2 needs 262144 bytes of shared memory but at most 65536 are available; the kernel does not fit even without pipelining
+func.func @clamped_to_sequential(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c128 = arith.constant 128 : index
+  tile.kernel @gemm blocks(%bx) in [1] threads(128) {
+    %as = tile.alloc : memref<256x128xf16, #gpu.address_space<workgroup>>
+    %bs = tile.alloc : memref<128x256xf16, #gpu.address_space<workgroup>>
+    %acc = tile.alloc : memref<256x256xf32, #tile.mem<fragment>>
+    // expected-warning @+1 {{num_stages = 2 needs 262144 bytes of shared memory but at most 232448 are available: lowered without pipelining (num_stages = 1), the only count that fits (tile.exact_stages makes this an error)}}
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c128 : index
+      tile.copy %A[%c0, %k0], %as : memref<?x?xf16> to memref<256x128xf16, #gpu.address_space<workgroup>>
+      tile.copy %B[%k0, %c0], %bs : memref<?x?xf16> to memref<128x256xf16, #gpu.address_space<workgroup>>
+      tile.gemm %as, %bs, %acc : memref<256x128xf16, #gpu.address_space<workgroup>>, memref<128x256xf16, #gpu.address_space<workgroup>>, memref<256x256xf32, #tile.mem<fragment>>
+    } {tile.num_stages = 2 : i64}
+  }
+  return
+}
+
+// -----
+
+// Not exact and nothing fits: still an error.
+// LIMIT: error: pipelining with num_stages = 2 needs 524288 bytes of shared memory but at most 65536 are available; the kernel does not fit even without pipelining
+func.func @clamp_cannot_fit(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  tile.kernel @gemm blocks(%bx) in [1] threads(128) {
+    %as = tile.alloc : memref<256x256xf16, #gpu.address_space<workgroup>>
+    %bs = tile.alloc : memref<256x256xf16, #gpu.address_space<workgroup>>
+    %acc = tile.alloc : memref<256x256xf32, #tile.mem<fragment>>
+    // expected-error @+1 {{pipelining with num_stages = 2 needs 524288 bytes of shared memory but at most 232448 are available; the kernel does not fit even without pipelining}}
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c256 : index
+      tile.copy %A[%c0, %k0], %as : memref<?x?xf16> to memref<256x256xf16, #gpu.address_space<workgroup>>
+      tile.copy %B[%k0, %c0], %bs : memref<?x?xf16> to memref<256x256xf16, #gpu.address_space<workgroup>>
+      tile.gemm %as, %bs, %acc : memref<256x256xf16, #gpu.address_space<workgroup>>, memref<256x256xf16, #gpu.address_space<workgroup>>, memref<256x256xf32, #tile.mem<fragment>>
     } {tile.num_stages = 2 : i64}
   }
   return

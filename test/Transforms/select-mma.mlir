@@ -5,12 +5,11 @@
 // RUN: tile-opt %s -split-input-file --tile-select-mma | FileCheck %s
 
 // The instruction of each gemm of the examples. sm_80: mma.sync m16n8k16
-// with the warp partition of the gemm's policy (4 warps in the GEMM, 8 in
-// FlashAttention). sm_90a: wgmma m64nNk16 for gemms whose B operand is in
+// with the warp partition of the gemm's policy (8 warps in both). sm_90a: wgmma m64nNk16 for gemms whose B operand is in
 // shared memory, split along M over the warpgroups; FlashAttention's P * V
 // reads P from registers (the RS form of wgmma).
-// GEMM: tile.gemm {{.*}} {mma = #tile.mma<mma_sync, shape = [16, 8, 16], warps = [2, 2]>}
-// GEMM90: tile.gemm {{.*}} {mma = #tile.mma<wgmma, shape = [64, 128, 16], warps = [4, 1]>}
+// GEMM: tile.gemm {{.*}} {mma = #tile.mma<mma_sync, shape = [16, 8, 16], warps = [2, 4]>}
+// GEMM90: tile.gemm {{.*}} {mma = #tile.mma<wgmma, shape = [64, 256, 16], warps = [8, 1]>}
 // FA: tile.gemm {{.*}} transpose_b clear_accum policy <full_row> {mma = #tile.mma<mma_sync, shape = [16, 8, 16], warps = [8, 1]>}
 // FA: tile.gemm {{.*}} policy <full_row> {mma = #tile.mma<mma_sync, shape = [16, 8, 16], warps = [8, 1]>}
 // FA90: tile.gemm {{.*}} transpose_b clear_accum policy <full_row> {mma = #tile.mma<wgmma, shape = [64, 64, 16], warps = [8, 1]>}

@@ -16,9 +16,6 @@
 !fC = memref<128x128xf32, #tile.mem<fragment>>
 
 // CHECK-LABEL: func.func @gemm
-// With all=false (tile-to-nvvm's default) only marked kernels are split.
-// OPTIN-LABEL: func.func @gemm
-// OPTIN-NOT: tile.ws
 // CHECK: tile.kernel @k_tma blocks(%{{.*}}) in [1] threads(384)
 // CHECK-DAG: tile.alloc {{.*}}: memref<3x128x64xf16
 // CHECK-DAG: tile.alloc {{.*}}: memref<3x64x128xf16
@@ -76,7 +73,7 @@ func.func @gemm(%A: !g, %B: !g, %C: !g, %kt: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c64 = arith.constant 64 : index
-  tile.kernel @k blocks(%bx) in [1] threads(256) {
+  tile.kernel @k blocks(%bx) in [1] threads(256) attributes {tile.warp_specialize = true} {
     %as = tile.alloc : !sA
     %bs = tile.alloc : !sB
     %acc = tile.alloc : !fC
@@ -113,7 +110,7 @@ func.func @gemm(%A: !g, %B: !g, %C: !g, %kt: index) {
 !fC = memref<128x128xf32, #tile.mem<fragment>>
 
 // CHECK-LABEL: func.func @two_loops
-// CHECK: tile.kernel @k_tma blocks(%{{.*}}) in [1] threads(256) attributes {tile.blocks_per_sm = 2 : i64} {
+// CHECK: tile.kernel @k_tma blocks(%{{.*}}) in [1] threads(256) attributes {tile.blocks_per_sm = 2 : i64, tile.warp_specialize = true} {
 // CHECK-NEXT: %[[P:.*]] = tile.pipe.create : <2>
 // CHECK-NOT: tile.pipe.create
 // CHECK: tile.ws [1] registers(40) {
@@ -150,7 +147,7 @@ func.func @two_loops(%A: !g, %B: !g, %C: !g, %kt: index, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c64 = arith.constant 64 : index
-  tile.kernel @k blocks(%bx) in [1] threads(128) {
+  tile.kernel @k blocks(%bx) in [1] threads(128) attributes {tile.warp_specialize = true} {
     %as = tile.alloc : !sA
     %bs = tile.alloc : !sB
     %acc = tile.alloc : !fC
@@ -428,7 +425,7 @@ func.func @persistent(%A: !g, %B: !g, %C: !g, %kt: index, %tiles_n: index,
   %c1 = arith.constant 1 : index
   %c64 = arith.constant 64 : index
   %c128 = arith.constant 128 : index
-  tile.kernel @k blocks(%bx) in [%grid] threads(256) {
+  tile.kernel @k blocks(%bx) in [%grid] threads(256) attributes {tile.warp_specialize = true} {
     %as = tile.alloc : !sA
     %bs = tile.alloc : !sB
     %acc = tile.alloc : !fC
@@ -528,7 +525,7 @@ func.func @trip_counts(%A: !g, %B: !g, %C: !g) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c64 = arith.constant 64 : index
-  tile.kernel @k blocks(%bx) in [1] threads(256) {
+  tile.kernel @k blocks(%bx) in [1] threads(256) attributes {tile.warp_specialize = true} {
     %as = tile.alloc : !sA
     %bs = tile.alloc : !sB
     %acc = tile.alloc : !fC
@@ -600,7 +597,7 @@ func.func @mixed_producer(%A: !g, %B: !g, %C: !g, %kt: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c64 = arith.constant 64 : index
-  tile.kernel @k blocks(%bx) in [1] threads(256) {
+  tile.kernel @k blocks(%bx) in [1] threads(256) attributes {tile.warp_specialize = true} {
     %as = tile.alloc : !sA
     %bs = tile.alloc {layout = #tile.shared<pad = 16>} : !sB
     %acc = tile.alloc : !fC
@@ -744,7 +741,7 @@ func.func @turns(%Q: !g, %K: !g, %M: !gRow, %kt: index) {
   %c1 = arith.constant 1 : index
   %c64 = arith.constant 64 : index
   tile.kernel @k blocks(%bx) in [1] threads(256)
-      attributes {tile.pingpong = true} {
+      attributes {tile.warp_specialize = true, tile.pingpong = true} {
     %qs = tile.alloc : !sQ
     %ks = tile.alloc : !sK
     %s = tile.alloc : !fS
@@ -787,7 +784,7 @@ func.func @turns_opted_out(%Q: !g, %K: !g, %M: !gRow, %kt: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c64 = arith.constant 64 : index
-  tile.kernel @k blocks(%bx) in [1] threads(256) {
+  tile.kernel @k blocks(%bx) in [1] threads(256) attributes {tile.warp_specialize = true} {
     %qs = tile.alloc : !sQ
     %ks = tile.alloc : !sK
     %s = tile.alloc : !fS
@@ -821,7 +818,7 @@ func.func @turns_false(%Q: !g, %K: !g, %M: !gRow, %kt: index) {
   %c1 = arith.constant 1 : index
   %c64 = arith.constant 64 : index
   tile.kernel @k blocks(%bx) in [1] threads(256)
-      attributes {tile.pingpong = false} {
+      attributes {tile.warp_specialize = true, tile.pingpong = false} {
     %qs = tile.alloc : !sQ
     %ks = tile.alloc : !sK
     %s = tile.alloc : !fS
@@ -837,6 +834,85 @@ func.func @turns_false(%Q: !g, %K: !g, %M: !gRow, %kt: index) {
       tile.reduce <max> %s, %m dim 1 : !fS to !fRow
     } {tile.num_stages = 2 : i64}
     tile.copy %m, %M[%c0] : !fRow to !gRow
+  }
+  return
+}
+
+
+// -----
+
+// The default's occupancy rule. Unmarked, this kernel (one warpgroup of
+// 128 x 128 f32 accumulators: 128 + 40 registers a thread, 64 KiB of
+// shared memory) runs three blocks to a multiprocessor; with a producer
+// each it would run two. It is left alone, with the decision written on
+// it, and a remark.
+// CHECK-LABEL: func.func @occupancy_kept_unspecialized
+// CHECK: tile.kernel @k_tma blocks(%{{.*}}) in [1] threads(128) attributes {tile.warp_specialize = false}
+// CHECK-NOT: tile.ws
+// CHECK: return
+// With all=false only marked kernels are split: nothing to decide here.
+// OPTIN-LABEL: func.func @occupancy_kept_unspecialized
+// OPTIN-NOT: tile.warp_specialize
+// OPTIN: return
+
+!g = memref<?x?xf16>
+!sA = memref<128x32xf16, #gpu.address_space<workgroup>>
+!sB = memref<32x128xf16, #gpu.address_space<workgroup>>
+!fC = memref<128x128xf32, #tile.mem<fragment>>
+
+func.func @occupancy_kept_unspecialized(%A: !g, %B: !g, %C: !g, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  // expected-remark @below {{not warp-specialized: a producer warpgroup would leave 2 consumer warpgroups resident per multiprocessor instead of 3 (tile.warp_specialize = true specializes it anyway)}}
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %as = tile.alloc : !sA
+    %bs = tile.alloc : !sB
+    %acc = tile.alloc : !fC
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c32 : index
+      tile.copy %A[%c0, %k0], %as : !g to !sA
+      tile.copy %B[%k0, %c0], %bs : !g to !sB
+      tile.gemm %as, %bs, %acc : !sA, !sB, !fC
+    } {tile.num_stages = 4 : i64}
+    tile.copy %acc, %C[%c0, %c0] : !fC to !g
+  }
+  return
+}
+
+// -----
+
+// Two warpgroups of 64 x 256 accumulator slabs (the example's tiles): one
+// block a multiprocessor either way (registers and 192 KiB of shared
+// memory), so the producer costs no consumer warpgroup: specialized.
+// CHECK-LABEL: func.func @occupancy_specialized
+// CHECK: tile.kernel @k_tma blocks(%{{.*}}) in [1] threads(384) {
+// CHECK: tile.ws [2] registers(40) {
+// CHECK: tile.ws [0, 1] registers(232) {
+// OPTIN-LABEL: func.func @occupancy_specialized
+// OPTIN-NOT: tile.ws
+// OPTIN: return
+
+!g = memref<?x?xf16>
+!sA = memref<128x64xf16, #gpu.address_space<workgroup>>
+!sB = memref<64x256xf16, #gpu.address_space<workgroup>>
+!fC = memref<128x256xf32, #tile.mem<fragment>>
+
+func.func @occupancy_specialized(%A: !g, %B: !g, %C: !g, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  tile.kernel @k blocks(%bx) in [1] threads(256) {
+    %as = tile.alloc : !sA
+    %bs = tile.alloc : !sB
+    %acc = tile.alloc : !fC
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c64 : index
+      tile.copy %A[%c0, %k0], %as : !g to !sA
+      tile.copy %B[%k0, %c0], %bs : !g to !sB
+      tile.gemm %as, %bs, %acc : !sA, !sB, !fC
+    } {tile.num_stages = 4 : i64}
+    tile.copy %acc, %C[%c0, %c0] : !fC to !g
   }
   return
 }

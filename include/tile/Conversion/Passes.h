@@ -48,9 +48,10 @@ struct TileToNVVMPipelineOptions
   PassOptions::Option<bool> warpSpecialize{
       *this, "warp-specialize",
       llvm::cl::desc("Give pipelined loops with tensor copies a producer "
-                     "warpgroup in every kernel, not only in those marked "
-                     "tile.warp_specialize = true (tile-warp-specialize)"),
-      llvm::cl::init(false)};
+                     "warpgroup where tile-warp-specialize finds it pays "
+                     "(false: only in kernels marked "
+                     "tile.warp_specialize = true)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> fpContract{
       *this, "fp-contract",
       llvm::cl::desc("Let kernels' multiplies and adds fuse into fused "

@@ -107,14 +107,18 @@ def WarpSpecialize : Pass<"tile-warp-specialize", "ModuleOp"> {
     On chips with `setmaxnreg` the producer runs with 40 registers per
     thread and the consumers with what is left (at most 240).
 
-    Which kernels: with `all=true` (the pass's default) every candidate,
-    with `all=false` (what `tile-to-nvvm` does unless its option
-    `warp-specialize=true` is given) only kernels marked
+    Which kernels: with `all=true` (the default of the pass and of
+    `tile-to-nvvm`) every candidate, with `all=false` only kernels marked
     `tile.warp_specialize = true`; `tile.warp_specialize = false` always
-    opts a kernel out. (Measured on an H100, the split helps 2-warpgroup
-    128x256x64 GEMM tiles, 0.82 -> 0.88 of cuBLAS at 4096^3 with a grouped
-    launch order, but slows the 1-warpgroup 128x128x32 tiles, 0.62 ->
-    0.43: it is not yet a default.)
+    opts a kernel out. Unless the kernel asks for it with
+    `tile.warp_specialize = true`, the pass also compares occupancy: the
+    producer warpgroup costs threads and registers, and where it would
+    leave fewer consumer warpgroups resident on a multiprocessor than the
+    unspecialized kernel has (one warpgroup of 128 x 128 f32 accumulators
+    runs three blocks to a multiprocessor, but only two with a producer
+    each), the tensor cores see fewer warpgroups to switch between and
+    the kernel is left alone. That decision is written on the kernel as
+    `tile.warp_specialize = false`, with a remark giving both counts.
 
     A candidate kernel that cannot be specialized keeps its shape, with a
     remark saying why: copies handed off without tensor copies, tensor
@@ -138,6 +142,33 @@ def WarpSpecialize : Pass<"tile-warp-specialize", "ModuleOp"> {
     "::mlir::tile::TileDialect",
     "::mlir::scf::SCFDialect"
   ];
+}
+
+def LaunchOrder : Pass<"tile-launch-order", "ModuleOp"> {
+  let summary = "Choose the launch order of the blocks of 2-D grids";
+  let description = [{
+    Blocks of a grid are independent, so any order of running them computes
+    the same result; the order decides how much of what the blocks read is
+    still in L2. A kernel whose blocks share operand panels (a copy from
+    global memory whose position depends on the block's y index but not
+    its x index, and another that depends on x but not y: the A and B
+    panels of a GEMM) gets `tile.launch_group = G`: consecutive blocks walk
+    down G rows of the grid before moving one column right, so a wave of
+    blocks reads G panels of A and a few panels of B instead of one panel
+    of A and every panel of B. `convert-tile-to-gpu` emits the mapping
+    from the hardware's block ids to the kernel's block indices.
+
+    A kernel that already has `tile.launch_group` keeps it (1 is the plain
+    row-major order: the way to turn grouping off). With `remarks=true`
+    the pass says which kernels it grouped and why others were not.
+  }];
+  let options = [
+    Option<"group", "group", "int64_t", /*default=*/"8",
+           "Grid rows per group">,
+    Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
+           "Report the decision on each kernel">
+  ];
+  let dependentDialects = ["::mlir::tile::TileDialect"];
 }
 
 def CheckResources : Pass<"tile-check-resources", "ModuleOp"> {
@@ -329,9 +360,15 @@ def PipelinePlanning : Pass<"tile-pipeline-planning", "ModuleOp"> {
     other than by loops pipelined with it, a view of the tile other than a
     `memref.subview`, loop-carried values, copies under nested regions...).
 
-    The pass also checks that the multi-buffered shared memory fits:
-    otherwise it reports the bytes needed, the limit and the largest
-    `num_stages` that would fit.
+    The pass also checks that the multi-buffered shared memory fits the
+    target. `tile.num_stages` is a request: one source serves chips with
+    different amounts of shared memory (228 KiB on sm_90a, 64 KiB of LDS on
+    CDNA), so a count whose buffers do not fit is lowered with the largest
+    count that does, with a warning naming both numbers, and the loop's
+    `tile.num_stages` is rewritten to it (1: the loop stays sequential). A
+    loop with `tile.exact_stages` (or a user-given `tile.stage` schedule)
+    asks for exactly its count: there the pass reports the bytes needed,
+    the limit and the largest `num_stages` that would fit as an error.
   }];
   let dependentDialects = ["::mlir::tile::TileDialect"];
   let options = [

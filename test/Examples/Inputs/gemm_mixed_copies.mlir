@@ -31,7 +31,10 @@ func.func @gemm(%A: !gA {tile.shape = ["M", "K"]},
   %gy = arith.ceildivui %M, %c128 : index
   %kt = arith.ceildivui %K, %c32 : index
 
-  tile.kernel @gemm_kernel blocks(%bx, %by) in [%gx, %gy] threads(128) {
+  // Specialized whatever the occupancy rule of tile-warp-specialize says:
+  // the lowering of the producer warpgroup is what this input checks.
+  tile.kernel @gemm_kernel blocks(%bx, %by) in [%gx, %gy] threads(128)
+      attributes {tile.warp_specialize = true} {
     %As = tile.alloc : !sA
     %Bs = tile.alloc {layout = #tile.shared<pad = 16>} : !sB
     %acc = tile.alloc : !fC

@@ -39,6 +39,10 @@ struct ChipDescription {
   /// 32-bit registers one thread can use, and the block's register file.
   int64_t maxRegistersPerThread;
   int64_t registersPerBlock;
+  /// Threads and shared memory (bytes, what the blocks' own use is taken
+  /// from) of one multiprocessor (compute unit on AMD), for occupancy.
+  int64_t maxThreadsPerMultiprocessor;
+  int64_t sharedMemoryPerMultiprocessor;
   /// Minimum PTX ISA version (NVIDIA; 0 on AMD) and the default.
   int64_t minPtx, defaultPtx;
   /// Capabilities.

@@ -66,6 +66,11 @@ def Tile_Dialect : Dialect {
     /// it releases.
     static constexpr ::llvm::StringLiteral kPipelineStageAttrName =
         "tile.pipeline_stage";
+    /// Discardable unit attribute on a loop with `tile.num_stages`: the
+    /// count is exact, so a pipeline whose buffers do not fit the target is
+    /// an error instead of being lowered with the largest count that fits.
+    static constexpr ::llvm::StringLiteral kExactStagesAttrName =
+        "tile.exact_stages";
 
     /// Discardable attribute on a `tile.kernel`: `false` keeps
     /// `tile-warp-specialize` from splitting it into producer and consumer
@@ -83,6 +88,15 @@ def Tile_Dialect : Dialect {
     /// on NVIDIA); register budgets split what that launch gives a block.
     static constexpr ::llvm::StringLiteral kBlocksPerMultiprocessorAttrName =
         "tile.blocks_per_sm";
+    /// Discardable attribute on a `tile.kernel` with a grid of at least two
+    /// dimensions: the launch order of its blocks. G > 1 runs them in groups
+    /// of G grid rows (consecutive block ids walk down G rows of the x-y
+    /// grid, then move one column right; the last group has the rows that
+    /// are left), so that the operand panels a wave of blocks reads stay in
+    /// L2; 1 is the plain row-major order. Written by
+    /// `tile-launch-order` unless the kernel has it already.
+    static constexpr ::llvm::StringLiteral kLaunchGroupAttrName =
+        "tile.launch_group";
 
     /// Shared memory bytes a kernel allocates (set by tile-check-resources).
     static constexpr ::llvm::StringLiteral kSharedMemoryBytesAttrName =
