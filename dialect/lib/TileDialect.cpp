@@ -42,7 +42,7 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
           {kSharedMemoryBytesAttrName.str(), kFragmentRegistersAttrName.str(),
            kBlocksPerMultiprocessorAttrName.str(),
            kWarpSpecializeAttrName.str(), kPingpongAttrName.str(),
-           kLaunchGroupAttrName.str()},
+           kLaunchGroupAttrName.str(), kPersistentAttrName.str()},
           name) &&
       !isa<KernelOp>(op))
     return op->emitError() << "'" << name
@@ -77,6 +77,17 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name
                              << "' groups grid rows: the kernel needs a grid "
                                 "of at least two dimensions";
+    return success();
+  }
+  if (name == kPersistentAttrName) {
+    auto blocks = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!blocks || blocks.getInt() < 0)
+      return op->emitError() << "'" << name
+                             << "' must be a non-negative integer";
+    if (cast<KernelOp>(op).getGridRank() < 2 && blocks.getInt() > 0)
+      return op->emitError() << "'" << name
+                             << "' loops over the tiles of a grid of at least "
+                                "two dimensions";
     return success();
   }
   if (name == kExactStagesAttrName) {

@@ -82,8 +82,11 @@ void mlir::tile::pipelines::addTileLevelPasses(
   // multi-buffers (register tiles far beyond the register file, huge
   // tile.parallel loops); pipelining checks its own shared memory.
   pm.addPass(createCheckResources());
-  // Decisions written on the kernels for the lowering: the launch order.
+  // Decisions written on the kernels: the launch order (applied by
+  // convert-tile-to-gpu), persistent grids (applied at once: pipelining and
+  // warp specialization see the tile loop).
   pm.addPass(createLaunchOrder());
+  pm.addPass(createPersistentBlocks());
   if (options.fpContract)
     pm.addPass(createFpContract());
   if (options.specializeBounds)

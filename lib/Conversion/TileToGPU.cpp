@@ -4,6 +4,7 @@
 
 #include "tile/Dialect/TileOps.h"
 #include "tile/Target/TargetInfo.h"
+#include "tile/Transforms/LaunchOrder.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -130,12 +131,10 @@ LogicalResult useExternSharedMemory(KernelOp kernel, gpu::GPUModuleOp gpuModule,
 
 /// Applies `tile.launch_group = G` (G > 1) of a kernel with a grid of at
 /// least two dimensions: the body's uses of the block indices x and y
-/// become the block's grid position in the grouped order. The hardware runs
-/// blocks in the order of their linear id y * gx + x; consecutive ids walk
-/// down G grid rows (fewer in the last group) before moving one column
-/// right: a bijection of the grid onto itself. The extents are the
-/// kernel's own grid operands (captured like any value from above), not
-/// the device's grid queries, which AMD implements in its device library.
+/// become the grid position, in the grouped order, of the block the
+/// hardware runs (y * gx + x)-th. The extents are the kernel's own grid
+/// operands (captured like any value from above), not the device's grid
+/// queries, which AMD implements in its device library.
 void applyGroupedOrder(KernelOp kernel) {
   auto group = kernel->getAttrOfType<IntegerAttr>(
       TileDialect::kLaunchGroupAttrName);
@@ -148,18 +147,10 @@ void applyGroupedOrder(KernelOp kernel) {
   Value x = kernel.getBlockIndex(0), y = kernel.getBlockIndex(1);
   Value gx = getValueOrCreateConstantIndexOp(b, loc, grid[0]);
   Value gy = getValueOrCreateConstantIndexOp(b, loc, grid[1]);
-  Value rowsPerGroup = arith::ConstantIndexOp::create(b, loc, group.getInt());
   auto linearY = arith::MulIOp::create(b, loc, y, gx);
   Value linear = arith::AddIOp::create(b, loc, linearY, x);
-  Value groupSize = arith::MulIOp::create(b, loc, rowsPerGroup, gx);
-  Value groupId = arith::DivUIOp::create(b, loc, linear, groupSize);
-  Value firstRow = arith::MulIOp::create(b, loc, groupId, rowsPerGroup);
-  Value rows = arith::MinUIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, gy, firstRow), rowsPerGroup);
-  Value inGroup = arith::RemUIOp::create(b, loc, linear, groupSize);
-  Value row = arith::AddIOp::create(
-      b, loc, firstRow, arith::RemUIOp::create(b, loc, inGroup, rows));
-  Value column = arith::DivUIOp::create(b, loc, inGroup, rows);
+  auto [column, row] =
+      emitGroupedPosition(b, loc, linear, gx, gy, group.getInt());
   x.replaceAllUsesExcept(column, linear.getDefiningOp());
   y.replaceAllUsesExcept(row, linearY);
   kernel->removeAttr(TileDialect::kLaunchGroupAttrName);

@@ -10,9 +10,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Transforms/LaunchOrder.h"
 #include "tile/Transforms/Passes.h"
 
-#include "tile/Dialect/TileOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/IR/Builders.h"
@@ -58,10 +59,11 @@ BlockDependence dependenceOn(Value index, KernelOp kernel) {
   return dep;
 }
 
-/// Whether the blocks of `kernel` share operand panels along grid rows and
-/// columns: a copy from global memory whose position follows y alone and
-/// another that follows x alone.
-bool sharesPanels(KernelOp kernel) {
+} // namespace
+
+bool mlir::tile::sharesOperandPanels(KernelOp kernel) {
+  if (kernel.getGridRank() < 2)
+    return false;
   bool rowPanel = false, columnPanel = false;
   kernel.walk([&](CopyOp copy) {
     if (getMemoryKind(copy.getSourceType()) != MemoryKind::Global ||
@@ -81,6 +83,26 @@ bool sharesPanels(KernelOp kernel) {
   return rowPanel && columnPanel;
 }
 
+std::pair<Value, Value> mlir::tile::emitGroupedPosition(OpBuilder &b,
+                                                        Location loc,
+                                                        Value linear, Value gx,
+                                                        Value gy,
+                                                        int64_t group) {
+  Value rowsPerGroup = arith::ConstantIndexOp::create(b, loc, group);
+  Value groupSize = arith::MulIOp::create(b, loc, rowsPerGroup, gx);
+  Value groupId = arith::DivUIOp::create(b, loc, linear, groupSize);
+  Value firstRow = arith::MulIOp::create(b, loc, groupId, rowsPerGroup);
+  Value rows = arith::MinUIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, gy, firstRow), rowsPerGroup);
+  Value inGroup = arith::RemUIOp::create(b, loc, linear, groupSize);
+  Value row = arith::AddIOp::create(
+      b, loc, firstRow, arith::RemUIOp::create(b, loc, inGroup, rows));
+  Value column = arith::DivUIOp::create(b, loc, inGroup, rows);
+  return {column, row};
+}
+
+namespace {
+
 struct LaunchOrderPass : public tile::impl::LaunchOrderBase<LaunchOrderPass> {
   using Base::Base;
 
@@ -94,7 +116,7 @@ struct LaunchOrderPass : public tile::impl::LaunchOrderBase<LaunchOrderPass> {
     getOperation().walk([&](KernelOp kernel) {
       if (kernel->hasAttr(TileDialect::kLaunchGroupAttrName))
         return;
-      if (kernel.getGridRank() < 2 || !sharesPanels(kernel)) {
+      if (!sharesOperandPanels(kernel)) {
         if (emitRemarks)
           kernel.emitRemark("launch order kept: no operand panels shared "
                             "along both grid dimensions");

@@ -122,6 +122,31 @@ int64_t mlir::tile::estimateTileRegisters(KernelOp kernel) {
   return bytes == kSaturatedSize ? kSaturatedSize : llvm::divideCeil(bytes, 4);
 }
 
+int64_t mlir::tile::estimateKernelRegisters(KernelOp kernel) {
+  const ChipDescription *chip = getTargetAttr(kernel).getDescription();
+  if (!chip)
+    chip = lookupChip(kDefaultChip);
+  return std::min(chip->maxRegistersPerThread,
+                  addSizes(estimateTileRegisters(kernel), kAddressRegisters));
+}
+
+int64_t mlir::tile::residentBlocksPerMultiprocessor(const ChipDescription &chip,
+                                                   int64_t threads,
+                                                   int64_t registers,
+                                                   int64_t sharedBytes) {
+  // Registers are allocated per warp in units of 8 per thread; NVIDIA
+  // reserves 1 KiB of shared memory per resident block.
+  int64_t perThread = llvm::alignTo(std::max<int64_t>(registers, 1), 8);
+  int64_t reserved = chip.isNVIDIA() ? 1024 : 0;
+  threads = std::max<int64_t>(threads, 1);
+  int64_t blocks = std::min(chip.maxThreadsPerMultiprocessor / threads,
+                            chip.registersPerBlock / (threads * perThread));
+  if (sharedBytes > 0)
+    blocks = std::min(blocks, chip.sharedMemoryPerMultiprocessor /
+                                  addSizes(sharedBytes, reserved));
+  return std::max<int64_t>(blocks, 1);
+}
+
 ResourceLimits mlir::tile::getResourceLimits(Operation *op,
                                              int64_t sharedMemoryOption,
                                              int64_t registersOption) {

@@ -34,7 +34,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "llvm/Support/MathExtras.h"
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_WARPSPECIALIZE
@@ -45,35 +44,13 @@ using namespace mlir;
 using namespace mlir::tile;
 
 /// Register budget of the producer warpgroup: it only computes addresses.
-static constexpr int64_t kProducerRegisters = 40;
+static constexpr int64_t kProducerRegisters = kAddressRegisters;
 /// Largest budget given to consumers (CUTLASS's choice for one consumer).
 static constexpr int64_t kMaxConsumerRegisters = 240;
 /// Fewest registers a consumer thread is given when the launch is sized for
 /// several blocks per multiprocessor (a 64 x 256 f32 accumulator slab takes
 /// 128).
 static constexpr int64_t kMinConsumerRegisters = 168;
-
-/// Registers per thread a kernel needs besides its register tiles
-/// (addresses, loop counters, the fragments of operands in flight): what
-/// the producer is given, which does nothing else.
-static constexpr int64_t kAddressRegisters = kProducerRegisters;
-
-/// Blocks of `threads` threads using `registers` each and `sharedBytes` of
-/// shared memory that one multiprocessor of `chip` holds at once (at least
-/// one: a kernel that fits a block runs).
-static int64_t residentBlocks(const ChipDescription &chip, int64_t threads,
-                              int64_t registers, int64_t sharedBytes) {
-  // Registers are allocated per warp in units of 8 per thread; NVIDIA
-  // reserves 1 KiB of shared memory per resident block.
-  int64_t perThread = llvm::alignTo(std::max<int64_t>(registers, 1), 8);
-  int64_t reserved = chip.isNVIDIA() ? 1024 : 0;
-  int64_t blocks = std::min(chip.maxThreadsPerMultiprocessor / threads,
-                            chip.registersPerBlock / (threads * perThread));
-  if (sharedBytes > 0)
-    blocks = std::min(blocks, chip.sharedMemoryPerMultiprocessor /
-                                  (sharedBytes + reserved));
-  return std::max<int64_t>(blocks, 1);
-}
 
 /// Whether `copy` is a copy-engine copy filling a slot of a pipe of tensor
 /// copies (its threads arrive on the slot's barrier).
@@ -259,19 +236,17 @@ struct WarpSpecializePass
     int64_t threads = kernel.getThreads();
     int64_t groups = threads / chip.warpgroupSize;
     int64_t shared = computeSharedMemoryBytes(kernel);
-    int64_t registers = std::min(
-        chip.maxRegistersPerThread,
-        addSizes(estimateTileRegisters(kernel), kAddressRegisters));
-    int64_t before = groups * residentBlocks(chip, threads, registers, shared);
+    int64_t registers = estimateKernelRegisters(kernel);
+    int64_t before = groups * residentBlocksPerMultiprocessor(chip, threads, registers, shared);
     int64_t total = threads + chip.warpgroupSize;
     int64_t blocks;
     if (chip.setMaxNReg) {
       std::unique_ptr<TargetInfo> target = getTargetInfo(kernel);
       blocks = std::min(
           specializedBlocks(*target, total, chip.warpgroupSize),
-          residentBlocks(chip, total, /*registers=*/1, shared));
+          residentBlocksPerMultiprocessor(chip, total, /*registers=*/1, shared));
     } else {
-      blocks = residentBlocks(chip, total, registers, shared);
+      blocks = residentBlocksPerMultiprocessor(chip, total, registers, shared);
     }
     int64_t after = groups * blocks;
     if (after >= before)
@@ -287,12 +262,18 @@ struct WarpSpecializePass
   /// launch is sized for as many blocks per multiprocessor as leave each
   /// consumer thread kMinConsumerRegisters (the producer warpgroup would
   /// otherwise cost a block of one consumer warpgroup half its occupancy:
-  /// 256 threads launched with up to 255 registers each fit one block).
+  /// 256 threads launched with up to 255 registers each fit one block), and
+  /// as the shared memory lets be resident.
   void setBudgets(KernelOp kernel, WsOp producer, WsOp consumer,
                   const ChipDescription &chip) {
     int64_t total = kernel.getThreads();
     std::unique_ptr<TargetInfo> target = getTargetInfo(kernel);
-    int64_t blocks = specializedBlocks(*target, total, chip.warpgroupSize);
+    // No more blocks than the shared memory lets share a multiprocessor:
+    // registers sized for blocks that cannot be resident are lost.
+    int64_t blocks = std::min(
+        specializedBlocks(*target, total, chip.warpgroupSize),
+        residentBlocksPerMultiprocessor(chip, total, /*registers=*/1,
+                                        computeSharedMemoryBytes(kernel)));
     int64_t budget =
         consumerBudget(*target, total, chip.warpgroupSize, blocks);
     if (budget <= target->getEntryRegisters(total, blocks))

@@ -111,9 +111,9 @@ func.func @no_budgets() {
 // CHECK-SAME: (%{{.*}}: memref<?x?xf16>, %[[GX:.*]]: index, %[[GY:.*]]: index)
 // CHECK-DAG: %[[X:.*]] = gpu.block_id x
 // CHECK-DAG: %[[Y:.*]] = gpu.block_id y
-// CHECK-DAG: %[[G:.*]] = arith.constant 8 : index
 // CHECK: %[[YGX:.*]] = arith.muli %[[Y]], %[[GX]]
 // CHECK: %[[PID:.*]] = arith.addi %[[YGX]], %[[X]]
+// CHECK: %[[G:.*]] = arith.constant 8 : index
 // CHECK: %[[SIZE:.*]] = arith.muli %[[G]], %[[GX]]
 // CHECK: %[[GID:.*]] = arith.divui %[[PID]], %[[SIZE]]
 // CHECK: %[[FIRST:.*]] = arith.muli %[[GID]], %[[G]]

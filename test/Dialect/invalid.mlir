@@ -1715,6 +1715,24 @@ func.func @launch_group_one_on_1d() {
 
 // -----
 
+func.func @persistent_negative() {
+  // expected-error @+1 {{'tile.persistent' must be a non-negative integer}}
+  tile.kernel @k blocks(%bx, %by) in [1, 1] threads(128) attributes {tile.persistent = -1 : i64} {
+  }
+  return
+}
+
+// -----
+
+func.func @persistent_one_dimensional() {
+  // expected-error @+1 {{'tile.persistent' loops over the tiles of a grid of at least two dimensions}}
+  tile.kernel @k blocks(%bx) in [4] threads(128) attributes {tile.persistent = 132 : i64} {
+  }
+  return
+}
+
+// -----
+
 func.func @exact_stages_on_kernel() {
   // expected-error @+1 {{'tile.exact_stages' may only be attached to an scf.for loop}}
   tile.kernel @k blocks(%bx) in [1] threads(128) attributes {tile.exact_stages} {

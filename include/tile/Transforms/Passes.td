@@ -171,6 +171,47 @@ def LaunchOrder : Pass<"tile-launch-order", "ModuleOp"> {
   let dependentDialects = ["::mlir::tile::TileDialect"];
 }
 
+def PersistentBlocks : Pass<"tile-persistent-blocks", "ModuleOp"> {
+  let summary = "Run kernels on a persistent grid looping over their tiles";
+  let description = [{
+    A kernel with `tile.persistent = P` (P > 0; a grid of two or three
+    dimensions) becomes a kernel of min(P, tiles) blocks (at least one),
+    each looping over the tiles b, b + P, b + 2P, ... of the original grid:
+    the allocations move before the loop, the rest of the body into it,
+    under a test that the tile exists, and the body's block indices become
+    the tile's grid position in the kernel's launch order (z slowest, then
+    the grouped order of `tile.launch_group`, which the rewrite consumes).
+    Any P is correct; the blocks are independent as before.
+
+    Which kernels: where the kernel says nothing, the pass decides and
+    writes its decision. Kernels for chips with tensor copies (sm_90:
+    warp specialization then loads the next tile's stages while the
+    consumers store the last tile's results) whose blocks share operand
+    panels along both grid dimensions, that pipeline a loop and that run
+    one block per multiprocessor anyway (registers, or shared tiles times
+    stages: where several blocks share a multiprocessor, one's epilogue
+    already overlaps the others' main loops, and the tile loop's registers
+    would come out of tight budgets) get P = the chip's multiprocessors
+    (`blocks=N` picks another P); `tile.persistent = 0` keeps one block
+    per tile. With `remarks=true` the pass says what
+    it decided for each kernel and why.
+
+    Runs after `tile-launch-order` and before `tile-specialize-bounds` and
+    pipelining, which then see the tile loop around the kernel's loops.
+  }];
+  let options = [
+    Option<"blocks", "blocks", "int64_t", /*default=*/"0",
+           "Blocks of a persistent grid (0: the chip's multiprocessors)">,
+    Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
+           "Report the decision on each kernel">
+  ];
+  let dependentDialects = [
+    "::mlir::tile::TileDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
 def CheckResources : Pass<"tile-check-resources", "ModuleOp"> {
   let summary = "Compute and check the on-chip resources of each tile kernel";
   let description = [{

@@ -15,6 +15,7 @@
 #ifndef TILE_TRANSFORMS_RESOURCES_H
 #define TILE_TRANSFORMS_RESOURCES_H
 
+#include "tile/Dialect/ChipDescription.h"
 #include "tile/Dialect/TileOps.h"
 
 #include <cstdint>
@@ -66,6 +67,23 @@ int64_t getCooperatingThreads(Operation *op);
 /// tiles of `kernel` (fragments spread evenly over the threads that
 /// cooperate on them; saturating).
 int64_t estimateTileRegisters(KernelOp kernel);
+
+/// Registers per thread a kernel needs besides its register tiles
+/// (addresses, loop counters, operand fragments in flight): what the
+/// producer warpgroup of a specialized kernel is given, which does nothing
+/// else.
+constexpr int64_t kAddressRegisters = 40;
+
+/// Estimated registers per thread of `kernel`: its register tiles plus
+/// kAddressRegisters, at most what a thread of its target can have.
+int64_t estimateKernelRegisters(KernelOp kernel);
+
+/// Blocks of `threads` threads using `registers` each and `sharedBytes` of
+/// shared memory that one multiprocessor of `chip` holds at once (at least
+/// one: a kernel that fits a block runs).
+int64_t residentBlocksPerMultiprocessor(const ChipDescription &chip,
+                                        int64_t threads, int64_t registers,
+                                        int64_t sharedBytes);
 
 /// The limits resources are checked against: an explicit positive pass
 /// option wins, otherwise the target's (`#tile.target` of `op`, else the

@@ -43,6 +43,11 @@ struct ChipDescription {
   /// from) of one multiprocessor (compute unit on AMD), for occupancy.
   int64_t maxThreadsPerMultiprocessor;
   int64_t sharedMemoryPerMultiprocessor;
+  /// Multiprocessors (compute units) of the part this name most often
+  /// means (H100 SXM and H200 for sm_90a, A100 for sm_80, MI300X for
+  /// gfx942): the default size of a persistent grid, which is correct at
+  /// any size.
+  int64_t multiprocessors;
   /// Minimum PTX ISA version (NVIDIA; 0 on AMD) and the default.
   int64_t minPtx, defaultPtx;
   /// Capabilities.

@@ -97,6 +97,13 @@ def Tile_Dialect : Dialect {
     /// `tile-launch-order` unless the kernel has it already.
     static constexpr ::llvm::StringLiteral kLaunchGroupAttrName =
         "tile.launch_group";
+    /// Discardable attribute on a `tile.kernel` with a grid of at least two
+    /// dimensions: P > 0 runs it on at most P blocks that loop over the grid's
+    /// tiles (a persistent grid: a block's next tile starts while it
+    /// finishes the last one); 0 keeps one block per tile. Written and
+    /// applied by `tile-persistent-blocks`.
+    static constexpr ::llvm::StringLiteral kPersistentAttrName =
+        "tile.persistent";
 
     /// Shared memory bytes a kernel allocates (set by tile-check-resources).
     static constexpr ::llvm::StringLiteral kSharedMemoryBytesAttrName =

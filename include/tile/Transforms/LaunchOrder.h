@@ -1,0 +1,35 @@
+//===- LaunchOrder.h - Launch orders of tile kernels ------------*- C++ -*-===//
+//
+// What tile-launch-order, tile-persistent-blocks and convert-tile-to-gpu
+// share: which kernels read operand panels along both grid dimensions, and
+// the grouped order of grid positions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_TRANSFORMS_LAUNCHORDER_H
+#define TILE_TRANSFORMS_LAUNCHORDER_H
+
+#include "tile/Dialect/TileOps.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir::tile {
+
+/// Whether the blocks of `kernel` (a grid of at least two dimensions) share
+/// operand panels along grid rows and columns: a copy from global memory
+/// whose position follows the block's y index alone and another that
+/// follows x alone (the A and B panels of a GEMM).
+bool sharesOperandPanels(KernelOp kernel);
+
+/// The grid position (x, y) of the block run `linear`-th (y * gx + x in
+/// the hardware's order) in the grouped order of `group` grid rows:
+/// consecutive blocks walk down `group` rows (fewer in the last group),
+/// then move one column right. A bijection of the gx x gy grid onto
+/// itself.
+std::pair<Value, Value> emitGroupedPosition(OpBuilder &b, Location loc,
+                                            Value linear, Value gx, Value gy,
+                                            int64_t group);
+
+} // namespace mlir::tile
+
+#endif // TILE_TRANSFORMS_LAUNCHORDER_H

@@ -1,0 +1,214 @@
+// RUN: tile-opt %s -split-input-file --tile-persistent-blocks="remarks=true" -verify-diagnostics | FileCheck %s
+// RUN: tile-opt %s -split-input-file --tile-persistent-blocks="blocks=64" 2>/dev/null | FileCheck %s --check-prefix=B64
+
+// tile-persistent-blocks: Hopper kernels whose blocks share operand panels
+// and pipeline a loop run on at most as many blocks as the chip has
+// multiprocessors, each looping over the grid's tiles in the launch order.
+
+!sA = memref<128x64xf16, #gpu.address_space<workgroup>>
+!sB = memref<64x256xf16, #gpu.address_space<workgroup>>
+!fC = memref<128x256xf32, #tile.mem<fragment>>
+
+// CHECK-LABEL: func.func @gemm(
+// CHECK-SAME: %{{.*}}: memref<?x?xf16>, %{{.*}}: memref<?x?xf16>, %{{.*}}: memref<?x?xf16>, %[[GX:.*]]: index, %[[GY:.*]]: index, %{{.*}}: index)
+// CHECK: %[[TILES:.*]] = arith.muli %[[GX]], %[[GY]] : index
+// CHECK: %[[MOST:.*]] = arith.constant 132 : index
+// CHECK: %[[GRID:.*]] = arith.minui %[[TILES]], %[[MOST]] : index
+// CHECK: %[[ONE:.*]] = arith.maxui %[[GRID]], %{{.*}} : index
+// CHECK: %[[WAVES:.*]] = arith.ceildivui %[[TILES]], %[[ONE]] : index
+// CHECK: tile.kernel @gemm_kernel blocks(%[[PB:.*]]) in [%[[GRID]]] threads(256) {
+// CHECK-NEXT: tile.alloc : memref<128x64xf16
+// CHECK-NEXT: tile.alloc : memref<64x256xf16
+// CHECK-NEXT: tile.alloc : memref<128x256xf32
+// CHECK: scf.for %[[WAVE:.*]] = %{{.*}} to %[[WAVES]]
+// CHECK: %[[START:.*]] = arith.muli %[[WAVE]], %[[GRID]] : index
+// CHECK: %[[TILE:.*]] = arith.addi %[[START]], %[[PB]] : index
+// CHECK: %[[VALID:.*]] = arith.cmpi ult, %[[TILE]], %[[TILES]] : index
+// CHECK: scf.if %[[VALID]] {
+// The grouped order of 8 rows, on the tile id.
+// CHECK: %[[G:.*]] = arith.constant 8 : index
+// CHECK: %[[SIZE:.*]] = arith.muli %[[G]], %[[GX]]
+// CHECK: arith.divui %[[TILE]], %[[SIZE]]
+// CHECK: %[[ROW:.*]] = arith.addi
+// CHECK: %[[COL:.*]] = arith.divui
+// CHECK: tile.fill
+// CHECK: arith.muli %[[ROW]], %{{.*}} : index
+// CHECK: arith.muli %[[COL]], %{{.*}} : index
+// CHECK: scf.for
+// CHECK: tile.gemm
+// CHECK: } {tile.num_stages = 4 : i64}
+// CHECK: tile.copy
+// CHECK-NOT: tile.launch_group
+// CHECK: return
+// B64: tile.kernel @gemm_kernel blocks
+// B64-SAME: threads(256)
+// B64: arith.constant 64 : index
+module attributes {tile.target = #tile.target<"sm_90a">} {
+func.func @gemm(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>, %gx: index, %gy: index, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  // expected-remark @+1 {{persistent: at most 132 blocks loop over the grid's tiles}}
+  tile.kernel @gemm_kernel blocks(%bx, %by) in [%gx, %gy] threads(256)
+      attributes {tile.launch_group = 8 : i64} {
+    %As = tile.alloc : !sA
+    %Bs = tile.alloc : !sB
+    %acc = tile.alloc : !fC
+    %zero = arith.constant 0.0 : f32
+    tile.fill %acc, %zero : !fC
+    %m0 = arith.muli %by, %c128 : index
+    %n0 = arith.muli %bx, %c256 : index
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c64 : index
+      tile.copy %A[%m0, %k0], %As : memref<?x?xf16> to !sA
+      tile.copy %B[%k0, %n0], %Bs : memref<?x?xf16> to !sB
+      tile.gemm %As, %Bs, %acc : !sA, !sB, !fC
+    } {tile.num_stages = 4 : i64}
+    tile.copy %acc, %C[%m0, %n0] : !fC to memref<?x?xf16>
+  }
+  return
+}
+}
+
+// -----
+
+!sA = memref<128x64xf16, #gpu.address_space<workgroup>>
+!sB = memref<64x256xf16, #gpu.address_space<workgroup>>
+!fC = memref<128x256xf32, #tile.mem<fragment>>
+
+// The user's choice: one block per tile.
+// CHECK-LABEL: func.func @opted_out
+// CHECK: tile.kernel @k blocks(%{{.*}}, %{{.*}}) in [%{{.*}}, %{{.*}}] threads(256) attributes {tile.persistent = 0 : i64}
+module attributes {tile.target = #tile.target<"sm_90a">} {
+func.func @opted_out(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %gx: index, %gy: index, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  // expected-remark @+1 {{one block per tile: tile.persistent = 0}}
+  tile.kernel @k blocks(%bx, %by) in [%gx, %gy] threads(256)
+      attributes {tile.persistent = 0 : i64} {
+    %As = tile.alloc : !sA
+    %Bs = tile.alloc : !sB
+    %acc = tile.alloc : !fC
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c64 : index
+      tile.copy %A[%by, %k0], %As : memref<?x?xf16> to !sA
+      tile.copy %B[%k0, %bx], %Bs : memref<?x?xf16> to !sB
+      tile.gemm %As, %Bs, %acc : !sA, !sB, !fC
+    } {tile.num_stages = 4 : i64}
+  }
+  return
+}
+}
+
+// -----
+
+!sA = memref<128x64xf16, #gpu.address_space<workgroup>>
+!sB = memref<64x128xf16, #gpu.address_space<workgroup>>
+!fC = memref<128x128xf32, #tile.mem<fragment>>
+
+// sm_80 has no tensor copies to run ahead: the default keeps the grid, a
+// user-given count is applied anyway (row-major tile order: no group).
+// CHECK-LABEL: func.func @sm80
+// CHECK: tile.kernel @default_kernel blocks(%{{.*}}, %{{.*}}) in
+// CHECK: tile.kernel @asked blocks(%[[PB:.*]]) in [%{{.*}}] threads(128) {
+// CHECK: scf.if
+// CHECK: %[[Y:.*]] = arith.divui %{{.*}}, %{{.*}} : index
+// CHECK: %[[X:.*]] = arith.remui %{{.*}}, %{{.*}} : index
+module attributes {tile.target = #tile.target<"sm_80">} {
+func.func @sm80(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %gx: index, %gy: index, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  // expected-remark @+1 {{one block per tile: the target has no tensor copies to load the next tile's stages ahead}}
+  tile.kernel @default_kernel blocks(%bx, %by) in [%gx, %gy] threads(128) {
+    %As = tile.alloc : !sA
+    %Bs = tile.alloc : !sB
+    %acc = tile.alloc : !fC
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c64 : index
+      tile.copy %A[%by, %k0], %As : memref<?x?xf16> to !sA
+      tile.copy %B[%k0, %bx], %Bs : memref<?x?xf16> to !sB
+      tile.gemm %As, %Bs, %acc : !sA, !sB, !fC
+    } {tile.num_stages = 3 : i64}
+  }
+  // expected-remark @+1 {{persistent: at most 16 blocks loop over the grid's tiles}}
+  tile.kernel @asked blocks(%bx, %by) in [%gx, %gy] threads(128)
+      attributes {tile.persistent = 16 : i64} {
+    %As = tile.alloc : !sA
+    %Bs = tile.alloc : !sB
+    %acc = tile.alloc : !fC
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c64 : index
+      tile.copy %A[%by, %k0], %As : memref<?x?xf16> to !sA
+      tile.copy %B[%k0, %bx], %Bs : memref<?x?xf16> to !sB
+      tile.gemm %As, %Bs, %acc : !sA, !sB, !fC
+    } {tile.num_stages = 3 : i64}
+  }
+  return
+}
+}
+
+// -----
+
+!sA = memref<128x64xbf16, #gpu.address_space<workgroup>>
+!sB = memref<256x64xbf16, #gpu.address_space<workgroup>>
+!fC = memref<128x256xf32, #tile.mem<fragment>>
+
+// A batched GEMM: tiles of the x-y grid for each z, z slowest.
+// CHECK-LABEL: func.func @batched
+// CHECK-SAME: %[[GX:[^:]*]]: index, %[[GY:[^:]*]]: index, %[[NB:[^:]*]]: index, %{{[^:]*}}: index)
+// CHECK: %[[PLANE:.*]] = arith.muli %[[GX]], %[[GY]] : index
+// CHECK: %[[TILES:.*]] = arith.muli %[[PLANE]], %[[NB]] : index
+// CHECK: tile.kernel @bmm blocks(%{{.*}}) in [%{{.*}}] threads(256)
+// CHECK: scf.if
+// CHECK: %[[Z:.*]] = arith.divui %{{.*}}, %[[PLANE]] : index
+// CHECK: arith.remui %{{.*}}, %[[PLANE]] : index
+// CHECK: tile.copy %{{.*}}[%[[Z]],
+module attributes {tile.target = #tile.target<"sm_90a">} {
+func.func @batched(%A: memref<?x?x?xbf16>, %B: memref<?x?x?xbf16>, %gx: index, %gy: index, %nb: index, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  // expected-remark @+1 {{persistent: at most 132 blocks}}
+  tile.kernel @bmm blocks(%bx, %by, %bz) in [%gx, %gy, %nb] threads(256) {
+    %As = tile.alloc : !sA
+    %Bs = tile.alloc : !sB
+    %acc = tile.alloc : !fC
+    %m0 = arith.muli %by, %c128 : index
+    %n0 = arith.muli %bx, %c256 : index
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c64 : index
+      tile.copy %A[%bz, %m0, %k0], %As : memref<?x?x?xbf16> to !sA
+      tile.copy %B[%bz, %n0, %k0], %Bs : memref<?x?x?xbf16> to !sB
+      tile.gemm %As, %Bs, %acc transpose_b : !sA, !sB, !fC
+    } {tile.num_stages = 4 : i64}
+  }
+  return
+}
+}
+
+// -----
+
+// Nothing pipelined: one block per tile.
+// CHECK-LABEL: func.func @not_pipelined
+// CHECK: tile.kernel @k blocks(%{{.*}}, %{{.*}}) in
+module attributes {tile.target = #tile.target<"sm_90a">} {
+func.func @not_pipelined(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %gx: index, %gy: index) {
+  %c0 = arith.constant 0 : index
+  // expected-remark @+1 {{one block per tile: it pipelines no loop}}
+  tile.kernel @k blocks(%bx, %by) in [%gx, %gy] threads(128) {
+    %As = tile.alloc : memref<128x64xf16, #gpu.address_space<workgroup>>
+    %Bs = tile.alloc : memref<64x128xf16, #gpu.address_space<workgroup>>
+    %acc = tile.alloc : memref<128x128xf32, #tile.mem<fragment>>
+    tile.copy %A[%by, %c0], %As : memref<?x?xf16> to memref<128x64xf16, #gpu.address_space<workgroup>>
+    tile.copy %B[%c0, %bx], %Bs : memref<?x?xf16> to memref<64x128xf16, #gpu.address_space<workgroup>>
+    tile.gemm %As, %Bs, %acc : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<64x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.mem<fragment>>
+  }
+  return
+}
+}
