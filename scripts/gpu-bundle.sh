@@ -61,8 +61,8 @@
 # Environment: BUILD_DIR (default <repo>/build), BUNDLE_DIR (default
 #   <repo>/build-gpu), CHIP (default sm_90a), AOT_FORMAT (bin or isa; default
 #   bin where ptxas is found), PIPELINE (default
-#   builtin.module(tile-to-nvvm{chip=$CHIP})), PTX_PIPELINE (default
-#   builtin.module(tile-to-nvvm{chip=$CHIP format=isa}); none: no PTX),
+#   builtin.module(tile-to-nvvm{chip=$CHIP persistent=false})), PTX_PIPELINE
+#   (default the same with format=isa; none: no PTX),
 #   NVCC (default nvcc on PATH or /usr/local/cuda/bin/nvcc), CC (default cc),
 #   FA_VARIANTS (the FlashAttention variants to build, default all eight),
 #   FA_VARIANT_ARGS (scripts/fa-variant.py options for all of them; default
@@ -74,11 +74,13 @@ BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
 BUNDLE="${BUNDLE_DIR:-$ROOT/build-gpu}"
 CHIP="${CHIP:-sm_90a}"
 # (Not ${PIPELINE:-...}: the braces of the pass options would end it.)
+# The direct launches use a grid of one block per C tile (tile-gemm-bench
+# --tile): no persistent grid.
 if [[ -z "${PIPELINE:-}" ]]; then
-  PIPELINE="builtin.module(tile-to-nvvm{chip=$CHIP})"
+  PIPELINE="builtin.module(tile-to-nvvm{chip=$CHIP persistent=false})"
 fi
 if [[ -z "${PTX_PIPELINE:-}" ]]; then
-  PTX_PIPELINE="builtin.module(tile-to-nvvm{chip=$CHIP format=isa})"
+  PTX_PIPELINE="builtin.module(tile-to-nvvm{chip=$CHIP format=isa persistent=false})"
 fi
 [[ $PTX_PIPELINE == none ]] && PTX_PIPELINE=""
 if [[ -z "${AOT_FORMAT:-}" ]]; then

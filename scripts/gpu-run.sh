@@ -75,6 +75,9 @@ FA_SANITIZER_SHAPES="3x17,1x129,2x257"
 FA_RACE_SHAPES="1x129"
 FA_BENCH_SHAPES="${FA_BENCH_SHAPES:-4x16x4096,4x16x1024}"
 ONLY="${ONLY:-}"
+# The C tile of examples/gemm.mlir's blocks (BM x BN), for the grid of the
+# direct launches of its kernel (extracted without a persistent grid).
+EXAMPLE_TILE="${EXAMPLE_TILE:-128x256}"
 
 SUMMARY=()
 failed=0
@@ -209,7 +212,7 @@ for dtype in f16 bf16; do
   if [[ -f gemm_$dtype.cubin ]]; then
     step "direct launch check $dtype" ./tile-gemm-bench --check \
       --cubin="gemm_$dtype.cubin" --launch-info="gemm_$dtype.info" \
-      --dtype="$dtype" --shapes="$DIRECT_SHAPES"
+      --tile="$EXAMPLE_TILE" --dtype="$dtype" --shapes="$DIRECT_SHAPES"
   fi
 done
 # Other tiles, same programs: the 64x256-tile variant (256 threads).
@@ -288,8 +291,8 @@ for dtype in "${bench_dtypes[@]}"; do
   if [[ -f $lib && -f gemm_$dtype.cubin ]]; then
     step "call overhead $dtype" ./tile-gemm-bench --overhead \
       --library="$lib" --cubin="gemm_$dtype.cubin" \
-      --launch-info="gemm_$dtype.info" --dtype="$dtype" \
-      --shapes="$OVERHEAD_SHAPES"
+      --launch-info="gemm_$dtype.info" --tile="$EXAMPLE_TILE" \
+      --dtype="$dtype" --shapes="$OVERHEAD_SHAPES"
   else
     skip "call overhead $dtype" "no $lib or gemm_$dtype.cubin"
   fi

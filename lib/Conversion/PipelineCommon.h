@@ -67,6 +67,7 @@ struct TileLevelOptions {
   std::string defaultChip;
   bool pipeline = true;
   bool warpSpecialize = false;
+  bool persistent = true;
   bool specializeBounds = true;
   bool hostRuntime = true;
   bool cInterface = true;

@@ -86,7 +86,9 @@ void mlir::tile::pipelines::addTileLevelPasses(
   // convert-tile-to-gpu), persistent grids (applied at once: pipelining and
   // warp specialization see the tile loop).
   pm.addPass(createLaunchOrder());
-  pm.addPass(createPersistentBlocks());
+  PersistentBlocksOptions persistent;
+  persistent.decide = options.persistent;
+  pm.addPass(createPersistentBlocks(persistent));
   if (options.fpContract)
     pm.addPass(createFpContract());
   if (options.specializeBounds)
@@ -190,6 +192,7 @@ void mlir::tile::buildTileToNVVMPipeline(
   tileLevel.features = options.features;
   tileLevel.pipeline = options.pipeline;
   tileLevel.warpSpecialize = options.warpSpecialize;
+  tileLevel.persistent = options.persistent;
   tileLevel.specializeBounds = options.specializeBounds;
   tileLevel.hostRuntime = options.hostRuntime;
   tileLevel.cInterface = options.cInterface;

@@ -46,6 +46,20 @@ int64_t pipelineStages(KernelOp kernel) {
   return most;
 }
 
+/// The first `tile.ws` region or pipe of `kernel`, which the user wrote
+/// (the passes that make them run after this one), or null.
+Operation *handWrittenSync(KernelOp kernel) {
+  Operation *found = nullptr;
+  kernel.walk([&](Operation *op) {
+    if (isa<WsOp, PipeCreateOp>(op)) {
+      found = op;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
 /// Rewrites `kernel` (a grid of two or three dimensions) into at most
 /// `blocks` blocks looping over its tiles, in its launch order
 /// (`tile.launch_group`, consumed here), z slowest.
@@ -125,7 +139,7 @@ struct PersistentBlocksPass
 
   /// The persistent grid size the compiler picks for `kernel`, or 0 with
   /// `why` set.
-  int64_t decide(KernelOp kernel, std::string &why) {
+  int64_t choose(KernelOp kernel, std::string &why) {
     TargetAttr target = getTargetAttr(kernel);
     const ChipDescription *chip = target ? target.getDescription() : nullptr;
     if (!chip || !chip->tma) {
@@ -168,10 +182,21 @@ struct PersistentBlocksPass
           kernel->getAttrOfType<IntegerAttr>(TileDialect::kPersistentAttrName);
       int64_t count;
       std::string why;
-      if (attr) {
+      if (Operation *manual = handWrittenSync(kernel)) {
+        // Its pipes and regions are the user's own, set up once per block.
+        count = 0;
+        why = "it has hand-written '" +
+              manual->getName().getStringRef().str() + "'";
+        if (attr && attr.getInt() > 0)
+          kernel.emitRemark() << "tile.persistent ignored: " << why;
+        kernel->removeAttr(TileDialect::kPersistentAttrName);
+      } else if (attr) {
         count = attr.getInt();
+      } else if (!decide) {
+        count = 0;
+        why = "decide=false";
       } else {
-        count = decide(kernel, why);
+        count = choose(kernel, why);
         // The decision, where a test can see it and a user override it.
         if (count > 0)
           kernel->setAttr(TileDialect::kPersistentAttrName,

@@ -1,5 +1,6 @@
 // RUN: tile-opt %s -split-input-file --tile-persistent-blocks="remarks=true" -verify-diagnostics | FileCheck %s
 // RUN: tile-opt %s -split-input-file --tile-persistent-blocks="blocks=64" 2>/dev/null | FileCheck %s --check-prefix=B64
+// RUN: tile-opt %s -split-input-file --tile-persistent-blocks="decide=false" 2>/dev/null | FileCheck %s --check-prefix=OFF
 
 // tile-persistent-blocks: Hopper kernels whose blocks share operand panels
 // and pipeline a loop run on at most as many blocks as the chip has
@@ -40,6 +41,12 @@
 // CHECK: tile.copy
 // CHECK-NOT: tile.launch_group
 // CHECK: return
+// Without decisions (tile-to-nvvm persistent=false) only the attribute
+// counts: the grid stays, the user's count applies.
+// OFF-LABEL: func.func @gemm(
+// OFF: tile.kernel @gemm_kernel blocks(%{{.*}}, %{{.*}}) in
+// OFF-LABEL: func.func @sm80
+// OFF: tile.kernel @asked blocks(%{{.*}}) in
 // B64: tile.kernel @gemm_kernel blocks
 // B64-SAME: threads(256)
 // B64: arith.constant 64 : index
@@ -208,6 +215,41 @@ func.func @not_pipelined(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %gx: index, %
     tile.copy %A[%by, %c0], %As : memref<?x?xf16> to memref<128x64xf16, #gpu.address_space<workgroup>>
     tile.copy %B[%c0, %bx], %Bs : memref<?x?xf16> to memref<64x128xf16, #gpu.address_space<workgroup>>
     tile.gemm %As, %Bs, %acc : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<64x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.mem<fragment>>
+  }
+  return
+}
+}
+
+// -----
+
+!sA = memref<128x64xf16, #gpu.address_space<workgroup>>
+!sB = memref<64x256xf16, #gpu.address_space<workgroup>>
+!fC = memref<128x256xf32, #tile.mem<fragment>>
+
+// Hand-written warp specialization: the regions and pipes are the user's,
+// set up once per block; the grid stays, even when asked for.
+// CHECK-LABEL: func.func @manual_ws
+// CHECK: tile.kernel @k blocks(%{{.*}}, %{{.*}}) in [%{{.*}}, %{{.*}}] threads(384) {
+module attributes {tile.target = #tile.target<"sm_90a">} {
+func.func @manual_ws(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %gx: index, %gy: index, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  // expected-remark @+2 {{tile.persistent ignored: it has hand-written 'tile.ws'}}
+  // expected-remark @+1 {{one block per tile: it has hand-written 'tile.ws'}}
+  tile.kernel @k blocks(%bx, %by) in [%gx, %gy] threads(384)
+      attributes {tile.persistent = 132 : i64} {
+    %As = tile.alloc : !sA
+    %Bs = tile.alloc : !sB
+    %acc = tile.alloc : !fC
+    tile.ws [0, 1] {
+      scf.for %k = %c0 to %kt step %c1 {
+        %k0 = arith.muli %k, %c64 : index
+        tile.copy %A[%by, %k0], %As : memref<?x?xf16> to !sA
+        tile.copy %B[%k0, %bx], %Bs : memref<?x?xf16> to !sB
+        tile.gemm %As, %Bs, %acc : !sA, !sB, !fC
+      } {tile.num_stages = 1 : i64}
+    }
   }
   return
 }

@@ -52,6 +52,12 @@ struct TileToNVVMPipelineOptions
                      "(false: only in kernels marked "
                      "tile.warp_specialize = true)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> persistent{
+      *this, "persistent",
+      llvm::cl::desc("Run the kernels tile-persistent-blocks picks on a "
+                     "persistent grid (false: only kernels with "
+                     "tile.persistent > 0)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> fpContract{
       *this, "fp-contract",
       llvm::cl::desc("Let kernels' multiplies and adds fuse into fused "

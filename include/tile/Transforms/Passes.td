@@ -202,6 +202,9 @@ def PersistentBlocks : Pass<"tile-persistent-blocks", "ModuleOp"> {
   let options = [
     Option<"blocks", "blocks", "int64_t", /*default=*/"0",
            "Blocks of a persistent grid (0: the chip's multiprocessors)">,
+    Option<"decide", "decide", "bool", /*default=*/"true",
+           "Decide for kernels without tile.persistent (false: only apply "
+           "the attribute)">,
     Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
            "Report the decision on each kernel">
   ];
