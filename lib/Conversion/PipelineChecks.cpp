@@ -99,20 +99,28 @@ struct PipelinePreflightPass
     bool failed = false;
     // Outside kernels, memrefs live in global memory: the host lowering has
     // no address space for tiles (it failed without a location).
+    // Nor a layout other than strided ones: the LLVM lowering of memrefs
+    // needs strides (it failed without a location).
     auto isHostMemRef = [](Type type) {
       auto memref = dyn_cast<MemRefType>(type);
-      return !memref || !memref.getMemorySpace() ||
-             isa<IntegerAttr>(memref.getMemorySpace());
+      return !memref || ((!memref.getMemorySpace() ||
+                          isa<IntegerAttr>(memref.getMemorySpace())) &&
+                         memref.isStrided());
     };
     module.walk([&](Operation *op) {
       if (isa<KernelOp>(op) || op->getParentOfType<KernelOp>())
         return;
       auto report = [&](Type type, const Twine &what) {
-        op->emitOpError() << what << " has type " << type
-                          << ", a tile outside any tile.kernel, which "
-                          << options.pipelineName
-                          << " cannot compile: host code only handles global "
-                             "memrefs";
+        InFlightDiagnostic diag = op->emitOpError()
+                                  << what << " has type " << type;
+        if (!cast<MemRefType>(type).isStrided())
+          diag << ", whose layout is not strided, which "
+               << options.pipelineName
+               << " cannot compile: use an identity or strided<...> layout";
+        else
+          diag << ", a tile outside any tile.kernel, which "
+               << options.pipelineName
+               << " cannot compile: host code only handles global memrefs";
         failed = true;
       };
       if (auto func = dyn_cast<FunctionOpInterface>(op)) {

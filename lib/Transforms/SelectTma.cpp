@@ -254,8 +254,10 @@ struct SelectTmaPass : public tile::impl::SelectTmaBase<SelectTmaPass> {
     // barriers too.
     llvm::SmallPtrSet<Operation *, 4> tmaPipes;
     tmaKernel.walk([&](CopyOp copy) {
-      if (copy.getTma())
-        tmaPipes.insert(getHandOff(copy).getPipe().getDefiningOp());
+      // (A tensor copy outside any hand-off belongs to no pipe.)
+      if (PipeProduceAcquireOp handOff = copy.getTma() ? getHandOff(copy)
+                                                         : nullptr)
+        tmaPipes.insert(handOff.getPipe().getDefiningOp());
     });
     bool cpAsyncLeft = false;
     tmaKernel.walk([&](Operation *op) {

@@ -184,7 +184,12 @@ LogicalResult mlir::tile::lowering::lowerTmaCopy(LoweringContext &ctx,
   Location loc = ctx.loc();
   auto [pipeValue, seq] = ctx.tmaHandOffs.lookup(op);
   auto pipeIt = ctx.barrierPipes.find(pipeValue);
-  assert(pipeIt != ctx.barrierPipes.end() && "planned by planBarrierPipes");
+  if (!pipeValue || pipeIt == ctx.barrierPipes.end())
+    return op.emitOpError("is a tensor copy (tma) outside a pipe hand-off: a "
+                          "tensor copy completes on the barrier of a pipe "
+                          "slot, so it must be issued between "
+                          "tile.pipe.produce_acquire and "
+                          "tile.pipe.produce_commit");
   BarrierPipe &pipe = pipeIt->second;
   FailureOr<SharedRef> ref = ctx.resolveShared(op.getTarget(), op);
   if (failed(ref))
