@@ -41,6 +41,9 @@ import sys
 import torch
 import torch.nn.functional as F
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gpu_torch import at_offset, time_ms  # noqa: E402
+
 DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16}
 
 
@@ -142,16 +145,6 @@ def sdpa_low(q, k, v, causal):
                                           is_causal=causal)
 
 
-def at_offset(t, offset):
-    """`t` copied into a view `offset` elements into a larger allocation."""
-    if offset == 0:
-        return t
-    buf = torch.empty(t.numel() + offset, device=t.device, dtype=t.dtype)
-    view = buf[offset:].view(t.shape)
-    view.copy_(t)
-    return view
-
-
 def describe_problem(args):
     return (f"D={args.head_dim} {args.dtype} "
             f"{'causal' if args.causal else 'non-causal'}")
@@ -182,16 +175,6 @@ def check(fn, rt, shapes, args, offset):
               f"{err:.2e} (SDPA {args.dtype} {sdpa_err:.2e}): "
               f"{'PASS' if passed else 'FAIL'}", flush=True)
     return passed_count, len(shapes)
-
-
-def time_ms(run, iters):
-    start, end = (torch.cuda.Event(enable_timing=True) for _ in range(2))
-    start.record()
-    for _ in range(iters):
-        run()
-    end.record()
-    end.synchronize()
-    return start.elapsed_time(end) / iters
 
 
 def bench(fn, rt, shapes, args):

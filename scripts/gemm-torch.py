@@ -22,10 +22,14 @@ checks passed.
 """
 import argparse
 import ctypes
+import os
 import statistics
 import sys
 
 import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gpu_torch import at_offset, time_ms  # noqa: E402
 
 DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32}
 
@@ -50,16 +54,6 @@ def describe(t):
         m.sizes[i] = t.shape[i]
         m.strides[i] = t.stride(i)
     return m
-
-
-def at_offset(t, offset):
-    """`t` copied into a view `offset` elements into a larger allocation."""
-    if offset == 0:
-        return t
-    buf = torch.empty(t.numel() + offset, device=t.device, dtype=t.dtype)
-    view = buf[offset:].view(t.shape)
-    view.copy_(t)
-    return view
 
 
 class Library:
@@ -158,16 +152,6 @@ def check(lib, args, shapes, offset):
               f": unwritten {unwritten}, out of tolerance {bad}, rel err "
               f"{err:.2e}: {'PASS' if ok else 'FAIL'}", flush=True)
     return passed, len(shapes)
-
-
-def time_ms(run, iters):
-    start, end = (torch.cuda.Event(enable_timing=True) for _ in range(2))
-    start.record()
-    for _ in range(iters):
-        run()
-    end.record()
-    end.synchronize()
-    return start.elapsed_time(end) / iters
 
 
 def bench(lib, args, shapes):

@@ -336,7 +336,8 @@ for program in "${PROGRAMS[@]}"; do
   cp "$BIN/$program" "$BUNDLE/"
 done
 cp "$ROOT/scripts/gpu-run.sh" "$BUNDLE/gpu-run.sh"
-cp "$ROOT/scripts/fa-matrix.sh" "$ROOT/scripts/fa-sdpa.py" "$BUNDLE/"
+cp "$ROOT/scripts/fa-matrix.sh" "$ROOT/scripts/fa-sdpa.py" \
+  "$ROOT/scripts/gpu_torch.py" "$BUNDLE/"
 # The GPU machine has no MLIR or LLVM: nothing may need them, and everything
 # must resolve inside the bundle (or the system).
 for file in "$BUNDLE"/tile-* "$BUNDLE"/gemm-host "$BUNDLE"/aot/*/libgemm.so \

@@ -76,7 +76,8 @@ build() {
     --space "$root/examples/gemm_hopper.space" -D DTYPE=bf16 --chip sm_90a \
     --shapes "$SWEEP" --compile-only --work-dir "$out/defaults/tune"
   cp "$build_dir/bin/tile-tune-time" "$out/"
-  cp "$root/scripts/gpu-defaults.sh" "$root/scripts/gemm-torch.py" "$out/"
+  cp "$root/scripts/gpu-defaults.sh" "$root/scripts/gemm-torch.py" \
+    "$root/scripts/gpu_torch.py" "$out/"
   rm -rf "$tmp"
   du -sh "$out"
 }

@@ -82,8 +82,8 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
   if (name == kPersistentAttrName) {
     auto blocks = dyn_cast<IntegerAttr>(attr.getValue());
     if (!blocks || blocks.getInt() < 0)
-      return op->emitError() << "'" << name
-                             << "' must be a non-negative integer";
+      return op->emitError()
+             << "'" << name << "' must be a non-negative integer";
     if (cast<KernelOp>(op).getGridRank() < 2 && blocks.getInt() > 0)
       return op->emitError() << "'" << name
                              << "' loops over the tiles of a grid of at least "
@@ -92,8 +92,8 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
   }
   if (name == kExactStagesAttrName) {
     if (!isa<scf::ForOp>(op))
-      return op->emitError() << "'" << name
-                             << "' may only be attached to an scf.for loop";
+      return op->emitError()
+             << "'" << name << "' may only be attached to an scf.for loop";
     if (!isa<UnitAttr>(attr.getValue()))
       return op->emitError() << "'" << name << "' must be a unit attribute";
     return success();

@@ -136,8 +136,8 @@ LogicalResult useExternSharedMemory(KernelOp kernel, gpu::GPUModuleOp gpuModule,
 /// operands (captured like any value from above), not the device's grid
 /// queries, which AMD implements in its device library.
 void applyGroupedOrder(KernelOp kernel) {
-  auto group = kernel->getAttrOfType<IntegerAttr>(
-      TileDialect::kLaunchGroupAttrName);
+  auto group =
+      kernel->getAttrOfType<IntegerAttr>(TileDialect::kLaunchGroupAttrName);
   if (!group || group.getInt() <= 1 || kernel.getGridRank() < 2)
     return;
   Block &body = kernel.getBody().front();

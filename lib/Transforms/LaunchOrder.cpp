@@ -83,11 +83,9 @@ bool mlir::tile::sharesOperandPanels(KernelOp kernel) {
   return rowPanel && columnPanel;
 }
 
-std::pair<Value, Value> mlir::tile::emitGroupedPosition(OpBuilder &b,
-                                                        Location loc,
-                                                        Value linear, Value gx,
-                                                        Value gy,
-                                                        int64_t group) {
+std::pair<Value, Value>
+mlir::tile::emitGroupedPosition(OpBuilder &b, Location loc, Value linear,
+                                Value gx, Value gy, int64_t group) {
   Value rowsPerGroup = arith::ConstantIndexOp::create(b, loc, group);
   Value groupSize = arith::MulIOp::create(b, loc, rowsPerGroup, gx);
   Value groupId = arith::DivUIOp::create(b, loc, linear, groupSize);

@@ -80,12 +80,12 @@ void makePersistent(KernelOp kernel, int64_t blocks) {
   Value waves = arith::CeilDivUIOp::create(
       b, loc, tiles, arith::MaxUIOp::create(b, loc, grid, one));
 
-  auto persistent = KernelOp::create(b, loc, kernel.getSymName(),
-                                     ArrayRef<OpFoldResult>{grid},
-                                     kernel.getThreads());
+  auto persistent =
+      KernelOp::create(b, loc, kernel.getSymName(),
+                       ArrayRef<OpFoldResult>{grid}, kernel.getThreads());
   int64_t group = 1;
-  if (auto attr = kernel->getAttrOfType<IntegerAttr>(
-          TileDialect::kLaunchGroupAttrName))
+  if (auto attr =
+          kernel->getAttrOfType<IntegerAttr>(TileDialect::kLaunchGroupAttrName))
     group = attr.getInt();
   for (NamedAttribute attr : kernel->getDiscardableAttrs())
     if (attr.getName() != TileDialect::kLaunchGroupAttrName &&
@@ -107,8 +107,8 @@ void makePersistent(KernelOp kernel, int64_t blocks) {
   Value tile = arith::AddIOp::create(
       b, loc, arith::MulIOp::create(b, loc, loop.getInductionVar(), grid),
       body.getArgument(0));
-  Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tile,
-                                      tiles);
+  Value valid =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tile, tiles);
   auto branch = scf::IfOp::create(b, loc, valid, /*withElseRegion=*/false);
   b.setInsertionPoint(branch.thenBlock()->getTerminator());
   // The tile's grid position: z, then (x, y) in the launch order.
@@ -119,8 +119,8 @@ void makePersistent(KernelOp kernel, int64_t blocks) {
     inPlane = arith::RemUIOp::create(b, loc, tile, plane);
   }
   if (group > 1) {
-    std::tie(position[0], position[1]) = emitGroupedPosition(
-        b, loc, inPlane, extents[0], extents[1], group);
+    std::tie(position[0], position[1]) =
+        emitGroupedPosition(b, loc, inPlane, extents[0], extents[1], group);
   } else {
     position[1] = arith::DivUIOp::create(b, loc, inPlane, extents[0]);
     position[0] = arith::RemUIOp::create(b, loc, inPlane, extents[0]);
@@ -161,8 +161,8 @@ struct PersistentBlocksPass
     // specialized kernel keeps the largest register budgets. Where several
     // blocks share a multiprocessor, one's epilogue already overlaps the
     // others' main loops.
-    int64_t shared =
-        mulSizes(computeSharedMemoryBytes(kernel), std::max<int64_t>(stages, 1));
+    int64_t shared = mulSizes(computeSharedMemoryBytes(kernel),
+                              std::max<int64_t>(stages, 1));
     int64_t resident = residentBlocksPerMultiprocessor(
         *chip, kernel.getThreads(), estimateKernelRegisters(kernel), shared);
     if (resident > 1) {
@@ -185,8 +185,8 @@ struct PersistentBlocksPass
       if (Operation *manual = handWrittenSync(kernel)) {
         // Its pipes and regions are the user's own, set up once per block.
         count = 0;
-        why = "it has hand-written '" +
-              manual->getName().getStringRef().str() + "'";
+        why = "it has hand-written '" + manual->getName().getStringRef().str() +
+              "'";
         if (attr && attr.getInt() > 0)
           kernel.emitRemark() << "tile.persistent ignored: " << why;
         kernel->removeAttr(TileDialect::kPersistentAttrName);

@@ -306,8 +306,7 @@ LogicalResult PipelinePlanningPass::plan(scf::ForOp loop) {
   if (failed(checkSchedule(loop, ops, stages, order)))
     return failure();
   // User-given stages are a schedule for exactly that count.
-  bool exact =
-      userStages || loop->hasAttr(TileDialect::kExactStagesAttrName);
+  bool exact = userStages || loop->hasAttr(TileDialect::kExactStagesAttrName);
   FailureOr<int64_t> fits =
       checkSharedMemory(loop, kernel, numStages, exact, stages);
   if (failed(fits))
@@ -325,8 +324,7 @@ LogicalResult PipelinePlanningPass::plan(scf::ForOp loop) {
           return;
         other->removeAttr(TileDialect::kStageAttrName);
         other->removeAttr(TileDialect::kOrderAttrName);
-        other->setAttr(TileDialect::kNumStagesAttrName,
-                       b.getI64IntegerAttr(1));
+        other->setAttr(TileDialect::kNumStagesAttrName, b.getI64IntegerAttr(1));
       });
       return success();
     }
@@ -429,9 +427,10 @@ LogicalResult PipelinePlanningPass::checkSchedule(scf::ForOp loop,
   return success();
 }
 
-FailureOr<int64_t> PipelinePlanningPass::checkSharedMemory(
-    scf::ForOp loop, KernelOp kernel, int64_t numStages, bool exact,
-    ArrayRef<int64_t> stages) {
+FailureOr<int64_t>
+PipelinePlanningPass::checkSharedMemory(scf::ForOp loop, KernelOp kernel,
+                                        int64_t numStages, bool exact,
+                                        ArrayRef<int64_t> stages) {
   // Shared memory of the kernel with this loop's tiles multi-buffered.
   auto bytesWith = [&](int64_t stagesUsed) {
     // Stage S - 1 becomes stagesUsed - 1; earlier stages keep their number.
@@ -484,11 +483,11 @@ FailureOr<int64_t> PipelinePlanningPass::checkSharedMemory(
     // Versions of one source loop (tile-specialize-bounds) warn once.
     if (!warnedLocations.insert(loop.getLoc()).second)
       return fits;
-    InFlightDiagnostic warning =
-        loop.emitWarning()
-        << "num_stages = " << numStages << " needs " << describeSize(needed)
-        << " bytes of shared memory but at most " << limit
-        << " are available: ";
+    InFlightDiagnostic warning = loop.emitWarning()
+                                 << "num_stages = " << numStages << " needs "
+                                 << describeSize(needed)
+                                 << " bytes of shared memory but at most "
+                                 << limit << " are available: ";
     if (fits > 1)
       warning << "lowered with num_stages = " << fits
               << ", the largest count that fits";

@@ -131,9 +131,9 @@ int64_t mlir::tile::estimateKernelRegisters(KernelOp kernel) {
 }
 
 int64_t mlir::tile::residentBlocksPerMultiprocessor(const ChipDescription &chip,
-                                                   int64_t threads,
-                                                   int64_t registers,
-                                                   int64_t sharedBytes) {
+                                                    int64_t threads,
+                                                    int64_t registers,
+                                                    int64_t sharedBytes) {
   // Registers are allocated per warp in units of 8 per thread; NVIDIA
   // reserves 1 KiB of shared memory per resident block.
   int64_t perThread = llvm::alignTo(std::max<int64_t>(registers, 1), 8);

@@ -255,8 +255,8 @@ struct SelectTmaPass : public tile::impl::SelectTmaBase<SelectTmaPass> {
     llvm::SmallPtrSet<Operation *, 4> tmaPipes;
     tmaKernel.walk([&](CopyOp copy) {
       // (A tensor copy outside any hand-off belongs to no pipe.)
-      if (PipeProduceAcquireOp handOff = copy.getTma() ? getHandOff(copy)
-                                                         : nullptr)
+      if (PipeProduceAcquireOp handOff =
+              copy.getTma() ? getHandOff(copy) : nullptr)
         tmaPipes.insert(handOff.getPipe().getDefiningOp());
     });
     bool cpAsyncLeft = false;

@@ -237,14 +237,15 @@ struct WarpSpecializePass
     int64_t groups = threads / chip.warpgroupSize;
     int64_t shared = computeSharedMemoryBytes(kernel);
     int64_t registers = estimateKernelRegisters(kernel);
-    int64_t before = groups * residentBlocksPerMultiprocessor(chip, threads, registers, shared);
+    int64_t before = groups * residentBlocksPerMultiprocessor(
+                                  chip, threads, registers, shared);
     int64_t total = threads + chip.warpgroupSize;
     int64_t blocks;
     if (chip.setMaxNReg) {
       std::unique_ptr<TargetInfo> target = getTargetInfo(kernel);
-      blocks = std::min(
-          specializedBlocks(*target, total, chip.warpgroupSize),
-          residentBlocksPerMultiprocessor(chip, total, /*registers=*/1, shared));
+      blocks = std::min(specializedBlocks(*target, total, chip.warpgroupSize),
+                        residentBlocksPerMultiprocessor(
+                            chip, total, /*registers=*/1, shared));
     } else {
       blocks = residentBlocksPerMultiprocessor(chip, total, registers, shared);
     }
@@ -274,8 +275,7 @@ struct WarpSpecializePass
         specializedBlocks(*target, total, chip.warpgroupSize),
         residentBlocksPerMultiprocessor(chip, total, /*registers=*/1,
                                         computeSharedMemoryBytes(kernel)));
-    int64_t budget =
-        consumerBudget(*target, total, chip.warpgroupSize, blocks);
+    int64_t budget = consumerBudget(*target, total, chip.warpgroupSize, blocks);
     if (budget <= target->getEntryRegisters(total, blocks))
       return;
     if (blocks > 1)
@@ -360,8 +360,8 @@ struct WarpSpecializePass
       if (!candidate)
         continue;
       Location loc = kernel.getLoc();
-      auto flag = kernel->getAttrOfType<BoolAttr>(
-          TileDialect::kWarpSpecializeAttrName);
+      auto flag =
+          kernel->getAttrOfType<BoolAttr>(TileDialect::kWarpSpecializeAttrName);
       if (why.empty() && !flag) {
         why = checkOccupancy(kernel, *chip);
         // The decision, where a test can see it and a user override it.
