@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Tune.h"
+#include "TuneArgs.h"
 
 #include "tile_runtime.h"
 
@@ -37,8 +38,6 @@ static const char *const usage =
     "MESSAGE') and merges the winners into the cache (default\n"
     "tile-tune.cache). docs/tuner.md.\n";
 
-enum { MAX_ARGS = 8 };
-
 typedef struct {
   const char *workDir, *shapes, *cache, *timings;
   int warmup, iters, device;
@@ -54,180 +53,6 @@ typedef struct {
   char *shapeText;
   void **handles; /// per variant: its dlopen handle
 } Timer;
-
-//===----------------------------------------------------------------------===//
-// Arguments on the device
-//===----------------------------------------------------------------------===//
-
-typedef struct {
-  int rank;
-  int64_t descriptor[3 + 2 * TUNE_MAX_DIMS];
-} Argument;
-
-typedef struct {
-  char *signature;
-  int count;
-  Argument args[MAX_ARGS];
-} Buffers;
-
-/// Bytes per element of an element type: the number in its name, in bits
-/// ("bf16", "f8E4M3FN", "i32"), at least 1; 8 for index.
-static size_t elementBytes(const char *type) {
-  while (*type && (*type < '0' || *type > '9'))
-    ++type;
-  int bits = atoi(type);
-  return bits <= 0 ? 8 : (size_t)(bits + 7) / 8;
-}
-
-/// Random values in [-1, 1) for floats, small integers otherwise.
-static void fillRandom(char *data, size_t bytes, const char *type) {
-  size_t size = elementBytes(type);
-  for (size_t i = 0; i + size <= bytes; i += size) {
-    float value = (float)rand() / (float)RAND_MAX * 2.0f - 1.0f;
-    uint16_t half;
-    if (!strcmp(type, "f16") || !strcmp(type, "bf16")) {
-      half =
-          type[0] == 'b' ? tileRtFloatToBF16(value) : tileRtFloatToHalf(value);
-      memcpy(data + i, &half, 2);
-    } else if (!strcmp(type, "f32")) {
-      memcpy(data + i, &value, 4);
-    } else if (!strcmp(type, "f64")) {
-      double wide = value;
-      memcpy(data + i, &wide, 8);
-    } else {
-      int64_t small = rand() % 7 - 3;
-      memcpy(data + i, &small, size < 8 ? size : 8); // little endian
-    }
-  }
-}
-
-/// Allocates and fills the arguments of `signature` for `shape` over
-/// `dims`; a message in `error` on failure.
-static bool makeBuffers(Timer *t, const char *signature, const char *dims,
-                        Buffers *b, char *error, size_t size) {
-  memset(b, 0, sizeof(*b));
-  b->signature = tuneStrdup(signature);
-  char *storage;
-  char *names[TUNE_MAX_DIMS];
-  int rank = tuneSplitNames(dims, names, TUNE_MAX_DIMS, &storage);
-  char *copy = tuneStrdup(signature);
-  bool ok = true;
-  for (char *arg = strtok(copy, ";"); ok && arg; arg = strtok(NULL, ";")) {
-    char *open = strchr(arg, '['), *close = strrchr(arg, ']');
-    if (b->count == MAX_ARGS || !open || !close) {
-      snprintf(error, size, "cannot call a function of %s", signature);
-      ok = false;
-      break;
-    }
-    *open = *close = 0;
-    Argument *a = &b->args[b->count++];
-    int64_t elements = 1;
-    char *dimNames[TUNE_MAX_DIMS], *dimStorage;
-    a->rank = *(open + 1) ? tuneSplitNames(open + 1, dimNames, TUNE_MAX_DIMS,
-                                           &dimStorage)
-                          : (dimStorage = NULL, 0);
-    for (int d = 0; ok && d < a->rank; ++d) {
-      int64_t extent = -1;
-      for (int k = 0; k < rank; ++k)
-        if (!strcmp(names[k], dimNames[d]))
-          extent = t->shape.sizes[k];
-      if (extent < 0 && dimNames[d][0] >= '0' && dimNames[d][0] <= '9')
-        extent = atoll(dimNames[d]);
-      if (extent < 0) {
-        snprintf(error, size,
-                 "argument #%d dimension %d ('%s') has no size: name it in "
-                 "the function's tile.shape",
-                 b->count - 1, d, dimNames[d]);
-        ok = false;
-      }
-      a->descriptor[3 + d] = extent;
-      elements *= extent;
-    }
-    free(dimStorage);
-    for (int d = a->rank - 1, stride = 1; d >= 0; --d) {
-      a->descriptor[3 + a->rank + d] = stride;
-      stride *= (int)a->descriptor[3 + d];
-    }
-    if (!ok)
-      break;
-    size_t bytes = (size_t)elements * elementBytes(arg);
-    TileRtDevicePtr ptr = 0;
-    int status = tileRtMalloc(t->ctx, bytes ? bytes : 1, &ptr);
-    if (status == 0) {
-      // Random data: a 1 MiB pattern, repeated.
-      size_t chunk = bytes < (1u << 20) ? bytes : (1u << 20);
-      char *host = tuneAlloc(chunk);
-      fillRandom(host, chunk, arg);
-      for (size_t done = 0; status == 0 && done < bytes; done += chunk)
-        status = tileRtMemcpyHtoD(t->ctx, ptr + done, host,
-                                  bytes - done < chunk ? bytes - done : chunk);
-      free(host);
-    }
-    if (status != 0) {
-      snprintf(error, size, "cannot allocate %zu bytes: %s", bytes,
-               tileRtLastError(t->ctx));
-      ok = false;
-    }
-    a->descriptor[0] = a->descriptor[1] = (int64_t)ptr;
-  }
-  free(copy);
-  free(storage);
-  return ok;
-}
-
-static void freeBuffers(Timer *t, Buffers *b) {
-  for (int i = 0; i < b->count; ++i)
-    tileRtFree(t->ctx, (TileRtDevicePtr)b->args[i].descriptor[0]);
-  free(b->signature);
-  memset(b, 0, sizeof(*b));
-}
-
-//===----------------------------------------------------------------------===//
-// Timing
-//===----------------------------------------------------------------------===//
-
-typedef void (*Fn1)(void *);
-typedef void (*Fn2)(void *, void *);
-typedef void (*Fn3)(void *, void *, void *);
-typedef void (*Fn4)(void *, void *, void *, void *);
-typedef void (*Fn5)(void *, void *, void *, void *, void *);
-typedef void (*Fn6)(void *, void *, void *, void *, void *, void *);
-typedef void (*Fn7)(void *, void *, void *, void *, void *, void *, void *);
-typedef void (*Fn8)(void *, void *, void *, void *, void *, void *, void *,
-                    void *);
-
-/// Calls `fn` with pointers to the descriptors of `b`.
-static void call(void *fn, Buffers *b) {
-  void *a[MAX_ARGS];
-  for (int i = 0; i < b->count; ++i)
-    a[i] = b->args[i].descriptor;
-  switch (b->count) {
-  case 1:
-    ((Fn1)fn)(a[0]);
-    break;
-  case 2:
-    ((Fn2)fn)(a[0], a[1]);
-    break;
-  case 3:
-    ((Fn3)fn)(a[0], a[1], a[2]);
-    break;
-  case 4:
-    ((Fn4)fn)(a[0], a[1], a[2], a[3]);
-    break;
-  case 5:
-    ((Fn5)fn)(a[0], a[1], a[2], a[3], a[4]);
-    break;
-  case 6:
-    ((Fn6)fn)(a[0], a[1], a[2], a[3], a[4], a[5]);
-    break;
-  case 7:
-    ((Fn7)fn)(a[0], a[1], a[2], a[3], a[4], a[5], a[6]);
-    break;
-  default:
-    ((Fn8)fn)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]);
-    break;
-  }
-}
 
 /// The failure of the calls so far, as a new string; NULL if none.
 static char *callFailure(Timer *t, int syncStatus) {
@@ -249,7 +74,7 @@ static double timeOnGPU(Timer *t, const Options *o, void *fn, Buffers *b,
                         char **failure) {
   tileRtClearError();
   for (int i = 0; i < (o->warmup > 0 ? o->warmup : 1); ++i)
-    call(fn, b);
+    tuneCall(fn, b);
   if ((*failure = callFailure(t, tileRtSynchronize(t->ctx))))
     return -1;
   TileRtEvent **events = tuneAlloc(2 * (size_t)o->iters * sizeof(void *));
@@ -259,7 +84,7 @@ static double timeOnGPU(Timer *t, const Options *o, void *fn, Buffers *b,
     status = tileRtEventCreate(t->ctx, &events[i]);
   for (int i = 0; i < o->iters && status == 0; ++i) {
     status = tileRtEventRecord(t->ctx, events[2 * i]);
-    call(fn, b);
+    tuneCall(fn, b);
     if (status == 0)
       status = tileRtEventRecord(t->ctx, events[2 * i + 1]);
   }
@@ -489,8 +314,9 @@ static void timeShape(Timer *t, const Options *o, const TuneManifest *m,
         snprintf(error, sizeof(error), "the library has no '%s'", m->function);
       if (fn &&
           (!buffers.signature || strcmp(buffers.signature, v->signature))) {
-        freeBuffers(t, &buffers);
-        makeBuffers(t, v->signature, m->dims, &buffers, error, sizeof(error));
+        tuneFreeBuffers(t->ctx, &buffers);
+        tuneMakeBuffers(t->ctx, &t->shape, v->signature, m->dims, &buffers,
+                        error, sizeof(error));
       }
       if (*error)
         failure = tuneStrdup(error);
@@ -512,7 +338,7 @@ static void timeShape(Timer *t, const Options *o, const TuneManifest *m,
       printf("  %zu/%zu variants, best %.3f ms\n", done, total, best);
     fflush(stdout);
   }
-  freeBuffers(t, &buffers);
+  tuneFreeBuffers(t->ctx, &buffers);
 }
 
 /// Picks, per shape class and signature, the variant with the least mean

@@ -1,0 +1,159 @@
+//===- TuneArgs.c - Arguments of a timed variant on the device ----*- C -*-===//
+
+#include "TuneArgs.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/// Bytes per element of an element type: the number in its name, in bits
+/// ("bf16", "f8E4M3FN", "i32"), at least 1; 8 for index.
+static size_t elementBytes(const char *type) {
+  while (*type && (*type < '0' || *type > '9'))
+    ++type;
+  int bits = atoi(type);
+  return bits <= 0 ? 8 : (size_t)(bits + 7) / 8;
+}
+
+/// Random values in [-1, 1) for floats, small integers otherwise.
+static void fillRandom(char *data, size_t bytes, const char *type) {
+  size_t size = elementBytes(type);
+  for (size_t i = 0; i + size <= bytes; i += size) {
+    float value = (float)rand() / (float)RAND_MAX * 2.0f - 1.0f;
+    uint16_t half;
+    if (!strcmp(type, "f16") || !strcmp(type, "bf16")) {
+      half =
+          type[0] == 'b' ? tileRtFloatToBF16(value) : tileRtFloatToHalf(value);
+      memcpy(data + i, &half, 2);
+    } else if (!strcmp(type, "f32")) {
+      memcpy(data + i, &value, 4);
+    } else if (!strcmp(type, "f64")) {
+      double wide = value;
+      memcpy(data + i, &wide, 8);
+    } else {
+      int64_t small = rand() % 7 - 3;
+      memcpy(data + i, &small, size < 8 ? size : 8); // little endian
+    }
+  }
+}
+
+bool tuneMakeBuffers(TileRtContext *ctx, const TuneShape *shape,
+                     const char *signature, const char *dims, Buffers *b,
+                     char *error, size_t size) {
+  memset(b, 0, sizeof(*b));
+  b->signature = tuneStrdup(signature);
+  char *storage;
+  char *names[TUNE_MAX_DIMS];
+  int rank = tuneSplitNames(dims, names, TUNE_MAX_DIMS, &storage);
+  char *copy = tuneStrdup(signature);
+  bool ok = true;
+  for (char *arg = strtok(copy, ";"); ok && arg; arg = strtok(NULL, ";")) {
+    char *open = strchr(arg, '['), *close = strrchr(arg, ']');
+    if (b->count == TUNE_MAX_ARGS || !open || !close) {
+      snprintf(error, size, "cannot call a function of %s", signature);
+      ok = false;
+      break;
+    }
+    *open = *close = 0;
+    Argument *a = &b->args[b->count++];
+    int64_t elements = 1;
+    char *dimNames[TUNE_MAX_DIMS], *dimStorage;
+    a->rank = *(open + 1) ? tuneSplitNames(open + 1, dimNames, TUNE_MAX_DIMS,
+                                           &dimStorage)
+                          : (dimStorage = NULL, 0);
+    for (int d = 0; ok && d < a->rank; ++d) {
+      int64_t extent = -1;
+      for (int k = 0; k < rank; ++k)
+        if (!strcmp(names[k], dimNames[d]))
+          extent = shape->sizes[k];
+      if (extent < 0 && dimNames[d][0] >= '0' && dimNames[d][0] <= '9')
+        extent = atoll(dimNames[d]);
+      if (extent < 0) {
+        snprintf(error, size,
+                 "argument #%d dimension %d ('%s') has no size: name it in "
+                 "the function's tile.shape",
+                 b->count - 1, d, dimNames[d]);
+        ok = false;
+      }
+      a->descriptor[3 + d] = extent;
+      elements *= extent;
+    }
+    free(dimStorage);
+    for (int d = a->rank - 1, stride = 1; d >= 0; --d) {
+      a->descriptor[3 + a->rank + d] = stride;
+      stride *= (int)a->descriptor[3 + d];
+    }
+    if (!ok)
+      break;
+    size_t bytes = (size_t)elements * elementBytes(arg);
+    TileRtDevicePtr ptr = 0;
+    int status = tileRtMalloc(ctx, bytes ? bytes : 1, &ptr);
+    if (status == 0) {
+      // Random data: a 1 MiB pattern, repeated.
+      size_t chunk = bytes < (1u << 20) ? bytes : (1u << 20);
+      char *host = tuneAlloc(chunk);
+      fillRandom(host, chunk, arg);
+      for (size_t done = 0; status == 0 && done < bytes; done += chunk)
+        status = tileRtMemcpyHtoD(ctx, ptr + done, host,
+                                  bytes - done < chunk ? bytes - done : chunk);
+      free(host);
+    }
+    if (status != 0) {
+      snprintf(error, size, "cannot allocate %zu bytes: %s", bytes,
+               tileRtLastError(ctx));
+      ok = false;
+    }
+    a->descriptor[0] = a->descriptor[1] = (int64_t)ptr;
+  }
+  free(copy);
+  free(storage);
+  return ok;
+}
+
+void tuneFreeBuffers(TileRtContext *ctx, Buffers *b) {
+  for (int i = 0; i < b->count; ++i)
+    tileRtFree(ctx, (TileRtDevicePtr)b->args[i].descriptor[0]);
+  free(b->signature);
+  memset(b, 0, sizeof(*b));
+}
+
+typedef void (*Fn1)(void *);
+typedef void (*Fn2)(void *, void *);
+typedef void (*Fn3)(void *, void *, void *);
+typedef void (*Fn4)(void *, void *, void *, void *);
+typedef void (*Fn5)(void *, void *, void *, void *, void *);
+typedef void (*Fn6)(void *, void *, void *, void *, void *, void *);
+typedef void (*Fn7)(void *, void *, void *, void *, void *, void *, void *);
+typedef void (*Fn8)(void *, void *, void *, void *, void *, void *, void *,
+                    void *);
+
+void tuneCall(void *fn, Buffers *b) {
+  void *a[TUNE_MAX_ARGS];
+  for (int i = 0; i < b->count; ++i)
+    a[i] = b->args[i].descriptor;
+  switch (b->count) {
+  case 1:
+    ((Fn1)fn)(a[0]);
+    break;
+  case 2:
+    ((Fn2)fn)(a[0], a[1]);
+    break;
+  case 3:
+    ((Fn3)fn)(a[0], a[1], a[2]);
+    break;
+  case 4:
+    ((Fn4)fn)(a[0], a[1], a[2], a[3]);
+    break;
+  case 5:
+    ((Fn5)fn)(a[0], a[1], a[2], a[3], a[4]);
+    break;
+  case 6:
+    ((Fn6)fn)(a[0], a[1], a[2], a[3], a[4], a[5]);
+    break;
+  case 7:
+    ((Fn7)fn)(a[0], a[1], a[2], a[3], a[4], a[5], a[6]);
+    break;
+  default:
+    ((Fn8)fn)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]);
+    break;
+  }
+}
