@@ -249,6 +249,13 @@ struct PipelineErrorCheckPass
     // carry what it meant): without it, upstream tools (mlir-translate,
     // mlir-runner) read the result without the tile dialect.
     getOperation()->removeAttr("tile.target");
+    // Nor the host functions' `tile.shape` (tile-prepare-host has checked
+    // the arguments against it): LLVM's translation warns on it.
+    getOperation()->walk([](FunctionOpInterface func) {
+      for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+        func.removeArgAttr(i,
+                           StringAttr::get(func->getContext(), "tile.shape"));
+    });
   }
 
   std::shared_ptr<ErrorWatch> watch;

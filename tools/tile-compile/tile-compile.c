@@ -22,6 +22,7 @@
 #include "Dispatch.h"
 #include "Tune.h"
 
+#include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/Diagnostics.h"
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
@@ -37,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -122,6 +124,99 @@ static void defaultRuntimeDir(char *dir, size_t size) {
   snprintf(dir, size, "%s/lib", self);
 }
 
+/// Prints errors and warnings (the compiler's decisions that need a word,
+/// such as a stage count lowered to fit) as the context would print errors
+/// alone without a handler; notes follow their diagnostic.
+static void printDiagnostic(MlirDiagnostic diagnostic, FILE *out) {
+  mlirLocationPrint(mlirDiagnosticGetLocation(diagnostic), writeToFile, out);
+  switch (mlirDiagnosticGetSeverity(diagnostic)) {
+  case MlirDiagnosticError:
+    fputs(": error: ", out);
+    break;
+  case MlirDiagnosticWarning:
+    fputs(": warning: ", out);
+    break;
+  case MlirDiagnosticNote:
+    fputs(": note: ", out);
+    break;
+  default:
+    fputs(": remark: ", out);
+    break;
+  }
+  mlirDiagnosticPrint(diagnostic, writeToFile, out);
+  fputc('\n', out);
+  for (intptr_t i = 0, e = mlirDiagnosticGetNumNotes(diagnostic); i < e; ++i) {
+    MlirDiagnostic note = mlirDiagnosticGetNote(diagnostic, i);
+    // Not the whole op the diagnostic is attached to (the context's
+    // "see current operation" notes): its location says where.
+    char *text = NULL;
+    size_t size = 0;
+    FILE *memory = open_memstream(&text, &size);
+    if (memory) {
+      mlirDiagnosticPrint(note, writeToFile, memory);
+      fclose(memory);
+    }
+    if (!text || strncmp(text, "see current operation", 21))
+      printDiagnostic(note, out);
+    free(text);
+  }
+}
+
+static MlirLogicalResult handleDiagnostic(MlirDiagnostic diagnostic,
+                                          void *userData) {
+  MlirDiagnosticSeverity severity = mlirDiagnosticGetSeverity(diagnostic);
+  if (severity == MlirDiagnosticError || severity == MlirDiagnosticWarning)
+    printDiagnostic(diagnostic, stderr);
+  return mlirLogicalResultSuccess();
+}
+
+/// Whether the paths `a` and `b` name the same file (the same text, or the
+/// same existing file).
+static bool sameFile(const char *a, const char *b) {
+  if (!strcmp(a, b))
+    return true;
+  struct stat sa, sb;
+  return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+         sa.st_ino == sb.st_ino;
+}
+
+/// Whether `module` has a public func.func at its top level: what the
+/// library exports.
+static bool hasPublicFunction(MlirModule module) {
+  MlirBlock body = mlirModuleGetBody(module);
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+    if (name.length != 9 || strncmp(name.data, "func.func", 9))
+      continue;
+    MlirAttribute visibility =
+        mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(
+                                                "sym_visibility"));
+    if (mlirAttributeIsNull(visibility))
+      return true;
+    MlirStringRef value = mlirStringAttrGetValue(visibility);
+    if (value.length == 6 && !strncmp(value.data, "public", 6))
+      return true;
+  }
+  return false;
+}
+
+/// Writes the header text made before compiling to `path` (nothing when
+/// `path` is null); 0 or 1 after a message.
+static int writeHeader(const char *path, const char *text, size_t size) {
+  if (!path)
+    return 0;
+  FILE *file = fopen(path, "w");
+  if (!file)
+    return fail("cannot write '%s'", path);
+  bool ok = fwrite(text, 1, size, file) == size;
+  if (fclose(file) != 0 || !ok) {
+    remove(path);
+    return fail("cannot write the header '%s'", path);
+  }
+  return 0;
+}
+
 static int run(char *const argv[]) {
   pid_t pid;
   int status = posix_spawnp(&pid, argv[0], NULL, NULL, argv, environ);
@@ -197,6 +292,18 @@ static int parseOptions(int argc, char **argv, Options *o) {
     return fail("%s", "no input file (see --help)");
   if (!o->output)
     return fail("%s", "no output file: -o FILE");
+  // Outputs never replace the input, nor each other.
+  const char *outputs[] = {o->output, o->header, o->keepLLVM, o->keepSource};
+  for (size_t i = 0; i < sizeof(outputs) / sizeof(outputs[0]); ++i) {
+    if (!outputs[i])
+      continue;
+    if (sameFile(outputs[i], o->input))
+      return fail("'%s' is the input: tile-compile does not overwrite it",
+                  outputs[i]);
+    for (size_t j = 0; j < i; ++j)
+      if (outputs[j] && sameFile(outputs[i], outputs[j]))
+        return fail("'%s' is given as two outputs", outputs[i]);
+  }
   return 0;
 }
 
@@ -211,9 +318,12 @@ int main(int argc, char **argv) {
   mlirDialectRegistryDestroy(registry);
   mlirContextLoadAllAvailableDialects(ctx);
   tileRegisterAllPasses();
+  mlirContextAttachDiagnosticHandler(ctx, handleDiagnostic, NULL, NULL);
 
   int status = 1;
   MlirModule module = {NULL};
+  char *header = NULL; // the C header's text, made before compiling
+  size_t headerSize = 0;
   char *text = tuneReadFile(o.input);
   bool *used = tuneAlloc(o.defines.count * sizeof(bool));
   if (!text) {
@@ -258,20 +368,23 @@ int main(int argc, char **argv) {
     fail("cannot parse '%s'", o.input);
     goto done_context;
   }
+  if (!hasPublicFunction(module)) {
+    fail("'%s' has no public function: the library would export nothing",
+         o.input);
+    goto done;
+  }
 
+  // The header is made from the module as written, and written once the
+  // library is: a failed compile leaves no output behind.
   if (o.header) {
-    FILE *file = fopen(o.header, "w");
-    if (!file) {
-      fail("cannot write '%s'", o.header);
-      goto done;
-    }
+    FILE *memory = open_memstream(&header, &headerSize);
     char guard[256];
     headerGuard(o.header, guard, sizeof(guard));
-    bool ok = mlirLogicalResultIsSuccess(tileModuleEmitCHeader(
-        module, mlirStringRefCreateFromCString(guard), writeToFile, file));
-    if (fclose(file) != 0 || !ok) {
-      remove(o.header);
-      fail("cannot write the header '%s'", o.header);
+    bool ok = memory && mlirLogicalResultIsSuccess(tileModuleEmitCHeader(
+                            module, mlirStringRefCreateFromCString(guard),
+                            writeToFile, memory));
+    if (!memory || fclose(memory) != 0 || !ok) {
+      fail("cannot make the header '%s'", o.header);
       goto done;
     }
   }
@@ -339,12 +452,13 @@ int main(int argc, char **argv) {
   if (mlirLogicalResultIsFailure(tileModuleEmitObjectFile(
           module, mlirStringRefCreateFromCString(object), o.optLevel))) {
     fail("cannot write the object file '%s'", object);
-    if (!o.objectOnly)
-      remove(object);
+    remove(object);
     goto done;
   }
   if (o.objectOnly) {
-    status = 0;
+    status = writeHeader(o.header, header, headerSize);
+    if (status)
+      remove(object);
     goto done;
   }
 
@@ -366,8 +480,14 @@ int main(int argc, char **argv) {
                   libFlag, rpathFlag, runtime, noUndefined, NULL};
   status = run(link);
   remove(object);
+  if (status == 0) {
+    status = writeHeader(o.header, header, headerSize);
+    if (status)
+      remove(o.output);
+  }
 
 done:
+  free(header);
   mlirModuleDestroy(module);
 done_context:
   mlirContextDestroy(ctx);
