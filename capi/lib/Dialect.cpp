@@ -108,10 +108,13 @@ static_assert(static_cast<uint32_t>(ReduceKind::Sum) == TileReduceKindSum &&
 //===----------------------------------------------------------------------===//
 
 bool tileAttributeIsAMemorySpaceAttr(MlirAttribute attr) {
-  return isa<MemorySpaceAttr>(unwrap(attr));
+  return !mlirAttributeIsNull(attr) && isa<MemorySpaceAttr>(unwrap(attr));
 }
 
 MlirAttribute tileMemorySpaceAttrGet(MlirContext ctx, TileMemorySpace value) {
+  if (mlirContextIsNull(ctx) ||
+      !symbolizeMemorySpace(static_cast<uint32_t>(value)))
+    return MlirAttribute{nullptr};
   return wrap(
       MemorySpaceAttr::get(loadTile(ctx), static_cast<MemorySpace>(value)));
 }
@@ -139,7 +142,7 @@ MlirStringRef tileMemoryKindGetName(TileMemoryKind kind) {
 //===----------------------------------------------------------------------===//
 
 bool tileAttributeIsALayoutAttr(MlirAttribute attr) {
-  return isa<LayoutAttrInterface>(unwrap(attr));
+  return !mlirAttributeIsNull(attr) && isa<LayoutAttrInterface>(unwrap(attr));
 }
 
 bool tileLayoutAttrIsDistributed(MlirAttribute attr) {
@@ -166,10 +169,13 @@ unwrapOptionalLayout(MlirAttribute attr, MlirLocation loc, StringRef opName) {
 //===----------------------------------------------------------------------===//
 
 bool tileAttributeIsAWarpPolicyAttr(MlirAttribute attr) {
-  return isa<WarpPolicyAttr>(unwrap(attr));
+  return !mlirAttributeIsNull(attr) && isa<WarpPolicyAttr>(unwrap(attr));
 }
 
 MlirAttribute tileWarpPolicyAttrGet(MlirContext ctx, TileWarpPolicy value) {
+  if (mlirContextIsNull(ctx) ||
+      !symbolizeWarpPolicy(static_cast<uint32_t>(value)))
+    return MlirAttribute{nullptr};
   return wrap(
       WarpPolicyAttr::get(loadTile(ctx), static_cast<WarpPolicy>(value)));
 }
@@ -180,10 +186,13 @@ TileWarpPolicy tileWarpPolicyAttrGetValue(MlirAttribute attr) {
 }
 
 bool tileAttributeIsAReduceKindAttr(MlirAttribute attr) {
-  return isa<ReduceKindAttr>(unwrap(attr));
+  return !mlirAttributeIsNull(attr) && isa<ReduceKindAttr>(unwrap(attr));
 }
 
 MlirAttribute tileReduceKindAttrGet(MlirContext ctx, TileReduceKind value) {
+  if (mlirContextIsNull(ctx) ||
+      !symbolizeReduceKind(static_cast<uint32_t>(value)))
+    return MlirAttribute{nullptr};
   return wrap(
       ReduceKindAttr::get(loadTile(ctx), static_cast<ReduceKind>(value)));
 }

@@ -81,10 +81,12 @@ typedef enum TileReduceKind TileReduceKind;
 // Memory space attributes
 //===----------------------------------------------------------------------===//
 
-/// Returns true if `attr` is a `#tile.mem<...>` attribute.
+/// Returns true if `attr` is a `#tile.mem<...>` attribute (false for a null
+/// attribute).
 MLIR_CAPI_EXPORTED bool tileAttributeIsAMemorySpaceAttr(MlirAttribute attr);
 
-/// Returns `#tile.mem<fragment>` or `#tile.mem<local>`.
+/// Returns `#tile.mem<fragment>` or `#tile.mem<local>`; a null attribute
+/// for a null context or a value that is not a TileMemorySpace.
 MLIR_CAPI_EXPORTED MlirAttribute tileMemorySpaceAttrGet(MlirContext ctx,
                                                         TileMemorySpace value);
 
@@ -111,7 +113,7 @@ MLIR_CAPI_EXPORTED MlirStringRef tileMemoryKindGetName(TileMemoryKind kind);
 
 /// Returns true if `attr` is a tile layout (an attribute implementing the
 /// tile layout interface), as accepted by `tileAllocOpCreate` and
-/// `tileParallelOpCreate`.
+/// `tileParallelOpCreate` (false for a null attribute).
 MLIR_CAPI_EXPORTED bool tileAttributeIsALayoutAttr(MlirAttribute attr);
 
 /// Returns true if `attr` is a distributed layout (of a fragment tile or a
@@ -123,10 +125,12 @@ MLIR_CAPI_EXPORTED bool tileLayoutAttrIsDistributed(MlirAttribute attr);
 // Warp policy and reduction kind attributes
 //===----------------------------------------------------------------------===//
 
-/// Returns true if `attr` is a `#tile.warp_policy<...>` attribute.
+/// Returns true if `attr` is a `#tile.warp_policy<...>` attribute (false
+/// for a null attribute).
 MLIR_CAPI_EXPORTED bool tileAttributeIsAWarpPolicyAttr(MlirAttribute attr);
 
-/// Returns the `#tile.warp_policy<...>` attribute of `value`.
+/// Returns the `#tile.warp_policy<...>` attribute of `value`; a null
+/// attribute for a null context or a value that is not a TileWarpPolicy.
 MLIR_CAPI_EXPORTED MlirAttribute tileWarpPolicyAttrGet(MlirContext ctx,
                                                        TileWarpPolicy value);
 
@@ -134,10 +138,12 @@ MLIR_CAPI_EXPORTED MlirAttribute tileWarpPolicyAttrGet(MlirContext ctx,
 MLIR_CAPI_EXPORTED TileWarpPolicy
 tileWarpPolicyAttrGetValue(MlirAttribute attr);
 
-/// Returns true if `attr` is a `#tile.reduce_kind<...>` attribute.
+/// Returns true if `attr` is a `#tile.reduce_kind<...>` attribute (false
+/// for a null attribute).
 MLIR_CAPI_EXPORTED bool tileAttributeIsAReduceKindAttr(MlirAttribute attr);
 
-/// Returns the `#tile.reduce_kind<...>` attribute of `value`.
+/// Returns the `#tile.reduce_kind<...>` attribute of `value`; a null
+/// attribute for a null context or a value that is not a TileReduceKind.
 MLIR_CAPI_EXPORTED MlirAttribute tileReduceKindAttrGet(MlirContext ctx,
                                                        TileReduceKind value);
 
