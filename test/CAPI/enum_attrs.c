@@ -10,8 +10,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-// RUN: %cc -std=c11 -Wall -Wextra -Werror %tile_capi_cflags %s -o %t
-// -L%tile_lib_dir -lTileMLIR-C -Wl,-rpath,%tile_lib_dir RUN: %t | FileCheck %s
+// clang-format off
+// RUN: %cc -std=c11 -Wall -Wextra -Werror %tile_capi_cflags %s -o %t -L%tile_lib_dir -lTileMLIR-C -Wl,-rpath,%tile_lib_dir
+// RUN: %t | FileCheck %s
+// clang-format on
 
 #include "mlir-c/IR.h"
 #include "tile-c/Dialect.h"
