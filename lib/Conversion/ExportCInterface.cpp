@@ -27,6 +27,49 @@ namespace {
 constexpr StringLiteral kWrapperPrefix = "_mlir_ciface_";
 constexpr StringLiteral kExpandedPrefix = "_mlir_tile_expanded_";
 
+/// Where the host function reports through the tile runtime (its
+/// argument checks declare `tileRtHostBegin` and `tileRtHostArgError`) and
+/// returns nothing: a null pointer where `exported` takes a memref
+/// descriptor is such an error, before the wrapper reads the descriptor.
+/// Leaves `builder` in the block that continues with valid pointers.
+void checkDescriptorPointers(OpBuilder &builder, SymbolTable &symbols,
+                             LLVM::LLVMFuncOp exported, StringRef name) {
+  auto begin = symbols.lookup<LLVM::LLVMFuncOp>("tileRtHostBegin");
+  auto argError = symbols.lookup<LLVM::LLVMFuncOp>("tileRtHostArgError");
+  if (!begin || !argError ||
+      !isa<LLVM::LLVMVoidType>(exported.getFunctionType().getReturnType()))
+    return;
+  Location loc = exported.getLoc();
+  auto cString = [&](const Twine &global, const Twine &text) {
+    std::string data = (text + Twine('\0')).str();
+    return LLVM::createGlobalString(loc, builder, global.str(), data,
+                                    LLVM::Linkage::Internal);
+  };
+  for (BlockArgument arg : exported.getArguments()) {
+    if (!isa<LLVM::LLVMPointerType>(arg.getType()))
+      continue;
+    Block *current = builder.getInsertionBlock();
+    Block *valid = current->splitBlock(builder.getInsertionPoint());
+    Block *null = builder.createBlock(valid);
+    builder.setInsertionPointToEnd(current);
+    Value zero = LLVM::ZeroOp::create(builder, loc, arg.getType());
+    Value isNull =
+        LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::eq, arg, zero);
+    LLVM::CondBrOp::create(builder, loc, isNull, null, valid);
+    builder.setInsertionPointToStart(null);
+    std::string prefix =
+        ("__tile_null_" + name + "_" + Twine(arg.getArgNumber())).str();
+    Value function = cString(prefix + "_function", name);
+    Value message = cString(prefix + "_message",
+                            "argument #" + Twine(arg.getArgNumber()) +
+                                " is a null pointer, not a memref descriptor");
+    LLVM::CallOp::create(builder, loc, begin, ValueRange{function});
+    LLVM::CallOp::create(builder, loc, argError, ValueRange{function, message});
+    LLVM::ReturnOp::create(builder, loc, ValueRange{});
+    builder.setInsertionPointToStart(valid);
+  }
+}
+
 class ExportCInterface
     : public tile::impl::ExportCInterfaceBase<ExportCInterface> {
 public:
@@ -61,6 +104,7 @@ public:
                                                wrapper.getFunctionType());
       Block *entry = exported.addEntryBlock(builder);
       builder.setInsertionPointToStart(entry);
+      checkDescriptorPointers(builder, symbols, exported, name);
       auto call = LLVM::CallOp::create(builder, wrapper.getLoc(), wrapper,
                                        entry->getArguments());
       LLVM::ReturnOp::create(builder, wrapper.getLoc(), call.getResults());

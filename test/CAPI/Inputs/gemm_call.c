@@ -38,6 +38,12 @@ int main(void) {
   gemm(&nullA, &B, &C);
   report("null A");
 
+  // No descriptor at all: an error, not a crash.
+  gemm(NULL, &B, &C);
+  report("null descriptor A");
+  gemm(&A, &B, NULL);
+  report("null descriptor C");
+
   tile_memref_2d badStride = view(b, 32, 48);
   badStride.strides[0] = 0;
   gemm(&A, &badStride, &C);
