@@ -193,3 +193,20 @@ func.func @enough_threads() {
   }
   return
 }
+
+// -----
+
+// The launch's register cap (check-resources-registers.mlir) is checked on
+// NVIDIA chips only: on gfx942 a 256x256 f32 fragment over 1024 threads
+// (64 VGPRs per lane) with tile.blocks_per_sm = 2 is accepted (AMD's
+// compiler spills to scratch instead of failing).
+// CHECK-LABEL: func.func @amd_launch
+// CHECK: tile.fragment_registers = 64 : i64
+module attributes {tile.target = #tile.target<"gfx942">} {
+  func.func @amd_launch() {
+    tile.kernel @amd_launch blocks(%bx) in [1] threads(1024) attributes {tile.blocks_per_sm = 2 : i64} {
+      %c = tile.alloc : memref<256x256xf32, #tile.mem<fragment>>
+    }
+    return
+  }
+}

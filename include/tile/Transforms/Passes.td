@@ -226,7 +226,11 @@ def CheckResources : Pass<"tile-check-resources", "ModuleOp"> {
     limit. Also estimates the registers per thread that fragment and local
     tiles occupy (`tile.fragment_registers`) and reports kernels whose
     estimate exceeds `max-registers` (a register tile of that size cannot
-    stay in registers).
+    stay in registers). On NVIDIA chips also reports kernels whose register
+    tiles, or one of whose wgmma instructions (its whole accumulator), need
+    more than the launch gives a thread: the register file over threads x
+    `tile.blocks_per_sm` in steps of 8, or the `tile.ws` budget (ptxas
+    would fail with "Insufficient registers").
   }];
   let dependentDialects = ["::mlir::tile::TileDialect"];
   let options = [
