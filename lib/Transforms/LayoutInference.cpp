@@ -69,6 +69,7 @@ private:
   LogicalResult propagate();
   void resolveLoop(ParallelOp loop, bool freeChoice);
   void assignDefaults();
+  void convertReduceTargets();
   void assignSharedLayouts();
   LogicalResult materialize();
 
@@ -80,6 +81,7 @@ private:
   bool setIfUnknown(Value fragment, LinearLayout layout, Operation *origin);
   LinearLayout projectForAccess(const LinearLayout &loopLayout,
                                 const Access &access, unsigned loopRank);
+  std::optional<LinearLayout> getReduceTargetLayout(ReduceOp reduce);
   Candidate evaluate(ParallelOp loop, LinearLayout layout, std::string origin);
   Value createConversion(Value fragment, const LinearLayout &layout);
 
@@ -262,6 +264,18 @@ LogicalResult LayoutInference::assignGemmLayouts() {
   return success();
 }
 
+std::optional<LinearLayout>
+LayoutInference::getReduceTargetLayout(ReduceOp reduce) {
+  auto it = layouts.find(reduce.getSource());
+  if (it == layouts.end() || !isFragment(reduce.getTarget()))
+    return std::nullopt;
+  LinearLayout projected = it->second.projectOut(reduce.getDim());
+  auto targetShape =
+      getPaddedShape(cast<MemRefType>(reduce.getTarget().getType()).getShape());
+  SmallVector<LinearLayout::InDim> dims(projected.getInDims());
+  return LinearLayout(std::move(dims), targetShape);
+}
+
 LinearLayout LayoutInference::projectForAccess(const LinearLayout &loopLayout,
                                                const Access &access,
                                                unsigned loopRank) {
@@ -389,15 +403,8 @@ LogicalResult LayoutInference::propagate() {
     }
     // Reductions: the target is the source without the reduced dimension.
     kernel.walk([&](ReduceOp reduce) {
-      auto it = layouts.find(reduce.getSource());
-      if (it == layouts.end() || !isFragment(reduce.getTarget()))
-        return;
-      LinearLayout projected = it->second.projectOut(reduce.getDim());
-      auto targetShape = getPaddedShape(
-          cast<MemRefType>(reduce.getTarget().getType()).getShape());
-      SmallVector<LinearLayout::InDim> dims(projected.getInDims());
-      projected = LinearLayout(std::move(dims), targetShape);
-      changed |= setIfUnknown(reduce.getTarget(), projected, reduce);
+      if (std::optional<LinearLayout> projected = getReduceTargetLayout(reduce))
+        changed |= setIfUnknown(reduce.getTarget(), *projected, reduce);
     });
     // Fragment-to-fragment copies of the same shape: share layouts.
     kernel.walk([&](CopyOp copy) {
@@ -415,23 +422,56 @@ LogicalResult LayoutInference::propagate() {
 }
 
 void LayoutInference::assignDefaults() {
-  for (Operation &op : kernel.getBody().front()) {
-    auto alloc = dyn_cast<AllocOp>(op);
-    if (!alloc || !isFragment(alloc.getResult()) ||
-        layouts.count(alloc.getResult()))
-      continue;
-    // Threads of the first user (fragments used only inside a tile.ws are
-    // distributed over its warpgroups).
-    int64_t threads = kernel.getThreads();
-    for (Operation *user : alloc->getUsers()) {
-      threads = getNumThreads(user, kernel);
-      break;
+  // Targets of reductions last, from their sources (propagate): a
+  // partition of their own would not be the source layout without the
+  // reduced dimension.
+  DenseSet<Value> reduceTargets;
+  kernel.walk(
+      [&](ReduceOp reduce) { reduceTargets.insert(reduce.getTarget()); });
+  for (bool targets : {false, true}) {
+    for (Operation &op : kernel.getBody().front()) {
+      auto alloc = dyn_cast<AllocOp>(op);
+      if (!alloc || !isFragment(alloc.getResult()) ||
+          layouts.count(alloc.getResult()) ||
+          reduceTargets.contains(alloc.getResult()) != targets)
+        continue;
+      // Threads of the first user (fragments used only inside a tile.ws are
+      // distributed over its warpgroups).
+      int64_t threads = kernel.getThreads();
+      for (Operation *user : alloc->getUsers()) {
+        threads = getNumThreads(user, kernel);
+        break;
+      }
+      layouts[alloc.getResult()] = getPartitionLayout(
+          alloc.getType().getShape(), threads,
+          alloc.getType().getElementTypeBitWidth(), target->getWarpSize());
+      origins[alloc.getResult()] = alloc;
     }
-    layouts[alloc.getResult()] = getPartitionLayout(
-        alloc.getType().getShape(), threads,
-        alloc.getType().getElementTypeBitWidth(), target->getWarpSize());
-    origins[alloc.getResult()] = alloc;
+    (void)propagate(); // (fails only on fixed layouts, which these are not)
   }
+}
+
+void LayoutInference::convertReduceTargets() {
+  // A reduction writes its target in the source layout without the reduced
+  // dimension (the target may keep it with size 1). A target with another
+  // layout (a gemm's, a user's, a loop's) is written through a temporary,
+  // copied into it after (and from it before, without `clear`).
+  kernel.walk([&](ReduceOp reduce) {
+    std::optional<LinearLayout> projected = getReduceTargetLayout(reduce);
+    auto have = layouts.find(reduce.getTarget());
+    if (!projected || have == layouts.end())
+      return;
+    auto same = [&](StringRef dim) {
+      return have->second.getBases(dim) == projected->getBases(dim);
+    };
+    if (same(LinearLayout::kRegister) && same(LinearLayout::kLane) &&
+        same(LinearLayout::kWarp))
+      return;
+    conversions.push_back(
+        {reduce.getTarget(), *projected, reduce,
+         static_cast<int>(reduce.getTargetMutable().getOperandNumber()),
+         !reduce.getClear(), true});
+  });
 }
 
 /// The gemms reading `value` (or a view of it) as their A or B operand.
@@ -545,6 +585,7 @@ LogicalResult LayoutInference::run() {
       return failure();
   }
   assignDefaults();
+  convertReduceTargets();
   assignSharedLayouts();
   // A loop that must write through a conversion it cannot make.
   for (ParallelOp loop : loops) {
