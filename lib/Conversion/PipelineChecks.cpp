@@ -16,8 +16,10 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/AttrTypeSubElements.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Pass/Pass.h"
+#include "llvm/ADT/StringMap.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -75,9 +77,173 @@ struct PipelinePreflightPass
     }
     if (failed)
       return signalPassFailure();
+    // Targets and names first: nothing else means anything for a kernel of
+    // the other vendor.
+    StringRef source;
+    TargetAttr target = getPipelineTarget(module, source);
+    if (!succeeded(checkTargets(module, target, source)) |
+        !succeeded(checkKernelNames(module, target)))
+      return signalPassFailure();
     normalizeGlobalMemorySpace(module);
     if (!succeeded(checkInput(module)))
       signalPassFailure();
+  }
+
+  /// The chip and features tile-attach-target will give the module, with
+  /// where the chip comes from; null where it will report an error itself
+  /// (an unknown chip, a chip option the module's target contradicts).
+  TargetAttr getPipelineTarget(ModuleOp module, StringRef &source) {
+    auto existing =
+        module->getAttrOfType<TargetAttr>(TileDialect::kTargetAttrName);
+    StringRef chip = options.chip;
+    StringRef features = options.features;
+    if (!chip.empty()) {
+      if (existing && existing.getChip() != chip)
+        return {};
+      source = "the chip option";
+    } else if (existing) {
+      chip = existing.getChip();
+      if (features.empty())
+        features = existing.getFeatures();
+      source = "the module's #tile.target";
+    } else {
+      chip = options.defaultChip.empty() ? StringRef(kDefaultChip)
+                                         : StringRef(options.defaultChip);
+      source = "the pipeline's default chip";
+    }
+    auto ignore = [] { return InFlightDiagnostic(); };
+    if (!lookupChip(chip) ||
+        ::mlir::failed(TargetAttr::verify(ignore, chip, features)))
+      return {};
+    return TargetAttr::get(module.getContext(), chip, features);
+  }
+
+  /// One target per module: the module's chip is the pipeline's vendor's
+  /// (reported here, before the tile-level passes run for the wrong
+  /// vendor), a kernel's own `#tile.target` names the module's chip (and
+  /// PTX version, where it names one), and no op of the other vendor's
+  /// dialects (nvvm, nvgpu / rocdl, amdgpu) is left for LLVM to reject.
+  LogicalResult checkTargets(ModuleOp module, TargetAttr target,
+                             StringRef source) {
+    bool nvidia = options.vendor == "nvidia";
+    StringRef vendorName = nvidia ? "NVIDIA" : "AMD";
+    StringRef otherName = nvidia ? "AMD" : "NVIDIA";
+    StringRef otherPipeline = nvidia ? "tile-to-rocdl" : "tile-to-nvvm";
+    bool failed = false;
+    if (target && target.getDescription()->isNVIDIA() != nvidia) {
+      module.emitError("the target ")
+          << target.getChip() << " is an " << otherName
+          << " GPU: compile it with " << otherPipeline << ", not "
+          << options.pipelineName;
+      return failure();
+    }
+    module.walk([&](Operation *op) {
+      auto kernel = dyn_cast<KernelOp>(op);
+      auto own =
+          kernel
+              ? kernel->getAttrOfType<TargetAttr>(TileDialect::kTargetAttrName)
+              : TargetAttr();
+      if (own && own.getDescription()) {
+        if (own.getDescription()->isNVIDIA() != nvidia) {
+          kernel.emitOpError("@")
+              << kernel.getSymName() << " targets " << own.getChip() << ", an "
+              << otherName << " GPU, which " << options.pipelineName
+              << " does not compile (it compiles for " << vendorName
+              << " GPUs): compile this kernel with " << otherPipeline
+              << ", in a module of its own";
+          failed = true;
+        } else if (target && own.getChip() != target.getChip()) {
+          kernel.emitOpError("@")
+              << kernel.getSymName() << " targets " << own.getChip() << ", but "
+              << options.pipelineName << " compiles this module for "
+              << target.getChip() << " (" << source
+              << "): the kernels of a module are compiled for one chip; "
+                 "remove the kernel's target or compile it in a module for "
+              << own.getChip();
+          failed = true;
+        } else if (target && !own.getFeatures().empty() &&
+                   own.getPtxVersion() != target.getPtxVersion()) {
+          kernel.emitOpError("@")
+              << kernel.getSymName() << " asks for PTX ISA +ptx"
+              << own.getPtxVersion() << ", but " << options.pipelineName
+              << " compiles this module with +ptx" << target.getPtxVersion()
+              << ": remove the kernel's features or give the module the "
+                 "same ones";
+          failed = true;
+        }
+      }
+      StringRef dialect = op->getName().getDialectNamespace();
+      bool foreign = nvidia ? (dialect == "rocdl" || dialect == "amdgpu")
+                            : (dialect == "nvvm" || dialect == "nvgpu");
+      if (foreign) {
+        op->emitOpError("is an ")
+            << otherName << " operation (the " << dialect << " dialect), which "
+            << options.pipelineName << " cannot compile: it compiles for "
+            << vendorName << " GPUs"
+            << (target ? (" (" + target.getChip() + ")").str() : "");
+        failed = true;
+      }
+    });
+    return failure(failed);
+  }
+
+  /// Kernels are named by the user: two of the same name (in two host
+  /// functions, say) would clash later under the names the pipeline derives
+  /// from them (`<kernel>_module`, `<kernel>_tma`), which the user never
+  /// wrote. Reported here, at the user's kernels.
+  LogicalResult checkKernelNames(ModuleOp module, TargetAttr target) {
+    bool failed = false;
+    llvm::StringMap<KernelOp> kernels;
+    SmallVector<KernelOp> ordered;
+    module.walk([&](KernelOp kernel) {
+      auto [it, inserted] = kernels.try_emplace(kernel.getSymName(), kernel);
+      if (inserted) {
+        ordered.push_back(kernel);
+        return;
+      }
+      InFlightDiagnostic diag =
+          kernel.emitOpError("name '")
+          << kernel.getSymName()
+          << "' is used by another tile.kernel: kernel names must be unique "
+             "in the module (they name the compiled kernels)";
+      diag.attachNote(it->second.getLoc())
+          << "the other kernel named '" << kernel.getSymName() << "'";
+      failed = true;
+    });
+    // Tensor-copy versions are made on chips with tensor copies only.
+    bool tma = !target || target.getDescription()->tma;
+    // Names derived from a kernel's: its gpu.module (`<kernel>_module`)
+    // and its tensor-copy version (`<kernel>_tma`, with its module).
+    for (KernelOp kernel : ordered) {
+      StringRef name = kernel.getSymName();
+      // A kernel's name is a symbol of its own gpu.module; the gpu.modules
+      // are symbols of the module.
+      auto clash = [&](const std::string &derived, StringRef what) {
+        bool isModule = StringRef(derived).ends_with("_module");
+        Operation *other = nullptr;
+        if (isModule)
+          other = SymbolTable::lookupSymbolIn(module, derived);
+        else if (auto it = kernels.find(derived); it != kernels.end())
+          other = it->second;
+        if (!other)
+          return;
+        InFlightDiagnostic diag = other->emitOpError("name '")
+                                  << derived << "' is also the name "
+                                  << options.pipelineName << " gives " << what
+                                  << " tile.kernel @" << name
+                                  << ": rename one of them";
+        diag.attachNote(kernel.getLoc()) << "the kernel @" << name;
+        failed = true;
+      };
+      std::string base = name.str();
+      clash(base + "_module", "the gpu.module compiled from");
+      if (!tma)
+        continue;
+      clash(base + "_tma", "the tensor-copy version of");
+      clash(base + "_tma_module",
+            "the gpu.module of the tensor-copy version of");
+    }
+    return failure(failed);
   }
 
   static void normalizeGlobalMemorySpace(ModuleOp module) {

@@ -44,6 +44,11 @@ struct ErrorWatch {
 struct PreflightOptions {
   /// The pipeline's name, for diagnostics.
   std::string pipelineName = "tile-to-nvvm";
+  /// The vendor it compiles for ("nvidia" or "amd"), and its target options
+  /// as tile-attach-target will read them: every kernel's own `#tile.target`
+  /// and every vendor dialect op is checked against them.
+  std::string vendor = "nvidia";
+  std::string chip, features, defaultChip;
   /// Errors about the options (format, toolkit, optimization level).
   SmallVector<std::string> optionErrors;
   bool specializeBounds = true;

@@ -127,6 +127,9 @@ void mlir::tile::buildTileToNVVMPipeline(
   // Options are checked first: errors are reported at the module before
   // anything runs (chip and features by tile-attach-target).
   pipelines::PreflightOptions preflight;
+  preflight.vendor = "nvidia";
+  preflight.chip = options.chip;
+  preflight.features = options.features;
   preflight.specializeBounds = options.specializeBounds;
   preflight.watch = std::make_shared<pipelines::ErrorWatch>();
   StringRef format = options.format;

@@ -51,6 +51,9 @@ void mlir::tile::buildTileToROCDLPipeline(
     OpPassManager &pm, const TileToROCDLPipelineOptions &options) {
   pipelines::PreflightOptions preflight;
   preflight.pipelineName = "tile-to-rocdl";
+  preflight.vendor = "amd";
+  preflight.chip = options.chip;
+  preflight.defaultChip = "gfx942";
   preflight.specializeBounds = options.specializeBounds;
   preflight.watch = std::make_shared<pipelines::ErrorWatch>();
   StringRef format = options.format;
