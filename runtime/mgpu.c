@@ -70,6 +70,10 @@ static int prepareLaunch(const char *api, CUfunction function,
   if (toDims(api, "grid", gridValues, grid, 3) ||
       toDims(api, "block", blockValues, block, 3))
     return 1;
+  // An empty grid has nothing to run (the driver would fail the launch):
+  // nothing is launched, no error, no driver needed.
+  if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
+    return 1;
   if (smem < 0) {
     tileRecordError(TILE_RT_ERROR_INVALID_ARGUMENT,
                     "%s: %d bytes of dynamic shared memory", api, (int)smem);

@@ -36,10 +36,23 @@ static int64_t getConstant(Value value) {
 MlirLogicalResult tileModuleGetGPUBinary(MlirModule cModule,
                                          MlirStringRef cKernelName,
                                          const void **data, size_t *size) {
+  if (data)
+    *data = nullptr;
+  if (size)
+    *size = 0;
+  if (mlirModuleIsNull(cModule))
+    return wrap(failure());
   ModuleOp module = unwrap(cModule);
+  if (!data || !size) {
+    emitError(module.getLoc())
+        << "tileModuleGetGPUBinary: NULL data or size pointer";
+    return wrap(failure());
+  }
+  if (!cKernelName.data && cKernelName.length) {
+    emitError(module.getLoc()) << "tileModuleGetGPUBinary: NULL kernel name";
+    return wrap(failure());
+  }
   StringRef kernelName = unwrap(cKernelName);
-  *data = nullptr;
-  *size = 0;
 
   gpu::BinaryOp binary;
   // The binary a launch of the kernel refers to.
@@ -90,10 +103,23 @@ MlirLogicalResult tileModuleGetLaunchInfo(MlirModule cModule,
                                           MlirStringRef cKernelName,
                                           int64_t *sharedBytes,
                                           int64_t block[3]) {
+  if (sharedBytes)
+    *sharedBytes = -1;
+  if (block)
+    block[0] = block[1] = block[2] = -1;
+  if (mlirModuleIsNull(cModule))
+    return wrap(failure());
   ModuleOp module = unwrap(cModule);
+  if (!sharedBytes || !block) {
+    emitError(module.getLoc())
+        << "tileModuleGetLaunchInfo: NULL shared-bytes or block pointer";
+    return wrap(failure());
+  }
+  if (!cKernelName.data && cKernelName.length) {
+    emitError(module.getLoc()) << "tileModuleGetLaunchInfo: NULL kernel name";
+    return wrap(failure());
+  }
   StringRef kernelName = unwrap(cKernelName);
-  *sharedBytes = -1;
-  block[0] = block[1] = block[2] = -1;
   gpu::LaunchFuncOp launch = findLaunch(module, kernelName);
   if (!launch) {
     emitError(module.getLoc())

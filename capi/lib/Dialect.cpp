@@ -12,37 +12,17 @@
 #include "tile/Dialect/TileDialect.h"
 #include "tile/Dialect/TileOps.h"
 
+#include "DialectHelpers.h"
+
 using namespace mlir;
 using namespace mlir::tile;
+using namespace mlir::tile::capi;
 
 MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(Tile, tile, mlir::tile::TileDialect)
 
 //===----------------------------------------------------------------------===//
 // Helpers
 //===----------------------------------------------------------------------===//
-
-/// Loads the tile dialect (and thereby the dialects it depends on, gpu
-/// included) into `context`; returns `context`.
-static MLIRContext *loadTile(MLIRContext *context) {
-  context->getOrLoadDialect<TileDialect>();
-  return context;
-}
-
-static MLIRContext *loadTile(MlirContext ctx) { return loadTile(unwrap(ctx)); }
-
-/// Returns a builder without insertion point (ops it creates are detached)
-/// in the context of `loc`, with the tile dialect loaded.
-static OpBuilder getBuilder(MlirLocation loc) {
-  return OpBuilder(loadTile(unwrap(loc)->getContext()));
-}
-
-static SmallVector<Value> unwrapValues(intptr_t num, const MlirValue *values) {
-  SmallVector<Value> result;
-  result.reserve(num);
-  for (intptr_t i = 0; i < num; ++i)
-    result.push_back(unwrap(values[i]));
-  return result;
-}
 
 static MemoryKind unwrapMemoryKind(TileMemoryKind kind) {
   switch (kind) {
@@ -76,13 +56,6 @@ static TileMemoryKind wrapMemoryKind(MemoryKind kind) {
   return TileMemoryKindUnknown;
 }
 
-/// Returns the integer value of the discardable kernel attribute `name`, or
-/// -1 if the kernel does not carry it.
-static int64_t getKernelIntAttr(MlirOperation op, StringRef name) {
-  auto attr = unwrap(op)->getAttrOfType<IntegerAttr>(name);
-  return attr ? attr.getInt() : -1;
-}
-
 // The C enumerations mirror the ODS enumerations value by value.
 static_assert(static_cast<uint32_t>(MemorySpace::Fragment) ==
                       TileMemorySpaceFragment &&
@@ -108,7 +81,7 @@ static_assert(static_cast<uint32_t>(ReduceKind::Sum) == TileReduceKindSum &&
 //===----------------------------------------------------------------------===//
 
 bool tileAttributeIsAMemorySpaceAttr(MlirAttribute attr) {
-  return !mlirAttributeIsNull(attr) && isa<MemorySpaceAttr>(unwrap(attr));
+  return isa_and_present<MemorySpaceAttr>(unwrap(attr));
 }
 
 MlirAttribute tileMemorySpaceAttrGet(MlirContext ctx, TileMemorySpace value) {
@@ -120,16 +93,21 @@ MlirAttribute tileMemorySpaceAttrGet(MlirContext ctx, TileMemorySpace value) {
 }
 
 TileMemorySpace tileMemorySpaceAttrGetValue(MlirAttribute attr) {
-  return static_cast<TileMemorySpace>(
-      cast<MemorySpaceAttr>(unwrap(attr)).getValue());
+  auto space = dyn_cast_if_present<MemorySpaceAttr>(unwrap(attr));
+  return space ? static_cast<TileMemorySpace>(space.getValue())
+               : static_cast<TileMemorySpace>(-1);
 }
 
 MlirAttribute tileSharedMemorySpaceAttrGet(MlirContext ctx) {
+  if (mlirContextIsNull(ctx))
+    return MlirAttribute{nullptr};
   return wrap(getMemorySpaceAttr(loadTile(ctx), MemoryKind::Shared));
 }
 
 MlirAttribute tileMemoryKindGetMemorySpaceAttr(MlirContext ctx,
                                                TileMemoryKind kind) {
+  if (mlirContextIsNull(ctx) || kind > TileMemoryKindUnknown)
+    return MlirAttribute{nullptr};
   return wrap(getMemorySpaceAttr(loadTile(ctx), unwrapMemoryKind(kind)));
 }
 
@@ -142,26 +120,12 @@ MlirStringRef tileMemoryKindGetName(TileMemoryKind kind) {
 //===----------------------------------------------------------------------===//
 
 bool tileAttributeIsALayoutAttr(MlirAttribute attr) {
-  return !mlirAttributeIsNull(attr) && isa<LayoutAttrInterface>(unwrap(attr));
+  return isa_and_present<LayoutAttrInterface>(unwrap(attr));
 }
 
 bool tileLayoutAttrIsDistributed(MlirAttribute attr) {
-  return cast<LayoutAttrInterface>(unwrap(attr)).isDistributed();
-}
-
-/// Unwraps the optional layout `attr` of an op built at `loc`: returns
-/// failure (after reporting an error) if it is set but is not a layout.
-static FailureOr<LayoutAttrInterface>
-unwrapOptionalLayout(MlirAttribute attr, MlirLocation loc, StringRef opName) {
-  if (mlirAttributeIsNull(attr))
-    return LayoutAttrInterface();
-  auto layout = dyn_cast<LayoutAttrInterface>(unwrap(attr));
-  if (!layout) {
-    emitError(unwrap(loc)) << opName << " expects a tile layout, got "
-                           << unwrap(attr);
-    return failure();
-  }
-  return layout;
+  auto layout = dyn_cast_if_present<LayoutAttrInterface>(unwrap(attr));
+  return layout && layout.isDistributed();
 }
 
 //===----------------------------------------------------------------------===//
@@ -169,7 +133,7 @@ unwrapOptionalLayout(MlirAttribute attr, MlirLocation loc, StringRef opName) {
 //===----------------------------------------------------------------------===//
 
 bool tileAttributeIsAWarpPolicyAttr(MlirAttribute attr) {
-  return !mlirAttributeIsNull(attr) && isa<WarpPolicyAttr>(unwrap(attr));
+  return isa_and_present<WarpPolicyAttr>(unwrap(attr));
 }
 
 MlirAttribute tileWarpPolicyAttrGet(MlirContext ctx, TileWarpPolicy value) {
@@ -181,12 +145,13 @@ MlirAttribute tileWarpPolicyAttrGet(MlirContext ctx, TileWarpPolicy value) {
 }
 
 TileWarpPolicy tileWarpPolicyAttrGetValue(MlirAttribute attr) {
-  return static_cast<TileWarpPolicy>(
-      cast<WarpPolicyAttr>(unwrap(attr)).getValue());
+  auto policy = dyn_cast_if_present<WarpPolicyAttr>(unwrap(attr));
+  return policy ? static_cast<TileWarpPolicy>(policy.getValue())
+                : static_cast<TileWarpPolicy>(-1);
 }
 
 bool tileAttributeIsAReduceKindAttr(MlirAttribute attr) {
-  return !mlirAttributeIsNull(attr) && isa<ReduceKindAttr>(unwrap(attr));
+  return isa_and_present<ReduceKindAttr>(unwrap(attr));
 }
 
 MlirAttribute tileReduceKindAttrGet(MlirContext ctx, TileReduceKind value) {
@@ -198,8 +163,9 @@ MlirAttribute tileReduceKindAttrGet(MlirContext ctx, TileReduceKind value) {
 }
 
 TileReduceKind tileReduceKindAttrGetValue(MlirAttribute attr) {
-  return static_cast<TileReduceKind>(
-      cast<ReduceKindAttr>(unwrap(attr)).getValue());
+  auto kind = dyn_cast_if_present<ReduceKindAttr>(unwrap(attr));
+  return kind ? static_cast<TileReduceKind>(kind.getValue())
+              : static_cast<TileReduceKind>(-1);
 }
 
 //===----------------------------------------------------------------------===//
@@ -208,11 +174,19 @@ TileReduceKind tileReduceKindAttrGetValue(MlirAttribute attr) {
 
 MlirType tileMemRefTypeGet(MlirType elementType, intptr_t rank,
                            const int64_t *shape, TileMemoryKind kind) {
+  if (mlirTypeIsNull(elementType))
+    return MlirType{nullptr};
   Type element = unwrap(elementType);
   MLIRContext *ctx = loadTile(element.getContext());
-  if (kind == TileMemoryKindUnknown) {
+  if (kind >= TileMemoryKindUnknown) {
     emitError(UnknownLoc::get(ctx))
         << "cannot build a memref type in an unknown memory space";
+    return MlirType{nullptr};
+  }
+  if (rank < 0 || (rank > 0 && !shape)) {
+    emitError(UnknownLoc::get(ctx))
+        << "cannot build a memref type of rank " << rank << " from "
+        << (shape ? "a shape" : "a NULL shape");
     return MlirType{nullptr};
   }
   Attribute memorySpace = getMemorySpaceAttr(ctx, unwrapMemoryKind(kind));
@@ -243,7 +217,7 @@ MlirType tileLocalMemRefTypeGet(MlirType elementType, intptr_t rank,
 }
 
 TileMemoryKind tileMemRefTypeGetMemoryKind(MlirType type) {
-  auto memrefType = dyn_cast<MemRefType>(unwrap(type));
+  auto memrefType = dyn_cast_if_present<MemRefType>(unwrap(type));
   if (!memrefType)
     return TileMemoryKindUnknown;
   return wrapMemoryKind(getMemoryKind(memrefType));
@@ -253,271 +227,19 @@ TileMemoryKind tileMemRefTypeGetMemoryKind(MlirType type) {
 // Blocks
 //===----------------------------------------------------------------------===//
 
-void tileBlockInsertOwnedOperation(MlirBlock block, MlirOperation operation) {
+bool tileBlockInsertOwnedOperation(MlirBlock block, MlirOperation operation) {
+  if (mlirBlockIsNull(block) || mlirOperationIsNull(operation))
+    return false;
   Block *b = unwrap(block);
   Operation *op = unwrap(operation);
+  // Owned: not in a block already (which would own it), and not an
+  // ancestor of `b` (which would make a cycle).
+  Operation *parent = b->getParentOp();
+  if (op->getBlock() || (parent && op->isAncestor(parent)))
+    return false;
   if (!b->empty() && b->back().hasTrait<OpTrait::IsTerminator>())
     b->getOperations().insert(b->back().getIterator(), op);
   else
     b->push_back(op);
-}
-
-//===----------------------------------------------------------------------===//
-// tile.kernel
-//===----------------------------------------------------------------------===//
-
-MlirOperation tileKernelOpCreate(MlirLocation loc, MlirStringRef name,
-                                 intptr_t gridRank, const int64_t *staticGrid,
-                                 intptr_t numDynamicGrid,
-                                 const MlirValue *dynamicGrid,
-                                 int64_t threads) {
-  OpBuilder builder = getBuilder(loc);
-  Location location = unwrap(loc);
-  SmallVector<OpFoldResult> grid;
-  intptr_t nextDynamic = 0;
-  for (intptr_t i = 0; i < gridRank; ++i) {
-    if (!ShapedType::isDynamic(staticGrid[i])) {
-      grid.push_back(builder.getIndexAttr(staticGrid[i]));
-      continue;
-    }
-    if (nextDynamic == numDynamicGrid)
-      break;
-    grid.push_back(unwrap(dynamicGrid[nextDynamic++]));
-  }
-  if (static_cast<intptr_t>(grid.size()) != gridRank ||
-      nextDynamic != numDynamicGrid) {
-    int64_t numDynamic = llvm::count_if(ArrayRef<int64_t>(staticGrid, gridRank),
-                                        ShapedType::isDynamic);
-    emitError(location) << "tile.kernel with " << numDynamic
-                        << " dynamic grid extents needs as many grid values, "
-                           "got "
-                        << numDynamicGrid;
-    return MlirOperation{nullptr};
-  }
-  return wrap(KernelOp::create(builder, location, unwrap(name), grid, threads)
-                  .getOperation());
-}
-
-MlirBlock tileKernelOpGetBody(MlirOperation op) {
-  return wrap(&cast<KernelOp>(unwrap(op)).getBody().front());
-}
-
-MlirValue tileKernelOpGetBlockIndex(MlirOperation op, intptr_t dim) {
-  return wrap(
-      static_cast<Value>(cast<KernelOp>(unwrap(op)).getBlockIndex(dim)));
-}
-
-MlirStringRef tileKernelOpGetName(MlirOperation op) {
-  return wrap(cast<KernelOp>(unwrap(op)).getSymName());
-}
-
-intptr_t tileKernelOpGetGridRank(MlirOperation op) {
-  return cast<KernelOp>(unwrap(op)).getGridRank();
-}
-
-int64_t tileKernelOpGetStaticGridExtent(MlirOperation op, intptr_t dim) {
-  return cast<KernelOp>(unwrap(op)).getStaticGrid()[dim];
-}
-
-int64_t tileKernelOpGetThreads(MlirOperation op) {
-  return cast<KernelOp>(unwrap(op)).getThreads();
-}
-
-int64_t tileKernelOpGetSharedMemoryBytes(MlirOperation op) {
-  return getKernelIntAttr(op, TileDialect::kSharedMemoryBytesAttrName);
-}
-
-int64_t tileKernelOpGetFragmentRegisters(MlirOperation op) {
-  return getKernelIntAttr(op, TileDialect::kFragmentRegistersAttrName);
-}
-
-//===----------------------------------------------------------------------===//
-// tile.ws
-//===----------------------------------------------------------------------===//
-
-MlirOperation tileWsOpCreate(MlirLocation loc, intptr_t numWarpgroups,
-                             const int64_t *warpgroups, int64_t registers) {
-  OpBuilder builder = getBuilder(loc);
-  auto op = WsOp::create(builder, unwrap(loc),
-                         ArrayRef<int64_t>(warpgroups, numWarpgroups));
-  if (registers != 0)
-    op.setRegistersAttr(builder.getI64IntegerAttr(registers));
-  return wrap(op.getOperation());
-}
-
-MlirBlock tileWsOpGetBody(MlirOperation op) {
-  return wrap(&cast<WsOp>(unwrap(op)).getBody().front());
-}
-
-//===----------------------------------------------------------------------===//
-// tile.alloc
-//===----------------------------------------------------------------------===//
-
-MlirOperation tileAllocOpCreate(MlirLocation loc, MlirType type,
-                                MlirAttribute layout, int64_t alignment) {
-  auto memrefType = dyn_cast<MemRefType>(unwrap(type));
-  if (!memrefType) {
-    emitError(unwrap(loc)) << "tile.alloc expects a memref type, got "
-                           << unwrap(type);
-    return MlirOperation{nullptr};
-  }
-  FailureOr<LayoutAttrInterface> layoutAttr =
-      unwrapOptionalLayout(layout, loc, "tile.alloc");
-  if (failed(layoutAttr))
-    return MlirOperation{nullptr};
-  OpBuilder builder = getBuilder(loc);
-  auto op = AllocOp::create(builder, unwrap(loc), memrefType);
-  if (*layoutAttr)
-    op.setLayoutAttr(*layoutAttr);
-  if (alignment != 0)
-    op.setAlignmentAttr(builder.getI64IntegerAttr(alignment));
-  return wrap(op.getOperation());
-}
-
-//===----------------------------------------------------------------------===//
-// tile.copy
-//===----------------------------------------------------------------------===//
-
-MlirOperation tileCopyOpCreate(MlirLocation loc, MlirValue source,
-                               intptr_t numSourceOffsets,
-                               const MlirValue *sourceOffsets, MlirValue target,
-                               intptr_t numTargetOffsets,
-                               const MlirValue *targetOffsets) {
-  OpBuilder builder = getBuilder(loc);
-  return wrap(CopyOp::create(builder, unwrap(loc), unwrap(source),
-                             unwrapValues(numSourceOffsets, sourceOffsets),
-                             unwrap(target),
-                             unwrapValues(numTargetOffsets, targetOffsets))
-                  .getOperation());
-}
-
-//===----------------------------------------------------------------------===//
-// tile.gemm
-//===----------------------------------------------------------------------===//
-
-MlirOperation tileGemmOpCreate(MlirLocation loc, MlirValue a, MlirValue b,
-                               MlirValue c, bool transposeA, bool transposeB,
-                               bool clearAccum, TileWarpPolicy policy) {
-  OpBuilder builder = getBuilder(loc);
-  return wrap(GemmOp::create(builder, unwrap(loc), unwrap(a), unwrap(b),
-                             unwrap(c), transposeA, transposeB, clearAccum,
-                             static_cast<WarpPolicy>(policy), MmaAttr())
-                  .getOperation());
-}
-
-bool tileGemmOpGetTransposeA(MlirOperation op) {
-  return cast<GemmOp>(unwrap(op)).getTransposeA();
-}
-
-bool tileGemmOpGetTransposeB(MlirOperation op) {
-  return cast<GemmOp>(unwrap(op)).getTransposeB();
-}
-
-bool tileGemmOpGetClearAccum(MlirOperation op) {
-  return cast<GemmOp>(unwrap(op)).getClearAccum();
-}
-
-TileWarpPolicy tileGemmOpGetPolicy(MlirOperation op) {
-  return static_cast<TileWarpPolicy>(cast<GemmOp>(unwrap(op)).getPolicy());
-}
-
-//===----------------------------------------------------------------------===//
-// tile.fill
-//===----------------------------------------------------------------------===//
-
-MlirOperation tileFillOpCreate(MlirLocation loc, MlirValue target,
-                               MlirValue value) {
-  OpBuilder builder = getBuilder(loc);
-  return wrap(
-      FillOp::create(builder, unwrap(loc), unwrap(target), unwrap(value))
-          .getOperation());
-}
-
-//===----------------------------------------------------------------------===//
-// tile.parallel
-//===----------------------------------------------------------------------===//
-
-MlirOperation tileParallelOpCreate(MlirLocation loc, intptr_t rank,
-                                   const int64_t *extents,
-                                   MlirAttribute layout) {
-  FailureOr<LayoutAttrInterface> layoutAttr =
-      unwrapOptionalLayout(layout, loc, "tile.parallel");
-  if (failed(layoutAttr))
-    return MlirOperation{nullptr};
-  OpBuilder builder = getBuilder(loc);
-  auto op = ParallelOp::create(builder, unwrap(loc),
-                               ArrayRef<int64_t>(extents, rank));
-  if (*layoutAttr)
-    op.setLayoutAttr(*layoutAttr);
-  return wrap(op.getOperation());
-}
-
-MlirBlock tileParallelOpGetBody(MlirOperation op) {
-  return wrap(&cast<ParallelOp>(unwrap(op)).getBody().front());
-}
-
-MlirValue tileParallelOpGetInductionVar(MlirOperation op, intptr_t dim) {
-  return wrap(
-      static_cast<Value>(cast<ParallelOp>(unwrap(op)).getInductionVars()[dim]));
-}
-
-//===----------------------------------------------------------------------===//
-// tile.reduce
-//===----------------------------------------------------------------------===//
-
-MlirOperation tileReduceOpCreate(MlirLocation loc, TileReduceKind kind,
-                                 MlirValue source, MlirValue target,
-                                 int64_t dim, bool clear) {
-  OpBuilder builder = getBuilder(loc);
-  return wrap(ReduceOp::create(builder, unwrap(loc),
-                               static_cast<ReduceKind>(kind), unwrap(source),
-                               unwrap(target), static_cast<uint64_t>(dim),
-                               clear)
-                  .getOperation());
-}
-
-TileReduceKind tileReduceOpGetKind(MlirOperation op) {
-  return static_cast<TileReduceKind>(cast<ReduceOp>(unwrap(op)).getKind());
-}
-
-int64_t tileReduceOpGetDim(MlirOperation op) {
-  return cast<ReduceOp>(unwrap(op)).getDim();
-}
-
-//===----------------------------------------------------------------------===//
-// Operation kind queries
-//===----------------------------------------------------------------------===//
-
-bool tileOperationIsAKernelOp(MlirOperation op) {
-  return isa<KernelOp>(unwrap(op));
-}
-
-bool tileOperationIsAWsOp(MlirOperation op) { return isa<WsOp>(unwrap(op)); }
-
-bool tileOperationIsAYieldOp(MlirOperation op) {
-  return isa<YieldOp>(unwrap(op));
-}
-
-bool tileOperationIsAAllocOp(MlirOperation op) {
-  return isa<AllocOp>(unwrap(op));
-}
-
-bool tileOperationIsACopyOp(MlirOperation op) {
-  return isa<CopyOp>(unwrap(op));
-}
-
-bool tileOperationIsAGemmOp(MlirOperation op) {
-  return isa<GemmOp>(unwrap(op));
-}
-
-bool tileOperationIsAFillOp(MlirOperation op) {
-  return isa<FillOp>(unwrap(op));
-}
-
-bool tileOperationIsAParallelOp(MlirOperation op) {
-  return isa<ParallelOp>(unwrap(op));
-}
-
-bool tileOperationIsAReduceOp(MlirOperation op) {
-  return isa<ReduceOp>(unwrap(op));
+  return true;
 }

@@ -7,6 +7,8 @@
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Support.h"
 #include "mlir/CAPI/Utils.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
 
 using namespace mlir;
 
@@ -14,6 +16,8 @@ MlirLogicalResult tileModuleEmitCHeader(MlirModule module, MlirStringRef guard,
                                         MlirStringCallback callback,
                                         void *userData) {
   if (mlirModuleIsNull(module) || !callback)
+    return mlirLogicalResultFailure();
+  if (!guard.data && guard.length)
     return mlirLogicalResultFailure();
   // Written in one piece only when complete.
   std::string text;
@@ -30,6 +34,10 @@ MlirLogicalResult tileModuleEmitObjectFile(MlirModule module,
                                            MlirStringRef path, int optLevel) {
   if (mlirModuleIsNull(module))
     return mlirLogicalResultFailure();
+  if (!path.data || !path.length) {
+    emitError(unwrap(module).getLoc()) << "no object file path";
+    return mlirLogicalResultFailure();
+  }
   return wrap(
       tile::host::emitObjectFile(unwrap(module), unwrap(path), optLevel));
 }

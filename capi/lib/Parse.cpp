@@ -15,6 +15,9 @@ using namespace mlir;
 
 MlirModule tileModuleCreateParse(MlirContext context, MlirStringRef source,
                                  MlirStringRef bufferName) {
+  if (mlirContextIsNull(context) || (!source.data && source.length) ||
+      (!bufferName.data && bufferName.length))
+    return MlirModule{nullptr};
   MLIRContext *ctx = unwrap(context);
   StringRef text = unwrap(source);
   StringRef name = unwrap(bufferName);
@@ -28,6 +31,8 @@ MlirModule tileModuleCreateParse(MlirContext context, MlirStringRef source,
 
 MlirModule tileModuleCreateParseFromFile(MlirContext context,
                                          MlirStringRef path) {
+  if (mlirContextIsNull(context) || (!path.data && path.length))
+    return MlirModule{nullptr};
   MLIRContext *ctx = unwrap(context);
   StringRef name = unwrap(path);
   auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(name);
@@ -36,6 +41,5 @@ MlirModule tileModuleCreateParseFromFile(MlirContext context,
         << "cannot read '" << name << "': " << buffer.getError().message();
     return MlirModule{nullptr};
   }
-  return tileModuleCreateParse(
-      context, wrap((*buffer)->getBuffer()), path);
+  return tileModuleCreateParse(context, wrap((*buffer)->getBuffer()), path);
 }

@@ -23,6 +23,8 @@
 #include "tile-c/Passes.h"
 
 void tileRegisterAllDialects(MlirDialectRegistry registry) {
+  if (mlirDialectRegistryIsNull(registry))
+    return;
   const MlirDialectHandle handles[] = {
       mlirGetDialectHandle__tile__(),  mlirGetDialectHandle__func__(),
       mlirGetDialectHandle__arith__(), mlirGetDialectHandle__memref__(),

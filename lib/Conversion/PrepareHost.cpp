@@ -11,6 +11,8 @@
 
 #include "tile/Conversion/Passes.h"
 
+#include "HostArgumentChecks.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -82,12 +84,6 @@ private:
   llvm::StringMap<std::string> names;
 };
 
-/// Reports a failed check: `bad` (i1) is true when it failed; the message
-/// is `before`, then `value` (index) in decimal if there is one, then
-/// `after`.
-using ReportFn = function_ref<void(Value bad, const Twine &before, Value value,
-                                   const Twine &after)>;
-
 /// The fully dynamic strided type of `type`'s rank, element type and memory
 /// space, if `type` has a strided layout with something static (a size, a
 /// stride or the offset) that the host checks must read from the caller's
@@ -108,13 +104,6 @@ MemRefType dynamicArgumentType(MemRefType type) {
   return MemRefType::get(SmallVector<int64_t>(rank, ShapedType::kDynamic),
                          type.getElementType(), layout, type.getMemorySpace());
 }
-
-/// One constraint of a `tile.shape` attribute on a function argument.
-struct DimRef {
-  unsigned argument;
-  unsigned dim;
-  Value size;
-};
 
 class PrepareHost : public tile::impl::PrepareHostBase<PrepareHost> {
 public:
@@ -272,7 +261,7 @@ private:
       func::CallOp::create(builder, loc, argErrorValue,
                            ValueRange{name, first, number, last});
     };
-    checkArguments(func, original, builder, report);
+    tile::host::checkArguments(func, original, builder, report);
 
     // Everything after the checks runs only if they all passed.
     Value failed = func::CallOp::create(builder, loc, hostFailed, ValueRange{})
@@ -437,152 +426,6 @@ private:
                guardIf->isProperAncestor(user);
       });
     }
-  }
-
-  /// Emits the checks of the memref arguments of `func` at `builder`. An
-  /// argument with a strided layout is checked against its type
-  /// (`original`, where relaxArgumentTypes changed it): its sizes, strides
-  /// and offset are read from the caller's descriptor.
-  void checkArguments(func::FuncOp func, ArrayRef<MemRefType> original,
-                      OpBuilder &builder, ReportFn report) {
-    Location loc = func.getLoc();
-    Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
-    Value one = arith::ConstantIndexOp::create(builder, loc, 1);
-    auto cmp = [&](arith::CmpIPredicate predicate, Value lhs, Value rhs) {
-      return arith::CmpIOp::create(builder, loc, predicate, lhs, rhs)
-          .getResult();
-    };
-    auto constant = [&](int64_t value) -> Value {
-      return arith::ConstantIndexOp::create(builder, loc, value);
-    };
-    llvm::StringMap<DimRef> symbols;
-    for (auto [index, arg] : llvm::enumerate(func.getArguments())) {
-      MemRefType type = original[index];
-      if (!type)
-        type = dyn_cast<MemRefType>(arg.getType());
-      if (!type)
-        continue;
-      std::string what = ("argument #" + Twine(index)).str();
-      SmallVector<int64_t> staticStrides;
-      int64_t staticOffset;
-      bool strided =
-          succeeded(type.getStridesAndOffset(staticStrides, staticOffset));
-      // The descriptor's sizes (static ones of a layout that is not strided
-      // fold to the type's), strides and offset.
-      SmallVector<Value> sizes, strides;
-      Value offset;
-      if (strided) {
-        auto metadata =
-            memref::ExtractStridedMetadataOp::create(builder, loc, arg);
-        llvm::append_range(sizes, metadata.getSizes());
-        llvm::append_range(strides, metadata.getStrides());
-        offset = metadata.getOffset();
-      } else {
-        for (int64_t d = 0; d < type.getRank(); ++d)
-          sizes.push_back(memref::DimOp::create(builder, loc, arg, d));
-      }
-      // Static sizes first: the other checks trust them.
-      for (int64_t d = 0; d < type.getRank(); ++d) {
-        if (type.isDynamicDim(d) || !strided)
-          continue;
-        int64_t size = type.getDimSize(d);
-        report(cmp(arith::CmpIPredicate::ne, sizes[d], constant(size)),
-               what + " dimension " + Twine(d) + " must be " + Twine(size) +
-                   ", got ",
-               sizes[d], "");
-      }
-      // Whether the memref has any element.
-      Value nonEmpty;
-      for (int64_t d = 0; d < type.getRank(); ++d) {
-        if (!type.isDynamicDim(d))
-          continue;
-        Value positive = cmp(arith::CmpIPredicate::sgt, sizes[d], zero);
-        nonEmpty = nonEmpty
-                       ? arith::AndIOp::create(builder, loc, nonEmpty, positive)
-                       : positive;
-      }
-      // A static size 0 (which the caller's descriptor must have).
-      bool staticallyEmpty = llvm::is_contained(type.getShape(), 0);
-      if (!staticallyEmpty) {
-        Value pointer =
-            memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, arg);
-        Value isNull = cmp(arith::CmpIPredicate::eq, pointer, zero);
-        Value bad = nonEmpty
-                        ? arith::AndIOp::create(builder, loc, nonEmpty, isNull)
-                        : isNull;
-        report(bad,
-               what + " (" + formatType(type) +
-                   ") is a null pointer but not empty",
-               Value(), "");
-      }
-      // Strides matter only in dimensions of more than one element: there
-      // a static stride must be the type's, and a dynamic one positive (the
-      // kernels step through memory with them).
-      for (auto [d, stride] : llvm::enumerate(staticStrides)) {
-        if (!type.isDynamicDim(d) && type.getDimSize(d) <= 1)
-          continue;
-        Value many = cmp(arith::CmpIPredicate::sgt, sizes[d], one);
-        if (ShapedType::isDynamic(stride)) {
-          Value notPositive = cmp(arith::CmpIPredicate::sle, strides[d], zero);
-          report(arith::AndIOp::create(builder, loc, many, notPositive),
-                 what + " has a non-positive stride in dimension " + Twine(d),
-                 Value(), "");
-          continue;
-        }
-        Value differs =
-            cmp(arith::CmpIPredicate::ne, strides[d], constant(stride));
-        report(arith::AndIOp::create(builder, loc, many, differs),
-               what + " has stride ", strides[d],
-               " in dimension " + Twine(d) + ", but its type requires " +
-                   Twine(stride));
-      }
-      // A static offset must be the type's, unless the memref is empty.
-      if (strided && !ShapedType::isDynamic(staticOffset) && !staticallyEmpty) {
-        Value differs =
-            cmp(arith::CmpIPredicate::ne, offset, constant(staticOffset));
-        report(nonEmpty ? arith::AndIOp::create(builder, loc, nonEmpty, differs)
-                        : differs,
-               what + " has offset ", offset,
-               ", but its type requires " + Twine(staticOffset));
-      }
-      // tile.shape: exact sizes and sizes shared by name.
-      auto shape = func.getArgAttrOfType<ArrayAttr>(index, "tile.shape");
-      if (!shape)
-        continue;
-      for (auto [d, entry] : llvm::enumerate(shape)) {
-        StringRef symbol = cast<StringAttr>(entry).getValue();
-        if (symbol == "?")
-          continue;
-        int64_t exact;
-        if (!symbol.getAsInteger(10, exact)) {
-          if (!type.isDynamicDim(d))
-            continue; // the type's size, checked above
-          report(cmp(arith::CmpIPredicate::ne, sizes[d], constant(exact)),
-                 what + " dimension " + Twine(d) + " must be " + Twine(exact) +
-                     ", got ",
-                 sizes[d], "");
-          continue;
-        }
-        auto [it, inserted] = symbols.try_emplace(
-            symbol, DimRef{static_cast<unsigned>(index),
-                           static_cast<unsigned>(d), sizes[d]});
-        if (inserted)
-          continue;
-        const DimRef &first = it->second;
-        report(cmp(arith::CmpIPredicate::ne, sizes[d], first.size),
-               what + " dimension " + Twine(d) + " ('" + symbol +
-                   "') differs from argument #" + Twine(first.argument) +
-                   " dimension " + Twine(first.dim) + " ('" + symbol + "')",
-               Value(), "");
-      }
-    }
-  }
-
-  static std::string formatType(Type type) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    type.print(os);
-    return text;
   }
 };
 

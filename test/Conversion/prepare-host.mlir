@@ -11,6 +11,8 @@ module attributes {gpu.container_module} {
     }
   }
   // CHECK-DAG: llvm.mlir.global internal constant @[[NAME:.*]]("gemm\00")
+  // CHECK-DAG: llvm.mlir.global internal constant @[[NEGATIVE:.*]]("argument #0 has negative size \00")
+  // CHECK-DAG: llvm.mlir.global internal constant @[[INDIM1:.*]](" in dimension 1\00")
   // CHECK-DAG: llvm.mlir.global internal constant @[[NULL0:.*]]("argument #0 (memref<?x?xf16>) is a null pointer but not empty\00")
   // CHECK-DAG: llvm.mlir.global internal constant @[[STRIDE1:.*]]("argument #1 has a non-positive stride in dimension 0\00")
   // CHECK-DAG: llvm.mlir.global internal constant @[[SHAPE:.*]]("argument #1 dimension 0 ('K') differs from argument #0 dimension 1 ('K')\00")
@@ -24,6 +26,14 @@ module attributes {gpu.container_module} {
   // CHECK-SAME: attributes {llvm.emit_c_interface}
   // CHECK: %[[N:.*]] = llvm.mlir.addressof @[[NAME]]
   // CHECK: call @tileRtHostBegin(%[[N]])
+  // Negative sizes first.
+  // CHECK: %[[META:.*]], %{{.*}}, %[[SZ0:[^ ,:]+]]:2, %{{.*}}:2 = memref.extract_strided_metadata %arg0
+  // CHECK: arith.cmpi slt, %[[SZ0]]#0
+  // CHECK: %[[NEG1:.*]] = arith.cmpi slt, %[[SZ0]]#1
+  // CHECK-NEXT: scf.if %[[NEG1]] {
+  // CHECK-NEXT: llvm.mlir.addressof @[[NEGATIVE]]
+  // CHECK-NEXT: arith.index_cast %[[SZ0]]#1
+  // CHECK-NEXT: llvm.mlir.addressof @[[INDIM1]]
   // CHECK: memref.extract_aligned_pointer_as_index %arg0
   // CHECK: scf.if
   // CHECK: %[[M:.*]] = llvm.mlir.addressof @[[NULL0]]
@@ -140,6 +150,10 @@ module attributes {gpu.container_module} {
   // CHECK-DAG: llvm.mlir.global internal constant @[[DIM2:.*]](" in dimension 2, but its type requires 1\00")
   // CHECK-DAG: llvm.mlir.global internal constant @[[OFFSET:.*]]("argument #0 has offset \00")
   // CHECK-DAG: llvm.mlir.global internal constant @[[ZERO:.*]](", but its type requires 0\00")
+  // CHECK-DAG: llvm.mlir.global internal constant @[[SPAN0:.*]]("argument #0 dimension 0: (size - 1) * stride overflows 64 bits (stride \00")
+  // CHECK-DAG: llvm.mlir.global internal constant @[[SPAN1:.*]]("argument #0 dimension 1: (size - 1) * stride overflows 64 bits (stride \00")
+  // CHECK-DAG: llvm.mlir.global internal constant @[[SPAN2:.*]]("argument #0 dimension 2: (size - 1) * stride overflows 64 bits (stride \00")
+  // CHECK-DAG: llvm.mlir.global internal constant @[[EXTENT:.*]](" and sizes and strides whose extent overflows 64-bit byte offsets\00")
   // CHECK-LABEL: func.func @fa(
   // CHECK-SAME: %[[ARG:.*]]: memref<?x?x?xf16, strided<[?, ?, ?], offset: ?>>)
   // CHECK: %{{.*}}, %[[OFF:[^ ,]+]], %[[SIZES:[^ ,:]+]]:3, %[[STRIDES:[^ ,:]+]]:3 = memref.extract_strided_metadata %[[ARG]]
@@ -150,14 +164,17 @@ module attributes {gpu.container_module} {
   // CHECK-NEXT: %[[V:.*]] = arith.index_cast %[[SIZES]]#2 : index to i64
   // CHECK-NEXT: %[[A:.*]] = llvm.mlir.addressof @[[NOTHING]]
   // CHECK-NEXT: call @tileRtHostArgErrorValue(%{{.*}}, %[[B]], %[[V]], %[[A]])
+  // CHECK: %[[NONEMPTY:.*]] = arith.andi
   // CHECK: llvm.mlir.addressof @[[NULL]]
   // Strides: positive in dimension 0, the type's in dimensions 1 and 2,
-  // unless the dimension has at most one element.
-  // CHECK: %[[MANY0:.*]] = arith.cmpi sgt, %[[SIZES]]#0, %[[C1:.*]] : index
+  // unless the dimension has at most one element or the memref is empty.
+  // CHECK: %[[GT0:.*]] = arith.cmpi sgt, %[[SIZES]]#0, %[[C1:.*]] : index
+  // CHECK: %[[MANY0:.*]] = arith.andi %[[NONEMPTY]], %[[GT0]]
   // CHECK: %[[NP:.*]] = arith.cmpi sle, %[[STRIDES]]#0
   // CHECK: arith.andi %[[MANY0]], %[[NP]]
   // CHECK: llvm.mlir.addressof @[[POSITIVE]]
-  // CHECK: %[[MANY1:.*]] = arith.cmpi sgt, %[[SIZES]]#1, %[[C1]] : index
+  // CHECK: %[[GT1:.*]] = arith.cmpi sgt, %[[SIZES]]#1, %[[C1]] : index
+  // CHECK: %[[MANY1:.*]] = arith.andi %[[NONEMPTY]], %[[GT1]]
   // CHECK: %[[S128:.*]] = arith.constant 128 : index
   // CHECK: %[[NE1:.*]] = arith.cmpi ne, %[[STRIDES]]#1, %[[S128]]
   // CHECK: %[[BAD1:.*]] = arith.andi %[[MANY1]], %[[NE1]]
@@ -176,6 +193,18 @@ module attributes {gpu.container_module} {
   // CHECK-NEXT: %[[VO:.*]] = arith.index_cast %[[OFF]] : index to i64
   // CHECK-NEXT: %[[AO:.*]] = llvm.mlir.addressof @[[ZERO]]
   // CHECK-NEXT: call @tileRtHostArgErrorValue(%{{.*}}, %[[BO]], %[[VO]], %[[AO]])
+  // The extent: (size - 1) * stride in each dimension, their sum with the
+  // offset and the end in bytes, in 64-bit arithmetic that detects
+  // overflow.
+  // CHECK: arith.mulsi_extended
+  // CHECK: llvm.mlir.addressof @[[SPAN0]]
+  // CHECK: arith.mulsi_extended
+  // CHECK: llvm.mlir.addressof @[[SPAN1]]
+  // CHECK: arith.mulsi_extended
+  // CHECK: llvm.mlir.addressof @[[SPAN2]]
+  // CHECK: %[[BYTES:.*]] = arith.constant 2 : i64
+  // CHECK: arith.mulsi_extended %{{.*}}, %[[BYTES]] : i64
+  // CHECK: llvm.mlir.addressof @[[EXTENT]]
   // CHECK: call @tileRtHostFailed()
   // CHECK: scf.if
   // CHECK: %{{.*}}, %{{.*}}, %[[SZ:[^ ,:]+]]:3, %[[ST:[^ ,:]+]]:3 = memref.extract_strided_metadata %[[ARG]]
@@ -222,6 +251,7 @@ module attributes {gpu.container_module} {
   // CHECK-DAG: llvm.mlir.global internal constant @{{.*}}("argument #1 has offset \00")
   // CHECK-DAG: llvm.mlir.global internal constant @{{.*}}(", but its type requires 5\00")
   // CHECK-DAG: llvm.mlir.global internal constant @{{.*}}("argument #3 has stride \00")
+  // CHECK-DAG: llvm.mlir.global internal constant @{{.*}}("argument #2 has negative offset \00")
   // CHECK-DAG: llvm.mlir.global internal constant @{{.*}}(" in dimension 1, but its type requires 4\00")
   // CHECK-DAG: llvm.mlir.global internal constant @{{.*}}("argument #4 (memref<4x4xf32, affine_map<(d0, d1) -> (d0 floordiv 2 + d1)>>) is a null pointer but not empty\00")
   // CHECK-LABEL: func.func @layouts(

@@ -46,8 +46,10 @@
 // CHECK-NEXT: launch block 2^32: status -3: mgpuLaunchKernel: block dimension 2 is 4294967296: invalid argument
 // CHECK-NEXT: launch smem -4: status -3: mgpuLaunchKernel: -4 bytes of dynamic shared memory: invalid argument
 // CHECK-NEXT: launch NULL params: status -3: mgpuLaunchKernel: NULL params for 3 parameters: invalid argument
+// CHECK-NEXT: launch empty grid: status 0:
 // CHECK-NEXT: launch: status {{-1|34}}: mgpuLaunchKernel: {{libcuda.so.1 not found|cuInit}} {{.*}}
 // CHECK-NEXT: cluster launch cluster -2: status -3: mgpuLaunchClusterKernel: cluster dimension 1 is -2: invalid argument
+// CHECK-NEXT: cluster launch empty grid: status 0:
 // CHECK-NEXT: cluster launch: status {{-1|34}}: mgpuLaunchClusterKernel: {{libcuda.so.1 not found|cuInit}} {{.*}}
 
 // Streams and events.
@@ -235,11 +237,16 @@ static void testLaunches(void) {
   show("launch smem -4", TILE_RT_ERROR_INVALID_ARGUMENT, NULL);
   mgpuLaunchKernel(fn, 1, 1, 1, 128, 1, 1, 0, NULL, NULL, NULL, 3);
   show("launch NULL params", TILE_RT_ERROR_INVALID_ARGUMENT, NULL);
+  // An empty grid launches nothing, without an error or the driver.
+  mgpuLaunchKernel(fn, 0, 1, 1, 128, 1, 1, 0, NULL, NULL, NULL, 0);
+  show("launch empty grid", 0, NULL);
   mgpuLaunchKernel(fn, 1, 1, 1, 128, 1, 1, 64 << 10, NULL, NULL, NULL, 0);
   show("launch", kDriverFailure, NULL);
   mgpuLaunchClusterKernel(fn, 2, -2, 1, 2, 1, 1, 128, 1, 1, 0, NULL, NULL,
                           NULL);
   show("cluster launch cluster -2", TILE_RT_ERROR_INVALID_ARGUMENT, NULL);
+  mgpuLaunchClusterKernel(fn, 2, 1, 1, 2, 0, 1, 128, 1, 1, 0, NULL, NULL, NULL);
+  show("cluster launch empty grid", 0, NULL);
   mgpuLaunchClusterKernel(fn, 2, 1, 1, 2, 1, 1, 128, 1, 1, 0, NULL, NULL, NULL);
   show("cluster launch", kDriverFailure, NULL);
 }

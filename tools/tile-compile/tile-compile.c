@@ -201,6 +201,14 @@ static bool hasPublicFunction(MlirModule module) {
   return false;
 }
 
+/// Removes the output `path` this run wrote and failed to complete, if it
+/// is a regular file: never a device such as /dev/full or /dev/null.
+static void removeOutput(const char *path) {
+  struct stat info;
+  if (lstat(path, &info) == 0 && S_ISREG(info.st_mode))
+    remove(path);
+}
+
 /// Writes the header text made before compiling to `path` (nothing when
 /// `path` is null); 0 or 1 after a message.
 static int writeHeader(const char *path, const char *text, size_t size) {
@@ -211,7 +219,7 @@ static int writeHeader(const char *path, const char *text, size_t size) {
     return fail("cannot write '%s'", path);
   bool ok = fwrite(text, 1, size, file) == size;
   if (fclose(file) != 0 || !ok) {
-    remove(path);
+    removeOutput(path);
     return fail("cannot write the header '%s'", path);
   }
   return 0;
@@ -452,13 +460,13 @@ int main(int argc, char **argv) {
   if (mlirLogicalResultIsFailure(tileModuleEmitObjectFile(
           module, mlirStringRefCreateFromCString(object), o.optLevel))) {
     fail("cannot write the object file '%s'", object);
-    remove(object);
+    removeOutput(object);
     goto done;
   }
   if (o.objectOnly) {
     status = writeHeader(o.header, header, headerSize);
     if (status)
-      remove(object);
+      removeOutput(object);
     goto done;
   }
 
@@ -483,7 +491,7 @@ int main(int argc, char **argv) {
   if (status == 0) {
     status = writeHeader(o.header, header, headerSize);
     if (status)
-      remove(o.output);
+      removeOutput(o.output);
   }
 
 done:

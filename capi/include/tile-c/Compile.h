@@ -10,7 +10,10 @@
 // functions return.
 //
 // Both functions emit an error diagnostic on the module's location and
-// return failure when the module holds no matching operation.
+// return failure when the module holds no matching operation, or when an
+// out-pointer is NULL (they then set the others to NULL, 0 or -1, as on any
+// failure); they return failure without a diagnostic for a null module. A
+// kernel name with NULL data is the empty name only if its length is 0.
 //
 //===----------------------------------------------------------------------===//
 

@@ -31,7 +31,12 @@ extern "C" {
 /// Writes, through `callback`, a C header declaring the public functions of
 /// `module`, which must not be compiled yet (func.func with memref
 /// arguments), with `guard` as its include guard. Fails, with an error
-/// diagnostic at the function, for a signature C cannot express.
+/// diagnostic at the function, for a signature C cannot express or a name
+/// that is not a C identifier, is a C or C++ keyword, or is one of the
+/// header's own names (`int64_t`, `tile_memref_2d`, the guard): the name
+/// would not declare that function; and, with one at the module, for a
+/// guard that is not a C identifier or is a keyword. Fails without a
+/// diagnostic for a null module or callback; writes nothing on failure.
 MLIR_CAPI_EXPORTED MlirLogicalResult
 tileModuleEmitCHeader(MlirModule module, MlirStringRef guard,
                       MlirStringCallback callback, void *userData);
@@ -39,7 +44,10 @@ tileModuleEmitCHeader(MlirModule module, MlirStringRef guard,
 /// Compiles the host code of a lowered module (LLVM dialect and gpu.binary
 /// ops, as tile-to-nvvm leaves it) for the machine this runs on, as
 /// position-independent code optimized at `optLevel` (0 to 3), into the
-/// object file `path`. Fails with an error diagnostic at the module.
+/// object file `path`. Fails with an error diagnostic at the module (and
+/// without one for a null module), also when `path` cannot be written (a
+/// full disk, `/dev/full`): an I/O failure never ends the process. A partly
+/// written regular file is removed; a device is left alone.
 MLIR_CAPI_EXPORTED MlirLogicalResult
 tileModuleEmitObjectFile(MlirModule module, MlirStringRef path, int optLevel);
 

@@ -8,7 +8,15 @@
 //
 // Threads are numbered warp * lanes + lane within the threads the layout is
 // distributed over. Functions taking a layout attribute return -1 (or
-// false) when given an attribute of another kind.
+// false) when given a null attribute or an attribute of another kind, NULL
+// arrays or out-pointers, or indices or coordinates out of range.
+//
+// Limits: the named layouts take sizes and counts that are powers of two of
+// at most 2^30 (a blocked layout's sizes are rounded up to one), at most 16
+// dimensions, and cover at most 2^62 elements (as `#tile.linear` does);
+// other arguments, and a null context, give a null attribute. Every query
+// takes time polynomial in the layout's bits (at most 62), whatever its
+// number of threads and registers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,7 +37,8 @@ extern "C" {
 //===----------------------------------------------------------------------===//
 
 /// The mma.sync m16n8k* accumulator of an M x N tile, warps arranged
-/// warpsM x warpsN.
+/// warpsM x warpsN. Each constructor returns a null attribute for
+/// arguments its instruction cannot tile (or beyond the limits above).
 MLIR_CAPI_EXPORTED MlirAttribute tileLinearLayoutGetMmaSyncAccumulator(
     MlirContext ctx, int64_t m, int64_t n, int64_t warpsM, int64_t warpsN);
 /// The mma.sync A operand of an M x K tile of `elementBits`-bit elements.
@@ -79,7 +88,7 @@ MLIR_CAPI_EXPORTED bool tileLinearLayoutGetElement(MlirAttribute layout,
                                                    int64_t *coord);
 /// The lowest-numbered thread holding the element at `coord`, and the
 /// lowest register of that thread holding it. Returns false if no thread
-/// holds it.
+/// holds it. Solved over GF(2): immediate on any layout.
 MLIR_CAPI_EXPORTED bool tileLinearLayoutGetHolder(MlirAttribute layout,
                                                   const int64_t *coord,
                                                   int64_t *thread,
@@ -94,7 +103,8 @@ MLIR_CAPI_EXPORTED bool tileLinearLayoutIsContainedIn(MlirAttribute layout,
 //===----------------------------------------------------------------------===//
 
 /// A shared-memory layout: swizzle in bytes (0, 32, 64, 128) or row padding
-/// in bytes (not both).
+/// in bytes (not both, at most 1 MiB); otherwise an error diagnostic and a
+/// null attribute (also for a null context, without the diagnostic).
 MLIR_CAPI_EXPORTED MlirAttribute tileSharedLayoutGet(MlirContext ctx,
                                                      int64_t swizzle,
                                                      int64_t pad);
@@ -102,7 +112,9 @@ MLIR_CAPI_EXPORTED bool tileAttributeIsASharedLayout(MlirAttribute attr);
 MLIR_CAPI_EXPORTED int64_t tileSharedLayoutGetSwizzle(MlirAttribute layout);
 MLIR_CAPI_EXPORTED int64_t tileSharedLayoutGetPad(MlirAttribute layout);
 /// Physical byte offset of the element at `coord` of a tile of `shape`
-/// (`rank` dimensions) with `elementBits`-bit elements.
+/// (`rank` dimensions, 1 to 16) with `elementBits`-bit elements (1 to 64);
+/// -1 for a coordinate outside the shape, a size that is not positive, or a
+/// tile of more than 2^62 bytes.
 MLIR_CAPI_EXPORTED int64_t tileSharedLayoutGetByteOffset(
     MlirAttribute layout, intptr_t rank, const int64_t *shape,
     const int64_t *coord, int64_t elementBits);

@@ -19,13 +19,15 @@ extern "C" {
 #endif
 
 /// Parses `source` (named `bufferName` in diagnostics) into a module; a null
-/// module after error diagnostics on failure.
+/// module after error diagnostics on failure, and without them for a null
+/// context or a string with NULL data and a nonzero length.
 MLIR_CAPI_EXPORTED MlirModule tileModuleCreateParse(MlirContext context,
                                                     MlirStringRef source,
                                                     MlirStringRef bufferName);
 
 /// Reads and parses the file `path`; a null module after error diagnostics
-/// (also when the file cannot be read) on failure.
+/// (also when the file cannot be read) on failure; a null module for a null
+/// context.
 MLIR_CAPI_EXPORTED MlirModule
 tileModuleCreateParseFromFile(MlirContext context, MlirStringRef path);
 

@@ -16,7 +16,7 @@ extern "C" {
 
 /// Inserts into `registry` the tile dialect and the upstream dialects tile IR
 /// is built from or lowered to: func, arith, memref, scf, gpu, nvgpu, nvvm,
-/// llvm, vector, math, amdgpu and rocdl.
+/// llvm, vector, math, amdgpu and rocdl. Does nothing for a null registry.
 MLIR_CAPI_EXPORTED void tileRegisterAllDialects(MlirDialectRegistry registry);
 
 /// Registers all tile passes (same as `mlirRegisterTilePasses`) and the

@@ -4,13 +4,14 @@
 
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/TargetSelect.h"
-#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Host.h"
@@ -48,8 +49,8 @@ LogicalResult mlir::tile::host::emitObjectFile(ModuleOp module, StringRef path,
   llvm::TargetOptions targetOptions;
   auto level = static_cast<llvm::CodeGenOptLevel>(optLevel);
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
-      triple, llvm::sys::getHostCPUName(), "", targetOptions,
-      llvm::Reloc::PIC_, std::nullopt, level));
+      triple, llvm::sys::getHostCPUName(), "", targetOptions, llvm::Reloc::PIC_,
+      std::nullopt, level));
   if (!machine)
     return module.emitError("cannot create a target machine for ")
            << triple.str();
@@ -63,19 +64,33 @@ LogicalResult mlir::tile::host::emitObjectFile(ModuleOp module, StringRef path,
              << llvm::toString(std::move(err));
   }
 
+  // Compiled into memory first: a write that fails (a full disk,
+  // /dev/full) is then an error return, never LLVM's fatal "IO failure" of
+  // a stream destroyed with an error, and nothing is written if code
+  // generation fails.
+  SmallString<0> buffer;
+  {
+    llvm::raw_svector_ostream memory(buffer);
+    llvm::legacy::PassManager codegen;
+    if (machine->addPassesToEmitFile(codegen, memory, nullptr,
+                                     llvm::CodeGenFileType::ObjectFile))
+      return module.emitError("the host target cannot emit object files");
+    codegen.run(*llvmModule);
+  }
   std::error_code ec;
-  auto output = std::make_unique<llvm::ToolOutputFile>(path, ec,
-                                                       llvm::sys::fs::OF_None);
+  llvm::raw_fd_ostream output(path, ec, llvm::sys::fs::OF_None);
   if (ec)
     return module.emitError("cannot open '") << path << "': " << ec.message();
-  llvm::legacy::PassManager codegen;
-  if (machine->addPassesToEmitFile(codegen, output->os(), nullptr,
-                                   llvm::CodeGenFileType::ObjectFile))
-    return module.emitError("the host target cannot emit object files");
-  codegen.run(*llvmModule);
-  output->os().flush();
-  if (output->os().has_error())
-    return module.emitError("cannot write '") << path << "'";
-  output->keep();
-  return success();
+  output << buffer;
+  output.close();
+  if (!output.has_error())
+    return success();
+  ec = output.error();
+  output.clear_error();
+  // A partial object is removed; a device or other special file is not.
+  llvm::sys::fs::file_status status;
+  if (!llvm::sys::fs::status(path, status, /*follow=*/false) &&
+      llvm::sys::fs::is_regular_file(status))
+    llvm::sys::fs::remove(path);
+  return module.emitError("cannot write '") << path << "': " << ec.message();
 }
