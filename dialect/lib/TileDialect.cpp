@@ -3,6 +3,7 @@
 #include "tile/Dialect/TileDialect.h"
 #include "tile/Dialect/TileAttrs.h"
 #include "tile/Dialect/TileOps.h"
+#include "tile/Transforms/Epilogue.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -112,6 +113,17 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     if (!stage || stage.getInt() < 0)
       return op->emitError()
              << "'" << name << "' must be a non-negative integer";
+    return success();
+  }
+  if (name == kTmaStoreAttrName) {
+    auto buffers = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!isa<CopyOp>(op))
+      return op->emitError()
+             << "'" << name << "' may only be attached to a tile.copy";
+    if (!buffers || buffers.getInt() < 0 || buffers.getInt() > 2)
+      return op->emitError() << "'" << name
+                             << "' must be 0 (no tensor store), 1 or 2 "
+                                "(staging buffers)";
     return success();
   }
   if (name != kNumStagesAttrName && name != kStageAttrName &&

@@ -277,6 +277,24 @@ void TargetInfo::emitTensorCopy(OpBuilder &, Location, Value, Value, ValueRange,
   llvm_unreachable("callers check hasTma()");
 }
 
+void TargetInfo::emitTensorStore(OpBuilder &, Location, Value, Value,
+                                 ValueRange) const {
+  llvm_unreachable("callers check hasTma()");
+}
+
+void TargetInfo::emitTensorStoreCommit(OpBuilder &, Location) const {
+  llvm_unreachable("callers check hasTma()");
+}
+
+void TargetInfo::emitTensorStoreWait(OpBuilder &, Location, int64_t,
+                                     bool) const {
+  llvm_unreachable("callers check hasTma()");
+}
+
+void TargetInfo::emitAsyncProxyFence(OpBuilder &, Location) const {
+  llvm_unreachable("callers check hasTma()");
+}
+
 LogicalResult TargetInfo::emitRegisterBudget(OpBuilder &, Location, int64_t,
                                              Operation *op) const {
   return op->emitOpError("register budgets are not supported on ")

@@ -15,6 +15,7 @@
 
 #include "Lowering/LoweringContext.h"
 
+#include "tile/Transforms/Epilogue.h"
 #include "tile/Transforms/Passes.h"
 #include "tile/Transforms/Pipelining.h"
 #include "tile/Transforms/Resources.h"
@@ -99,6 +100,28 @@ static void allocateScratch(LoweringContext &ctx) {
     alloc.setAlignmentAttr(b.getI64IntegerAttr(16));
     ctx.scratch[op] = alloc.getResult();
   };
+  // Staging buffers of tensor stores: column panels of 128 bytes, swizzled
+  // as the tensor map reads them (not scratch: the copy engine reads them
+  // after the copy).
+  kernel.walk([&](CopyOp copy) {
+    int64_t buffers = getTmaStoreBuffers(copy);
+    if (buffers <= 0)
+      return;
+    // After the kernel's tiles, where tile-select-tma counted it.
+    b.setInsertionPointToStart(&body);
+    for (auto tile : body.getOps<AllocOp>())
+      b.setInsertionPointAfter(tile);
+    Type elt = copy.getTargetType().getElementType();
+    int64_t panelCols = kTmaStorePanelBytes * 8 / elt.getIntOrFloatBitWidth();
+    auto type = MemRefType::get(
+        {copy.getSourceType().getShape()[0], buffers * panelCols}, elt,
+        MemRefLayoutAttrInterface(), space);
+    auto alloc = AllocOp::create(b, copy.getLoc(), type);
+    alloc.setLayoutAttr(
+        SharedLayoutAttr::get(mlirCtx, kTmaStorePanelBytes, 0, /*unit=*/16));
+    alloc.setAlignmentAttr(b.getI64IntegerAttr(1024));
+    ctx.storeStaging[copy] = alloc.getResult();
+  });
   kernel.walk([&](Operation *op) {
     if (auto copy = dyn_cast<CopyOp>(op)) {
       auto src = copy.getSource().getDefiningOp<AllocOp>();
@@ -323,6 +346,13 @@ static LogicalResult lowerKernel(KernelOp kernel) {
   for (Operation *op : ops)
     if (failed(lowerOp(ctx, op)))
       return failure();
+  // Tensor stores complete before the block exits.
+  if (ctx.tensorStores) {
+    Operation *end = kernel.getBody().front().getTerminator();
+    ctx.b.setInsertionPoint(end);
+    ctx.currentLoc = end->getLoc();
+    ctx.target.emitTensorStoreWait(ctx.b, ctx.loc(), 0, /*readOnly=*/false);
+  }
   // Views of tiles (e.g. versions of multi-buffered tiles), pipes and
   // allocations are now unused.
   if (failed(eraseUnused<memref::SubViewOp>(

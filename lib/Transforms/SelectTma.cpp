@@ -11,12 +11,17 @@
 // copies land. A hand-off that barriers cannot count (copies in a later
 // stage, a nested loop numbered from 0) keeps its whole pipe on the copy
 // engine. Pipes whose copies are already `tma` (written so by hand) are
-// the caller's choice and are left as they are.
+// the caller's choice and are left as they are. In the tensor-copy version,
+// copies of accumulators into global tensors become tensor stores through
+// staging buffers where those fit (`tile.tma_store`, Epilogue.h); the
+// host's test then covers their tensors too.
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Transforms/Epilogue.h"
 #include "tile/Transforms/Passes.h"
 #include "tile/Transforms/Pipelining.h"
+#include "tile/Transforms/Resources.h"
 
 #include "tile/Dialect/ChipDescription.h"
 
@@ -163,11 +168,81 @@ static Value buildRuntimeTest(OpBuilder &b, Location loc, Value tensor) {
   return all;
 }
 
+/// The fragment -> global copies of `kernel` that its tensor-copy version
+/// writes through tensor stores, with their staging buffers (two where
+/// they fit beside the kernel's shared memory, else one). Kernels whose
+/// lowering adds scratch tiles (layout conversions, cross-warp reductions)
+/// keep the register path: the scratch would compete for the same memory.
+/// A copy marked `tile.tma_store = 0` is the caller's choice.
+static SmallVector<std::pair<CopyOp, int64_t>>
+selectTmaStores(KernelOp kernel, const ChipDescription &chip, bool remarks) {
+  SmallVector<std::pair<CopyOp, int64_t>> stores;
+  bool scratch = false;
+  kernel.walk([&](Operation *op) {
+    if (isa<ReduceOp>(op))
+      scratch = true;
+    if (auto copy = dyn_cast<CopyOp>(op))
+      scratch |= getMemoryKind(copy.getSourceType()) == MemoryKind::Fragment &&
+                 getMemoryKind(copy.getTargetType()) == MemoryKind::Fragment;
+  });
+  SmallVector<CopyOp> candidates;
+  kernel.walk([&](CopyOp copy) {
+    auto attr = copy->getAttrOfType<IntegerAttr>(kTmaStoreAttrName);
+    if (getMemoryKind(copy.getSourceType()) != MemoryKind::Fragment ||
+        getMemoryKind(copy.getTargetType()) != MemoryKind::Global ||
+        (attr && attr.getInt() == 0))
+      return;
+    std::string why = whyNotTmaStore(copy);
+    if (why.empty() && scratch)
+      why = "the kernel's lowering adds scratch tiles to its shared memory";
+    if (why.empty())
+      candidates.push_back(copy);
+    else if (remarks)
+      copy.emitRemark("not a tensor store (TMA): ") << why;
+  });
+  if (candidates.empty())
+    return stores;
+  // The lowering's layout: the tiles, the staging buffers (1024-byte
+  // aligned for the swizzle), then 16 bytes of barriers per pipe slot.
+  int64_t barriers = 0;
+  kernel.walk([&](PipeCreateOp create) {
+    barriers += 16 * cast<PipeType>(create.getPipe().getType()).getSlots();
+  });
+  int64_t used = computeSharedMemoryBytes(kernel);
+  for (CopyOp copy : candidates) {
+    int64_t buffers = 0;
+    for (int64_t n : {2, 1}) {
+      int64_t end =
+          llvm::alignTo(used, 1024) + getTmaStoreStagingBytes(copy, n);
+      if (llvm::alignTo(end, 8) + barriers <= chip.maxSharedMemoryPerBlock) {
+        buffers = n;
+        used = end;
+        break;
+      }
+    }
+    if (!buffers) {
+      if (remarks)
+        copy.emitRemark("not a tensor store (TMA): its staging buffer does "
+                        "not fit beside the kernel's shared memory");
+      continue;
+    }
+    stores.push_back({copy, buffers});
+  }
+  return stores;
+}
+
 namespace {
 struct SelectTmaPass : public tile::impl::SelectTmaBase<SelectTmaPass> {
   using SelectTmaBase::SelectTmaBase;
 
   LogicalResult runOnKernel(KernelOp kernel) {
+    // Tensor stores are decided here, for the tensor-copy version only
+    // (the host's test then covers their tensors too): a count written
+    // elsewhere would store through a tensor map nobody checked.
+    kernel.walk([](CopyOp copy) {
+      if (getTmaStoreBuffers(copy) > 0)
+        copy->removeAttr(kTmaStoreAttrName);
+    });
     TargetAttr target = getTargetAttr(kernel);
     if (!target || !target.getDescription() || !target.getDescription()->tma)
       return success();
@@ -215,12 +290,17 @@ struct SelectTmaPass : public tile::impl::SelectTmaBase<SelectTmaPass> {
     if (selected.empty())
       return success();
 
+    SmallVector<std::pair<CopyOp, int64_t>> stores =
+        selectTmaStores(kernel, *target.getDescription(), emitRemarks);
+
     // The host's test, over each tensor once.
     OpBuilder b(kernel);
     Location loc = kernel.getLoc();
     llvm::SetVector<Value> tensors;
     for (CopyOp copy : selected)
       tensors.insert(copy.getSource());
+    for (auto [copy, buffers] : stores)
+      tensors.insert(copy.getTarget());
     Value test;
     for (Value tensor : tensors) {
       Value t = buildRuntimeTest(b, loc, tensor);
@@ -239,13 +319,24 @@ struct SelectTmaPass : public tile::impl::SelectTmaBase<SelectTmaPass> {
     llvm::SmallPtrSet<Operation *, 8> isSelected;
     for (CopyOp copy : selected)
       isSelected.insert(copy);
-    for (auto [from, to] : llvm::zip_equal(original, cloned))
+    DenseMap<Operation *, int64_t> storeBuffers;
+    for (auto [copy, buffers] : stores)
+      storeBuffers[copy] = buffers;
+    for (auto [from, to] : llvm::zip_equal(original, cloned)) {
+      if (int64_t buffers = storeBuffers.lookup(from)) {
+        to->setAttr(kTmaStoreAttrName, b.getI64IntegerAttr(buffers));
+        if (emitRemarks)
+          to.emitRemark("tensor store (TMA) through ")
+              << buffers << " staging buffer" << (buffers > 1 ? "s" : "")
+              << " when the tensor allows it at run time";
+      }
       if (isSelected.contains(from)) {
         to.setTma(true);
         if (emitRemarks)
           to.emitRemark("tensor copy (TMA) when the tensor allows it at run "
                         "time");
       }
+    }
     // A wait for copy-engine groups (the one after a pipelined loop) has
     // nothing to wait for once every asynchronous copy is a tensor copy:
     // the pipes' barriers order them. The synchronization step places the

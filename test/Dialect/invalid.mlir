@@ -2152,3 +2152,22 @@ func.func @pipeline_stage_negative(%p: i1) {
   } {tile.pipeline_stage = -1 : i64}
   return
 }
+
+// -----
+
+// expected-error @+1 {{'tile.tma_store' may only be attached to a tile.copy}}
+func.func @tma_store_on_func() attributes {tile.tma_store = 2 : i64} {
+  return
+}
+
+// -----
+
+func.func @tma_store_out_of_range(%C: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %acc = tile.alloc : memref<64x64xf32, #tile.mem<fragment>>
+    // expected-error @+1 {{'tile.tma_store' must be 0 (no tensor store), 1 or 2 (staging buffers)}}
+    tile.copy %acc, %C[%c0, %c0] {tile.tma_store = 3 : i64} : memref<64x64xf32, #tile.mem<fragment>> to memref<?x?xf16>
+  }
+  return
+}

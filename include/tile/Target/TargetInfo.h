@@ -255,6 +255,23 @@ public:
   /// `dst`, completing `bytes` on the barrier at `mbar`.
   virtual void emitTensorCopy(OpBuilder &b, Location loc, Value dst, Value map,
                               ValueRange coords, Value mbar) const;
+  /// One tensor store of the box at `coords` (i32, innermost dimension
+  /// first) of the tensor map at global pointer `map` from shared pointer
+  /// `src`, in the executing thread's current bulk group; parts of the box
+  /// outside the tensor are not written.
+  virtual void emitTensorStore(OpBuilder &b, Location loc, Value src, Value map,
+                               ValueRange coords) const;
+  /// Closes the executing thread's bulk group (its tensor stores so far).
+  virtual void emitTensorStoreCommit(OpBuilder &b, Location loc) const;
+  /// Waits until at most `pending` of the executing thread's bulk groups
+  /// are outstanding: until they have read their shared memory
+  /// (`readOnly`), or until their writes are done.
+  virtual void emitTensorStoreWait(OpBuilder &b, Location loc, int64_t pending,
+                                   bool readOnly) const;
+  /// Makes the executing thread's earlier shared memory writes visible to
+  /// the tensor copy engine (the async proxy), e.g. before a tensor store
+  /// reads them.
+  virtual void emitAsyncProxyFence(OpBuilder &b, Location loc) const;
 
   /// Sets the executing warpgroup's register budget; diagnoses targets
   /// without one on `op`.

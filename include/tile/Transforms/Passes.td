@@ -76,6 +76,16 @@ def SelectTma : Pass<"tile-select-tma", "ModuleOp"> {
     with `remarks=true` also copies ruled out for other reasons (3-D
     tensors, element conversions, padded tiles) and those that use TMA.
 
+    In the TMA version, a copy of an accumulator (a fragment) into a global
+    tensor becomes a tensor store through staging buffers in shared memory
+    where they fit beside the kernel's tiles: `tile.tma_store = N` (1 or 2
+    buffers of the tile's rows x 128 bytes) on the copy, and the tensor
+    joins the host's test. The tile must be whole 128-byte column panels of
+    at most 256 rows, its elements held once, each thread's columns inside
+    one panel; kernels whose lowering adds scratch tiles keep the register
+    path. `tile.tma_store = 0` on a copy keeps the register path; a count
+    written elsewhere is the pass's to decide.
+
     Runs after layout inference, which chooses the swizzles.
   }];
   let options = [

@@ -72,6 +72,12 @@ public:
                       int64_t swizzleBytes) const override;
   void emitTensorCopy(OpBuilder &b, Location loc, Value dst, Value map,
                       ValueRange coords, Value mbar) const override;
+  void emitTensorStore(OpBuilder &b, Location loc, Value src, Value map,
+                       ValueRange coords) const override;
+  void emitTensorStoreCommit(OpBuilder &b, Location loc) const override;
+  void emitTensorStoreWait(OpBuilder &b, Location loc, int64_t pending,
+                           bool readOnly) const override;
+  void emitAsyncProxyFence(OpBuilder &b, Location loc) const override;
 
   // LdMatrix.cpp
   LogicalResult emitSharedToRegisters(OpBuilder &b, Location loc,

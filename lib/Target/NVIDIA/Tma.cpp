@@ -73,6 +73,33 @@ void NVIDIATargetInfo::emitTensorCopy(OpBuilder &b, Location loc, Value dst,
       /*group=*/NVVM::CTAGroupKindAttr(), /*predicate=*/Value());
 }
 
+void NVIDIATargetInfo::emitTensorStore(OpBuilder &b, Location loc, Value src,
+                                       Value map, ValueRange coords) const {
+  NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+      b, loc, map, src, coords, /*l2CacheHint=*/Value(),
+      NVVM::TMAStoreModeAttr::get(b.getContext(), NVVM::TMAStoreMode::TILE),
+      /*predicate=*/Value());
+}
+
+void NVIDIATargetInfo::emitTensorStoreCommit(OpBuilder &b, Location loc) const {
+  NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);
+}
+
+void NVIDIATargetInfo::emitTensorStoreWait(OpBuilder &b, Location loc,
+                                           int64_t pending,
+                                           bool readOnly) const {
+  NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, b.getI32IntegerAttr(pending),
+                                       readOnly ? b.getUnitAttr() : UnitAttr());
+}
+
+void NVIDIATargetInfo::emitAsyncProxyFence(OpBuilder &b, Location loc) const {
+  NVVM::FenceProxyOp::create(
+      b, loc,
+      NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
+      NVVM::SharedSpaceAttr::get(b.getContext(),
+                                 NVVM::SharedSpace::shared_cta));
+}
+
 Value NVIDIATargetInfo::emitTensorMap(OpBuilder &b, Location loc, Value tensor,
                                       ArrayRef<int64_t> box,
                                       int64_t swizzleBytes) const {

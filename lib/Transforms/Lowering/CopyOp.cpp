@@ -13,6 +13,8 @@
 
 #include "LoweringContext.h"
 
+#include "tile/Transforms/Epilogue.h"
+
 #include "tile/Transforms/Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -590,5 +592,7 @@ LogicalResult CopyLowering::copyFragmentFragment() {
 LogicalResult mlir::tile::lowering::lowerCopy(LoweringContext &ctx, CopyOp op) {
   if (op.getTma())
     return lowerTmaCopy(ctx, op);
+  if (getTmaStoreBuffers(op) > 0)
+    return lowerTmaStore(ctx, op);
   return CopyLowering(ctx, op).run();
 }

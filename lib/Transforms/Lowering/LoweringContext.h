@@ -77,6 +77,11 @@ public:
   DenseMap<Value, RegisterOperand> frags;
   /// Scratch shared tiles of ops that exchange data through shared memory.
   DenseMap<Operation *, Value> scratch;
+  /// Staging tiles of the copies that leave through tensor stores
+  /// (TmaStore.cpp).
+  DenseMap<Operation *, Value> storeStaging;
+  /// Whether some thread issues tensor stores (waited for at the end).
+  bool tensorStores = false;
   /// Hardware barrier ids of the tile.ws regions that synchronize.
   DenseMap<Operation *, int64_t> barrierIds;
   /// The first of the hardware barriers of a `tile.ws ... pingpong` region's
@@ -207,6 +212,8 @@ LogicalResult planBarrierPipes(LoweringContext &ctx);
 void initBarrierPipes(LoweringContext &ctx);
 /// A `tma` copy: one tensor copy per swizzle panel, issued by one thread.
 LogicalResult lowerTmaCopy(LoweringContext &ctx, CopyOp op);
+/// A fragment -> global copy marked `tile.tma_store` (TmaStore.cpp).
+LogicalResult lowerTmaStore(LoweringContext &ctx, CopyOp op);
 /// The pipe ops of a barrier pipe.
 LogicalResult lowerBarrierPipeOp(LoweringContext &ctx, Operation *op,
                                  BarrierPipe &pipe);

@@ -1,0 +1,46 @@
+//===- Epilogue.h - Tensor stores of accumulator tiles ----------*- C++ -*-===//
+//
+// A copy of a fragment (an accumulator) into a global tensor can leave the
+// registers through shared memory and tensor stores: the threads write one
+// column panel of the tile (rows x 128 bytes, swizzled as a tensor map
+// reads it) into a staging buffer, and one thread hands the panel to the
+// tensor copy engine, which writes it to global memory while the threads
+// go on (with two buffers, with the next panel; then with the next tile's
+// main loop). `tile-select-tma` decides it and records the number of
+// staging buffers on the copy as `tile.tma_store = N` (0: keep the
+// register path, the caller's override); `tile-lower-ops` emits what the
+// attribute says.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_TRANSFORMS_EPILOGUE_H
+#define TILE_TRANSFORMS_EPILOGUE_H
+
+#include "tile/Dialect/TileOps.h"
+
+#include <string>
+
+namespace mlir::tile {
+
+/// The attribute on a fragment -> global tile.copy: staging buffers of its
+/// tensor store (0 or absent: the register path).
+inline constexpr llvm::StringLiteral kTmaStoreAttrName = "tile.tma_store";
+
+/// Bytes of one row of a staging panel: the 128-byte swizzle span.
+inline constexpr int64_t kTmaStorePanelBytes = 128;
+
+/// Why `copy` (fragment -> global) cannot be a tensor store, or "": the
+/// element type, the tile's shape (at most 256 rows, whole 128-byte
+/// panels), the fragment's layout (each element held once, the threads'
+/// columns inside one panel) and the tensor's static strides.
+std::string whyNotTmaStore(CopyOp copy);
+
+/// Bytes of staging shared memory `buffers` panels of `copy` take.
+int64_t getTmaStoreStagingBytes(CopyOp copy, int64_t buffers);
+
+/// The staging buffers recorded on `copy` (0 when none).
+int64_t getTmaStoreBuffers(CopyOp copy);
+
+} // namespace mlir::tile
+
+#endif // TILE_TRANSFORMS_EPILOGUE_H

@@ -1,0 +1,67 @@
+//===- Epilogue.cpp - Tensor stores of accumulator tiles --------*- C++ -*-===//
+//
+// What makes a fragment -> global copy a tensor store (Epilogue.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Transforms/Epilogue.h"
+
+#include "tile/Dialect/LinearLayout.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+std::string mlir::tile::whyNotTmaStore(CopyOp copy) {
+  MemRefType src = copy.getSourceType(), dst = copy.getTargetType();
+  if (getMemoryKind(src) != MemoryKind::Fragment ||
+      getMemoryKind(dst) != MemoryKind::Global || copy.getAsync())
+    return "not a copy of a fragment into a global tensor";
+  auto alloc = copy.getSource().getDefiningOp<AllocOp>();
+  if (!alloc || src.getRank() != 2 || !src.hasStaticShape())
+    return "the fragment is not a whole 2-D tile";
+  if (dst.getRank() < 2 || dst.getRank() > 5 ||
+      copy.getTargetOffsets().size() != static_cast<size_t>(dst.getRank()))
+    return "tensor stores here write 2-D tiles of tensors of rank 2 to 5";
+  Type elt = dst.getElementType();
+  if (!elt.isF16() && !elt.isBF16() && !elt.isF32())
+    return "tensor stores here write f16, bf16 or f32 tensors";
+  int64_t bytes = elt.getIntOrFloatBitWidth() / 8;
+  int64_t panelCols = kTmaStorePanelBytes / bytes;
+  int64_t rows = src.getShape()[0], cols = src.getShape()[1];
+  if (rows > 256 || cols % panelCols != 0)
+    return "the tile is not whole panels of at most 256 rows x 128 bytes";
+  auto layoutAttr = dyn_cast_or_null<LinearLayoutAttr>(alloc.getLayoutAttr());
+  if (!layoutAttr)
+    return "the fragment has no layout";
+  const LinearLayout &layout = layoutAttr.getLinearLayout();
+  if (!layout.isDistributed() || layout.getReplication() != 1)
+    return "threads of the fragment's layout hold copies of elements";
+  for (StringRef dim : {LinearLayout::kLane, LinearLayout::kWarp})
+    if (layout.hasInDim(dim))
+      for (uint64_t basis : layout.getBases(dim))
+        if (layout.unpackCoord(basis)[1] >= panelCols)
+          return "the fragment's threads hold columns of different panels";
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(dst.getStridesAndOffset(strides, offset)))
+    return "the tensor's layout is not strided";
+  if (!ShapedType::isDynamic(strides.back()) && strides.back() != 1)
+    return "the tensor's innermost stride is not 1";
+  for (int64_t stride : ArrayRef<int64_t>(strides).drop_back())
+    if (!ShapedType::isDynamic(stride) && (stride * bytes) % 16 != 0)
+      return "the tensor's rows are not 16-byte multiples apart";
+  if (!ShapedType::isDynamic(offset) && (offset * bytes) % 16 != 0)
+    return "the tensor's offset is not a multiple of 16 bytes";
+  return "";
+}
+
+int64_t mlir::tile::getTmaStoreStagingBytes(CopyOp copy, int64_t buffers) {
+  return copy.getSourceType().getShape()[0] * kTmaStorePanelBytes * buffers;
+}
+
+int64_t mlir::tile::getTmaStoreBuffers(CopyOp copy) {
+  auto attr = copy->getAttrOfType<IntegerAttr>(kTmaStoreAttrName);
+  return attr ? std::max<int64_t>(attr.getInt(), 0) : 0;
+}

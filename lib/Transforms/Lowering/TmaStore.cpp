@@ -1,0 +1,149 @@
+//===- TmaStore.cpp - Accumulator tiles out through tensor stores -*- C++ -*-=//
+//
+// Lowering of a fragment -> global `tile.copy` marked `tile.tma_store = N`
+// (Epilogue.h). The tile leaves in column panels of rows x 128 bytes, each
+// through one of N staging buffers (a shared tile swizzled as the tensor
+// map reads it, one panel per buffer):
+//
+//   for each panel p:
+//     every thread writes its elements of p into buffer p mod N
+//     every thread: fence.proxy.async (its writes, to the copy engine)
+//     thread 0: waits until its earlier tensor stores have read their
+//               buffers (cp.async.bulk.wait_group.read 0)
+//     barrier over the copy's threads
+//     thread 0: tensor store of buffer p mod N, commit
+//
+// The wait before each barrier makes a buffer free before anyone writes it
+// again: the next panel writes the other buffer while the store of this
+// one reads it, and the panels of the next copy (the next tile of a
+// persistent kernel) start on the buffer the one before last used. With
+// one buffer, or an odd number of panels, the copy starts with that wait
+// and a barrier. At the end of the kernel, thread 0 waits for its stores.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringContext.h"
+
+#include "tile/Transforms/Epilogue.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::lowering;
+
+/// Registers of `layout` that hold consecutive columns of a row, starting
+/// at every multiple of the result (at most `limit`).
+static int64_t columnRun(const LinearLayout &layout, int64_t limit) {
+  int64_t run = 1;
+  for (uint64_t basis : layout.getBases(LinearLayout::kRegister)) {
+    SmallVector<int64_t> c = layout.unpackCoord(basis);
+    if (run >= limit || c[0] != 0 || c[1] != run)
+      break;
+    run *= 2;
+  }
+  return run;
+}
+
+LogicalResult mlir::tile::lowering::lowerTmaStore(LoweringContext &ctx,
+                                                  CopyOp op) {
+  OpBuilder &b = ctx.b;
+  Location loc = ctx.loc();
+  RegisterOperand *frag = ctx.getRegTile(op.getSource(), op);
+  if (!frag)
+    return failure();
+  Value staging = ctx.storeStaging.lookup(op);
+  if (!staging)
+    return op.emitOpError("has no staging buffer for its tensor store");
+  SharedTile &stage = ctx.shared[staging];
+  MemRefType cType = op.getTargetType();
+  Type elt = cType.getElementType();
+  int64_t bytes = elt.getIntOrFloatBitWidth() / 8;
+  int64_t rows = frag->type.getShape()[0], cols = frag->type.getShape()[1];
+  int64_t panelCols = kTmaStorePanelBytes / bytes;
+  int64_t panels = cols / panelCols;
+  int64_t buffers = stage.type.getShape()[1] / panelCols;
+  const LinearLayout &layout = frag->layout;
+
+  // The tensor map, made once per kernel on the host before the launch.
+  Value tensor = op.getTarget();
+  int64_t rank = cType.getRank();
+  auto key = std::make_tuple(tensor.getAsOpaquePointer(), rows, panelCols,
+                             kTmaStorePanelBytes);
+  Value &map = ctx.tensorMaps[key];
+  if (!map) {
+    SmallVector<int64_t> box(rank - 2, 1);
+    box.append({rows, panelCols});
+    OpBuilder host(ctx.kernel);
+    map = ctx.target.emitTensorMap(host, ctx.kernel.getLoc(), tensor, box,
+                                   kTmaStorePanelBytes);
+  }
+
+  Value tid = ctx.threadId(op);
+  Value first =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, ctx.idx(0));
+  auto onFirst = [&](function_ref<void()> body) {
+    auto guard = scf::IfOp::create(b, loc, first, false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(guard.thenBlock());
+    body();
+  };
+  auto waitForReads = [&] {
+    onFirst([&] { ctx.target.emitTensorStoreWait(b, loc, 0, true); });
+  };
+  if (buffers == 1 || panels % buffers != 0) {
+    waitForReads();
+    ctx.barrier(op);
+  }
+
+  // The registers of each panel: the threads' columns lie inside one panel
+  // (whyNotTmaStore), so a register's panel is that of thread 0's element.
+  int64_t vec = columnRun(layout, 16 / bytes);
+  SmallVector<SmallVector<int64_t>> byPanel(panels);
+  for (int64_t r = 0; r < layout.getRegistersPerThread(); r += vec) {
+    SmallVector<int64_t> c = layout.apply({{LinearLayout::kRegister, r}});
+    byPanel[c[1] / panelCols].push_back(r);
+  }
+  SmallVector<uint64_t> masks;
+  SmallVector<Value> tcoords = ctx.threadCoords(layout, tid, masks);
+  SharedRef ref{&stage, ctx.idx(0), stage.type.getShape()};
+  auto vecType = VectorType::get({vec}, elt);
+  ValueRange offsets = op.getTargetOffsets();
+  auto i32 = [&](Value v) {
+    return arith::IndexCastOp::create(b, loc, b.getI32Type(), v);
+  };
+  for (int64_t p = 0; p < panels; ++p) {
+    int64_t buffer = p % buffers;
+    for (int64_t r : byPanel[p]) {
+      SmallVector<Value> coords = ctx.elementCoords(layout, r, tcoords, masks);
+      Value col = ctx.add(ctx.andConst(coords[1], panelCols - 1),
+                          ctx.idx(buffer * panelCols));
+      Value index = ctx.sharedIndex(ref, {coords[0], col});
+      SmallVector<Value> elems;
+      for (int64_t e = 0; e < vec; ++e)
+        elems.push_back(ctx.convert(
+            memref::LoadOp::create(b, loc, frag->regs, ctx.idx(r + e)), elt));
+      Value value = vector::FromElementsOp::create(b, loc, vecType, elems);
+      ctx.accessSharedVector(ref, index, vecType, value);
+    }
+    ctx.target.emitAsyncProxyFence(b, loc);
+    waitForReads();
+    ctx.barrier(op);
+    onFirst([&] {
+      Value src =
+          ctx.sharedPointer(stage.view, ctx.idx(buffer * rows * panelCols));
+      SmallVector<Value> box = {
+          i32(ctx.add(offsets[rank - 1], ctx.idx(p * panelCols))),
+          i32(offsets[rank - 2])};
+      for (int64_t d = rank - 3; d >= 0; --d)
+        box.push_back(i32(offsets[d]));
+      ctx.target.emitTensorStore(b, loc, src, map, box);
+      ctx.target.emitTensorStoreCommit(b, loc);
+    });
+  }
+  ctx.tensorStores = true;
+  return success();
+}

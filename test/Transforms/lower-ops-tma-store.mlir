@@ -1,0 +1,93 @@
+// RUN: tile-opt %s -split-input-file -tile-pipeline-planning -tile-inject-pipeline -tile-layout-inference -tile-select-tma -tile-lower-ops -verify-diagnostics | FileCheck %s
+
+// A 128 x 256 accumulator (bf16 C) leaves through two staging buffers of
+// 128 x 64 elements (128-byte rows, swizzled) in four panels: per panel the
+// threads write their elements, fence them for the copy engine, thread 0
+// waits until its earlier stores have read their buffers, a barrier, then
+// thread 0 stores the panel and commits it. Thread 0 waits for its stores
+// before the kernel ends. The host makes C's tensor map (128 x 64 boxes,
+// 128-byte swizzle).
+
+!g = memref<?x?xbf16>
+!sA = memref<128x64xbf16, #gpu.address_space<workgroup>>
+!sB = memref<64x256xbf16, #gpu.address_space<workgroup>>
+!fC = memref<128x256xf32, #tile.mem<fragment>>
+
+// CHECK-LABEL: func.func @epilogue
+// CHECK: nvgpu.tma.create.descriptor %{{.*}} box[%{{.*}}, %{{.*}}] : memref<*xbf16> -> <tensor = memref<128x64xbf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b
+// CHECK: tile.kernel @k_tma
+// CHECK-SAME: tile.shared_memory_bytes = 229440
+// CHECK-COUNT-4: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: vector.store %{{.*}}, %[[STAGE:.*]][%{{.*}}] {alignment = 4 : i64} : memref<16384xbf16, #gpu.address_space<workgroup>>, vector<2xbf16>
+// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK: nvvm.cp.async.bulk.wait_group 0 {read}
+// CHECK: gpu.barrier
+// CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta
+// CHECK-NEXT: nvvm.cp.async.bulk.commit.group
+// CHECK-COUNT-3: nvvm.cp.async.bulk.tensor.global.shared.cta
+// CHECK-NOT: nvvm.cp.async.bulk.tensor.global.shared.cta
+// CHECK: nvvm.cp.async.bulk.wait_group 0{{$}}
+// CHECK-NEXT: }
+// CHECK: } else {
+// CHECK: tile.kernel @k
+// CHECK-NOT: nvvm.cp.async.bulk
+// CHECK: return
+func.func @epilogue(%A: !g, %B: !g, %C: !g, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  tile.kernel @k blocks(%bx) in [1] threads(256) {
+    %as = tile.alloc : !sA
+    %bs = tile.alloc : !sB
+    %acc = tile.alloc : !fC
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c64 : index
+      tile.copy %A[%c0, %k0], %as : !g to !sA
+      tile.copy %B[%k0, %c0], %bs : !g to !sB
+      tile.gemm %as, %bs, %acc : !sA, !sB, !fC
+    } {tile.num_stages = 4 : i64}
+    tile.copy %acc, %C[%c0, %c0] : !fC to !g
+  }
+  return
+}
+
+// -----
+
+// One staging buffer (a 256-row f32 tile: 32 KiB a panel): every panel
+// waits for the previous store's reads before its barrier, and the copy
+// starts with that wait and a barrier (the buffer of the last panel is the
+// first one's).
+
+!g = memref<?x?xf16>
+!sA = memref<256x64xf16, #gpu.address_space<workgroup>>
+!sB = memref<64x128xf16, #gpu.address_space<workgroup>>
+!fC = memref<256x128xf32, #tile.mem<fragment>>
+!gC = memref<?x?xf32>
+
+// CHECK-LABEL: func.func @one_buffer
+// CHECK: tile.kernel @k_tma
+// CHECK: nvvm.cp.async.bulk.wait_group 0 {read}
+// CHECK-NEXT: }
+// CHECK-NEXT: gpu.barrier
+// CHECK: vector.store %{{.*}} : memref<8192xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+// CHECK-COUNT-4: nvvm.cp.async.bulk.tensor.global.shared.cta
+// CHECK-NOT: nvvm.cp.async.bulk.tensor.global.shared.cta
+// CHECK: } else {
+func.func @one_buffer(%A: !g, %B: !g, %C: !gC, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  tile.kernel @k blocks(%bx) in [1] threads(256) {
+    %as = tile.alloc : !sA
+    %bs = tile.alloc : !sB
+    %acc = tile.alloc : !fC
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c64 : index
+      tile.copy %A[%c0, %k0], %as : !g to !sA
+      tile.copy %B[%k0, %c0], %bs : !g to !sB
+      tile.gemm %as, %bs, %acc : !sA, !sB, !fC
+    } {tile.num_stages = 4 : i64}
+    tile.copy %acc, %C[%c0, %c0] : !fC to !gC
+  }
+  return
+}

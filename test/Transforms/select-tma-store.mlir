@@ -1,0 +1,187 @@
+// RUN: tile-opt %s -split-input-file -tile-pipeline-planning -tile-inject-pipeline -tile-layout-inference -tile-select-tma -verify-diagnostics | FileCheck %s
+// RUN: tile-opt %s -split-input-file -tile-pipeline-planning -tile-inject-pipeline -tile-layout-inference -tile-select-tma=remarks=true 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
+
+// The tensor-copy version of a kernel writes its accumulator through tensor
+// stores (tile.tma_store = staging buffers): the host's test then covers C
+// too. The original kernel, launched when a tensor does not allow tensor
+// copies, keeps the register path.
+
+!g = memref<?x?xbf16>
+!sA = memref<128x64xbf16, #gpu.address_space<workgroup>>
+!sB = memref<64x256xbf16, #gpu.address_space<workgroup>>
+!fC = memref<128x256xf32, #tile.mem<fragment>>
+
+// CHECK-LABEL: func.func @epilogue
+// CHECK: memref.extract_strided_metadata %arg0
+// CHECK: memref.extract_strided_metadata %arg1
+// CHECK: memref.extract_strided_metadata %arg2
+// CHECK: scf.if
+// CHECK: tile.kernel @k_tma
+// CHECK: tile.copy %{{.*}}, %arg2[%{{.*}}, %{{.*}}] {tile.tma_store = 2 : i64}
+// CHECK: } else {
+// CHECK: tile.kernel @k
+// CHECK-NOT: tma_store
+// CHECK: return
+// REMARK: remark: tensor store (TMA) through 2 staging buffers when the tensor allows it at run time
+func.func @epilogue(%A: !g, %B: !g, %C: !g, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  tile.kernel @k blocks(%bx) in [1] threads(256) {
+    %as = tile.alloc : !sA
+    %bs = tile.alloc : !sB
+    %acc = tile.alloc : !fC
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c64 : index
+      tile.copy %A[%c0, %k0], %as : !g to !sA
+      tile.copy %B[%k0, %c0], %bs : !g to !sB
+      tile.gemm %as, %bs, %acc : !sA, !sB, !fC
+    } {tile.num_stages = 4 : i64}
+    tile.copy %acc, %C[%c0, %c0] : !fC to !g
+  }
+  return
+}
+
+// -----
+
+// `tile.tma_store = 0` keeps the register path; a count written by hand is
+// the pass's to decide (dropped from the original kernel, which has no
+// tensor map of C).
+
+!g = memref<?x?xbf16>
+!sA = memref<128x64xbf16, #gpu.address_space<workgroup>>
+!sB = memref<64x256xbf16, #gpu.address_space<workgroup>>
+!fC = memref<128x256xf32, #tile.mem<fragment>>
+
+// CHECK-LABEL: func.func @override
+// CHECK: tile.kernel @k_tma
+// CHECK: tile.copy %{{.*}}, %arg2[{{.*}}] {tile.tma_store = 0 : i64}
+// CHECK: tile.kernel @k
+// CHECK: tile.copy %{{.*}}, %arg2[{{.*}}] {tile.tma_store = 0 : i64}
+// CHECK-LABEL: func.func @by_hand
+// CHECK: tile.kernel @k2_tma
+// CHECK: tile.copy %{{.*}}, %arg2[{{.*}}] {tile.tma_store = 2 : i64}
+// CHECK: tile.kernel @k2
+// CHECK-NOT: tma_store
+// CHECK: return
+func.func @override(%A: !g, %B: !g, %C: !g, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  tile.kernel @k blocks(%bx) in [1] threads(256) {
+    %as = tile.alloc : !sA
+    %bs = tile.alloc : !sB
+    %acc = tile.alloc : !fC
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c64 : index
+      tile.copy %A[%c0, %k0], %as : !g to !sA
+      tile.copy %B[%k0, %c0], %bs : !g to !sB
+      tile.gemm %as, %bs, %acc : !sA, !sB, !fC
+    } {tile.num_stages = 4 : i64}
+    tile.copy %acc, %C[%c0, %c0] {tile.tma_store = 0} : !fC to !g
+  }
+  return
+}
+func.func @by_hand(%A: !g, %B: !g, %C: !g, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  tile.kernel @k2 blocks(%bx) in [1] threads(256) {
+    %as = tile.alloc : !sA
+    %bs = tile.alloc : !sB
+    %acc = tile.alloc : !fC
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c64 : index
+      tile.copy %A[%c0, %k0], %as : !g to !sA
+      tile.copy %B[%k0, %c0], %bs : !g to !sB
+      tile.gemm %as, %bs, %acc : !sA, !sB, !fC
+    } {tile.num_stages = 4 : i64}
+    tile.copy %acc, %C[%c0, %c0] {tile.tma_store = 1} : !fC to !g
+  }
+  return
+}
+
+// -----
+
+// Staging buffers fit beside the pipeline's buffers: a 256-row tile's
+// panel is 32 KiB, and four stages of 48 KiB leave room for one.
+
+!g = memref<?x?xf16>
+!sA = memref<256x64xf16, #gpu.address_space<workgroup>>
+!sB = memref<64x128xf16, #gpu.address_space<workgroup>>
+!fC = memref<256x128xf32, #tile.mem<fragment>>
+!gC = memref<?x?xf32>
+
+// CHECK-LABEL: func.func @one_buffer
+// CHECK: tile.kernel @k_tma
+// CHECK: tile.copy %{{.*}}, %arg2[{{.*}}] {tile.tma_store = 1 : i64}
+// REMARK: remark: tensor store (TMA) through 1 staging buffer when
+func.func @one_buffer(%A: !g, %B: !g, %C: !gC, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  tile.kernel @k blocks(%bx) in [1] threads(256) {
+    %as = tile.alloc : !sA
+    %bs = tile.alloc : !sB
+    %acc = tile.alloc : !fC
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c64 : index
+      tile.copy %A[%c0, %k0], %as : !g to !sA
+      tile.copy %B[%k0, %c0], %bs : !g to !sB
+      tile.gemm %as, %bs, %acc : !sA, !sB, !fC
+    } {tile.num_stages = 4 : i64}
+    tile.copy %acc, %C[%c0, %c0] : !fC to !gC
+  }
+  return
+}
+
+// -----
+
+// Where nothing is left for staging, or the tile is not whole 128-byte
+// panels, the register path stays (with remarks=true, the reason).
+
+!g = memref<?x?xf16>
+!sA = memref<128x64xf16, #gpu.address_space<workgroup>>
+!sB = memref<64x128xf16, #gpu.address_space<workgroup>>
+!sN = memref<64x32xf16, #gpu.address_space<workgroup>>
+!fC = memref<128x128xf32, #tile.mem<fragment>>
+!fN = memref<128x32xf32, #tile.mem<fragment>>
+
+// CHECK-LABEL: func.func @register_path
+// CHECK: tile.kernel @full_tma
+// CHECK-NOT: tma_store
+// CHECK: tile.kernel @narrow_tma
+// CHECK-NOT: tma_store
+// CHECK: return
+// REMARK: remark: not a tensor store (TMA): its staging buffer does not fit beside the kernel's shared memory
+// REMARK: remark: not a tensor store (TMA): the tile is not whole panels of at most 256 rows x 128 bytes
+func.func @register_path(%A: !g, %B: !g, %C: !g, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  tile.kernel @full blocks(%bx) in [1] threads(128) {
+    %as = tile.alloc : !sA
+    %bs = tile.alloc : !sB
+    %acc = tile.alloc : !fC
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c64 : index
+      tile.copy %A[%c0, %k0], %as : !g to !sA
+      tile.copy %B[%k0, %c0], %bs : !g to !sB
+      tile.gemm %as, %bs, %acc : !sA, !sB, !fC
+    } {tile.num_stages = 7 : i64}
+    tile.copy %acc, %C[%c0, %c0] : !fC to !g
+  }
+  tile.kernel @narrow blocks(%bx) in [1] threads(128) {
+    %as = tile.alloc : !sA
+    %bs = tile.alloc : !sN
+    %acc = tile.alloc : !fN
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c64 : index
+      tile.copy %A[%c0, %k0], %as : !g to !sA
+      tile.copy %B[%k0, %c0], %bs : !g to !sN
+      tile.gemm %as, %bs, %acc : !sA, !sN, !fN
+    } {tile.num_stages = 3 : i64}
+    tile.copy %acc, %C[%c0, %c0] : !fN to !g
+  }
+  return
+}
