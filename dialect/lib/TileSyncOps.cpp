@@ -36,6 +36,13 @@ LogicalResult PipeType::verify(function_ref<InFlightDiagnostic()> emitError,
                                int64_t slots) {
   if (slots < 1)
     return emitError() << "a pipe needs at least one slot, got " << slots;
+  // Checked here, at parse time, before anything sets up per-slot barriers
+  // (unrolled over the slots).
+  if (slots > PipeType::kMaxSlots)
+    return emitError() << "a pipe has at most " << PipeType::kMaxSlots
+                       << " slots (the most stages tile-pipeline-planning "
+                          "makes), got "
+                       << slots;
   return success();
 }
 

@@ -311,8 +311,20 @@ def Tile_PipeType : Tile_Type<"Pipe", "pipe"> {
     `tile.pipe.base`; 0 until they advance it) is one they have already
     passed, or one that never happens (below 0): the pipe ops naming it do
     nothing.
+
+    A pipe has 1 to 64 slots (`kMaxSlots`), the most stages
+    `tile-pipeline-planning` makes: each slot is a version of the stage's
+    shared tiles and, on targets with transaction barriers, two 8-byte
+    mbarriers set up one by one. Deeper pipes only cost: 64 stages of
+    one 16-byte copy per thread of 128 threads already take 128 KiB of
+    the 227 KiB of the largest shared memory (sm_90), where a few stages
+    hide the memory latency.
   }];
   let parameters = (ins "int64_t":$slots);
+  let extraClassDeclaration = [{
+    /// The most slots a pipe may have.
+    static constexpr int64_t kMaxSlots = 64;
+  }];
   let assemblyFormat = "`<` $slots `>`";
   let genVerifyDecl = 1;
 }
@@ -397,9 +409,11 @@ def Tile_PipeConsumeWaitOp : Tile_Op<"pipe.consume_wait"> {
     The consumers of hand-off `seq` wait until its copies have completed and
     their data is visible to every executing thread. `in_flight` states how
     many later hand-offs the producer may have committed when this wait
-    executes (a fact of the pipelined schedule): targets that count
-    completion in order (cp.async groups) wait for all but that many; those
-    with one barrier per slot use the slot and phase of `seq` instead.
+    executes (a fact of the pipelined schedule, which `tile-check-handoffs`
+    checks): targets that count completion in order (cp.async groups) wait
+    for all but that many, at most the later hand-offs provably committed
+    by the waiting threads (0 when none is proved); those with one barrier
+    per slot use the slot and phase of `seq` instead.
   }];
   let arguments = (ins Tile_PipeType:$pipe, Index:$seq,
                        ConfinedAttr<I64Attr, [IntNonNegative]>:$in_flight);
