@@ -82,6 +82,7 @@ void mlir::tile::pipelines::addTileLevelPasses(
   // multi-buffers (register tiles far beyond the register file, huge
   // tile.parallel loops); pipelining checks its own shared memory.
   pm.addPass(createCheckResources());
+  pm.addPass(createCheckHandoffs()); // hand-written pipes, before unrolling
   // Decisions written on the kernels: the launch order (applied by
   // convert-tile-to-gpu), persistent grids (applied at once: pipelining and
   // warp specialization see the tile loop).

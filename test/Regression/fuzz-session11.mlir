@@ -47,6 +47,8 @@ func.func @stray_tensor_copy(%A: memref<?x?xf16>, %n: index) {
       %k0 = arith.muli %k, %c32 : index
       tile.copy async %A[%c0, %k0], %Bs : memref<?x?xf16> to memref<128x32xf16, #gpu.address_space<workgroup>>
       tile.pipe.produce_commit %p[%k] : <2>
+      tile.pipe.consume_wait %p[%k] in_flight(0) : <2>
+      tile.pipe.consume_release %p[%k] : <2>
     }
   }
   return

@@ -461,10 +461,13 @@ func.func @ldmatrix_copy_rs_wgmma() {
 // The stage hand-off on sm_80 (the cp.async engine): the consumers' wait is
 // cp.async.wait_group in_flight and a block barrier, the producers' commit
 // closes the group, and taking or releasing a slot needs no barrier of its
-// own: the wait's barrier already precedes the slot's copies.
+// own: the wait's barrier already precedes the slot's copies. No later
+// hand-off is committed when this wait runs (it even precedes its own
+// commit), so in_flight(1) becomes a wait for every group (0): the waited
+// group never stays in flight (tile-check-handoffs reports the kernel).
 
 // CHECK-LABEL: func.func @pipe_sm80
-// CHECK: nvvm.cp.async.wait.group 1
+// CHECK: nvvm.cp.async.wait.group 0
 // CHECK-NEXT: gpu.barrier
 // CHECK-NOT: gpu.barrier
 // CHECK: nvgpu.device_async_copy

@@ -225,6 +225,22 @@ def PersistentBlocks : Pass<"tile-persistent-blocks", "ModuleOp"> {
   ];
 }
 
+def CheckHandoffs : Pass<"tile-check-handoffs", "ModuleOp"> {
+  let summary = "Check the hand-off protocol of the pipes of each kernel";
+  let description = [{
+    Follows the `tile.pipe` ops of each kernel per role (each `tile.ws`
+    region holding pipe ops, or the whole block), over straight-line code,
+    `scf.if` and `scf.for`: every `consume_wait` must come after the commit
+    of its hand-off (by the same threads, or, in a role that does not
+    commit, after these threads released the slot's previous use), with
+    `in_flight(k)` only where k later hand-offs are committed; every
+    `produce_acquire` after the release of its slot's previous use. What is
+    provably wrong (a deadlock, a read before the data lands, a slot never
+    released) is an error; what cannot be proved is a warning.
+  }];
+  let dependentDialects = ["::mlir::tile::TileDialect"];
+}
+
 def CheckResources : Pass<"tile-check-resources", "ModuleOp"> {
   let summary = "Compute and check the on-chip resources of each tile kernel";
   let description = [{

@@ -11,6 +11,7 @@
 
 #include "LoweringContext.h"
 
+#include "tile/Transforms/Handoffs.h"
 #include "tile/Transforms/Pipelining.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -45,7 +46,8 @@ LogicalResult mlir::tile::lowering::lowerAsyncWait(LoweringContext &ctx,
 
 // The hand-off on targets that count asynchronous copies in groups (the
 // cp.async engine): a commit closes the slot's group, a wait waits for all
-// but the `in_flight` later groups and then synchronizes the consumers;
+// but the `in_flight` later groups (at most those provably committed,
+// checkPipes) and then synchronizes the consumers;
 // acquiring and releasing a slot need nothing beyond the barriers the
 // synchronization step placed before shared writes. On targets without a
 // copy engine (AMD CDNA) the wait is the barrier alone.
@@ -92,6 +94,21 @@ static ArrayRef<int64_t> executingGroups(Operation *op) {
 }
 
 LogicalResult mlir::tile::lowering::checkPipes(LoweringContext &ctx) {
+  // Copy-engine waits: `in_flight(k)` waits for all groups but the k most
+  // recent. Never leave the waited group among them: k is lowered to the
+  // later hand-offs the same threads provably committed before the wait
+  // (tile-check-handoffs' analysis), 0 where nothing is proved.
+  if (ctx.target.hasAsyncCopy()) {
+    llvm::DenseMap<Operation *, int64_t> laterCommits;
+    (void)analyzeHandoffs(ctx.kernel, /*diagnose=*/false, &laterCommits);
+    ctx.kernel.walk([&](PipeConsumeWaitOp wait) {
+      if (ctx.barrierPipes.contains(wait.getPipe()))
+        return;
+      int64_t proved = laterCommits.lookup(wait);
+      if (static_cast<int64_t>(wait.getInFlight()) > proved)
+        wait.setInFlight(proved);
+    });
+  }
   WalkResult result = ctx.kernel.walk([&](Operation *op) {
     // Copy-engine groups are per thread: the consumers can only wait for
     // copies they issued themselves.
