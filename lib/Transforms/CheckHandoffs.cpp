@@ -449,20 +449,34 @@ private:
   void checkAcquire(Operation *op, const Expr &s,
                     const std::optional<Expr> &previous, State &state) {
     if (!anyReleases) {
-      bool reused = s.terms.empty()
-                        ? s.constant >= slots
-                        : llvm::any_of(s.terms, [&](auto term) {
-                            Operation *owner = owners.lookup(term.first);
-                            return term.second > 0 &&
-                                   isa_and_nonnull<scf::ForOp>(owner) &&
-                                   term.first == reinterpret_cast<Key>(owner);
-                          });
-      if (reused)
+      // Without releases, only the first `slots` hand-offs may be acquired.
+      // The largest hand-off number this acquire may name: over loops of
+      // constant trip counts, or growing without bound with a loop of
+      // unknown trip count.
+      int64_t most = s.constant;
+      bool grows = false, unknown = false;
+      for (auto [key, c] : s.terms) {
+        auto loop = dyn_cast_or_null<scf::ForOp>(owners.lookup(key));
+        if (!loop || key != reinterpret_cast<Key>(loop.getOperation())) {
+          unknown = true;
+          continue;
+        }
+        std::optional<int64_t> trips = constantTrips(loop);
+        if (!trips) {
+          grows |= c > 0;
+          unknown |= c <= 0;
+        } else if (int64_t step; c > 0 && *trips > 0 &&
+                                 (llvm::MulOverflow(c, *trips - 1, step) ||
+                                  llvm::AddOverflow(most, step, most))) {
+          grows = true;
+        }
+      }
+      if (grows || (!unknown && most >= slots))
         return error(op, "acquires a slot that is never released: no "
                          "tile.pipe.consume_release of this pipe frees one, "
                          "so the acquire after its " +
                              Twine(slots) + " slots are used waits forever");
-      if (!s.terms.empty())
+      if (unknown)
         warning(op, "cannot prove that this acquire never reuses a slot: no "
                     "tile.pipe.consume_release of this pipe frees one");
       return;

@@ -2,13 +2,16 @@
 //
 // The algebra of tile-check-handoffs (CheckHandoffs.cpp): affine
 // expressions over SSA values and loop iteration counters, and bounds on
-// the hand-offs of a pipe that are done (committed or released).
+// the hand-offs of a pipe that are done (committed or released); loop trip
+// counts.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TILE_TRANSFORMS_HANDOFFBOUNDS_H
 #define TILE_TRANSFORMS_HANDOFFBOUNDS_H
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -149,6 +152,19 @@ inline Bound join(const Bound &a, const Bound &b) {
   if (d)
     r.hi = *d >= 0 ? a.hi : b.hi;
   return r;
+}
+
+/// The trip count of `loop` when its bounds and step are constants
+/// (small enough not to overflow).
+inline std::optional<int64_t> constantTrips(scf::ForOp loop) {
+  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
+  std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  int64_t span;
+  if (!lb || !ub || !step || *step <= 0 || *step > (int64_t(1) << 32) ||
+      llvm::SubOverflow(*ub, *lb, span))
+    return std::nullopt;
+  return span <= 0 ? 0 : llvm::divideCeilSigned(span, *step);
 }
 
 } // namespace mlir::tile::handoffs

@@ -87,6 +87,25 @@ func.func @never_released(%kt: index) {
 
 // -----
 
+// The same over 3 iterations of a pipe of 2 slots.
+func.func @never_released_constant_trips() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %p = tile.pipe.create : !tile.pipe<2>
+    scf.for %k = %c0 to %c3 step %c1 {
+      // expected-error @+1 {{acquires a slot that is never released}}
+      tile.pipe.produce_acquire %p[%k] : !tile.pipe<2>
+      tile.pipe.produce_commit %p[%k] : !tile.pipe<2>
+      tile.pipe.consume_wait %p[%k] in_flight(0) : !tile.pipe<2>
+    }
+  }
+  return
+}
+
+// -----
+
 // One slot: hand-off 1 reuses hand-off 0's slot, released only later.
 func.func @acquire_before_release() {
   %c0 = arith.constant 0 : index

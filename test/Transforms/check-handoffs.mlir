@@ -173,3 +173,23 @@ func.func @max_slots() {
   }
   return
 }
+
+// -----
+
+// No release, but the loop runs twice: its two hand-offs never reuse one
+// of the pipe's two slots.
+// CHECK-LABEL: func.func @no_release_within_slots
+func.func @no_release_within_slots() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %p = tile.pipe.create : !tile.pipe<2>
+    scf.for %k = %c0 to %c2 step %c1 {
+      tile.pipe.produce_acquire %p[%k] : !tile.pipe<2>
+      tile.pipe.produce_commit %p[%k] : !tile.pipe<2>
+      tile.pipe.consume_wait %p[%k] in_flight(0) : !tile.pipe<2>
+    }
+  }
+  return
+}
