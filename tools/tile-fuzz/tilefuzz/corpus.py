@@ -133,6 +133,23 @@ def group_by_file(seeds):
     return groups
 
 
+FEATURE_RE = re.compile(r"tile\.pipe\.|tile\.copy async (?:in_bounds )?tma|"
+                        r"tile\.(?:pingpong|warp_specialize|blocks_per_sm|launch_group|"
+                        r"persistent|exact_stages|tma_store)|tile\.kernel [^\n]*#tile\.target")
+
+
+def feature_groups(seeds, n_groups, share=0.25):
+    """Extra groups (copies of one group) holding the inputs with the
+    features of issues 24 to 26 (pipes and hand-offs, tensor copies and
+    stores, kernel attributes, kernel targets), so that about `share` of
+    the inputs start from one of them although few files have them."""
+    chosen = [s for s in seeds if FEATURE_RE.search(s.text)]
+    if not chosen:
+        return []
+    copies = max(1, int(round(n_groups * share / (1 - share))))
+    return [chosen] * copies
+
+
 def corpus_digest(seeds):
     h = hashlib.sha1()
     for s in seeds:

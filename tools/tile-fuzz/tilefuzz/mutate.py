@@ -14,6 +14,8 @@ state gives the same mutation.
 
 import re
 
+from . import features
+
 INT_SPECIAL = [0, 1, -1, 2, 3, 4, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65,
                127, 128, 129, 255, 256, 512, 1000, 1023, 1024, 1025, 4096,
                65535, 65536, 2**31 - 1, 2**31, -2**31, 2**32, 2**32 + 1,
@@ -508,7 +510,7 @@ MUTATORS = [
     ("bounds", 4, mut_bounds),
     ("ssa", 2, mut_ssa_use),
     ("lines", 6, mut_lines),
-]
+] + features.MUTATORS
 _NAMES = [m[0] for m in MUTATORS]
 _WEIGHTS = [m[1] for m in MUTATORS]
 _FUNCS = {m[0]: m[2] for m in MUTATORS}
