@@ -18,7 +18,9 @@
 // one reads it, and the panels of the next copy (the next tile of a
 // persistent kernel) start on the buffer the one before last used. With
 // one buffer, or an odd number of panels, the copy starts with that wait
-// and a barrier. At the end of the kernel, thread 0 waits for its stores.
+// and a barrier; with one buffer, so does every later panel (the store of
+// the panel before still reads it). At the end of the kernel, thread 0
+// waits for its stores.
 //
 //===----------------------------------------------------------------------===//
 
@@ -117,6 +119,11 @@ LogicalResult mlir::tile::lowering::lowerTmaStore(LoweringContext &ctx,
   };
   for (int64_t p = 0; p < panels; ++p) {
     int64_t buffer = p % buffers;
+    // One buffer: the last panel's store reads it until thread 0 has waited.
+    if (buffers == 1 && p > 0) {
+      waitForReads();
+      ctx.barrier(op);
+    }
     for (int64_t r : byPanel[p]) {
       SmallVector<Value> coords = ctx.elementCoords(layout, r, tcoords, masks);
       Value col = ctx.add(ctx.andConst(coords[1], panelCols - 1),
