@@ -96,8 +96,39 @@ static HandOff decode(LoweringContext &ctx, Value seq, int64_t slots) {
   // Hand-offs that do not happen are never used: clamp to 0 to keep the
   // arithmetic unsigned.
   Value clamped = arith::MaxSIOp::create(b, loc, seq, ctx.idx(0));
-  h.slot = arith::RemUIOp::create(b, loc, clamped, ctx.idx(slots));
-  Value phase = arith::DivUIOp::create(b, loc, clamped, ctx.idx(slots));
+  Value phase;
+  if (llvm::isPowerOf2_64(slots)) {
+    h.slot = arith::RemUIOp::create(b, loc, clamped, ctx.idx(slots));
+    phase = arith::DivUIOp::create(b, loc, clamped, ctx.idx(slots));
+  } else {
+    // A 64-bit division by a constant other than a power of two is a
+    // dozen instructions on NVIDIA GPUs, several times per K step; numbers
+    // below 2^32 (all but kernels of billions of steps a block) divide in
+    // 32 bits, behind a test that is uniform across the threads.
+    Type index = b.getIndexType(), i32 = b.getI32Type();
+    Value small = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                        clamped, ctx.idx(int64_t(1) << 32));
+    auto branch = scf::IfOp::create(b, loc, TypeRange{index, index}, small,
+                                    /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(branch.thenBlock());
+    Value narrow = arith::IndexCastUIOp::create(b, loc, i32, clamped);
+    Value count = arith::ConstantIntOp::create(b, loc, slots, 32);
+    scf::YieldOp::create(
+        b, loc,
+        ValueRange{
+            arith::IndexCastUIOp::create(
+                b, loc, index, arith::RemUIOp::create(b, loc, narrow, count)),
+            arith::IndexCastUIOp::create(
+                b, loc, index, arith::DivUIOp::create(b, loc, narrow, count))});
+    b.setInsertionPointToStart(branch.elseBlock());
+    scf::YieldOp::create(
+        b, loc,
+        ValueRange{arith::RemUIOp::create(b, loc, clamped, ctx.idx(slots)),
+                   arith::DivUIOp::create(b, loc, clamped, ctx.idx(slots))});
+    h.slot = branch.getResult(0);
+    phase = branch.getResult(1);
+  }
   h.parity = arith::IndexCastOp::create(b, loc, b.getI32Type(),
                                         ctx.andConst(phase, 1));
   return h;

@@ -1,0 +1,73 @@
+// RUN: tile-opt %s -split-input-file -tile-pipeline-planning -tile-inject-pipeline -tile-layout-inference -tile-select-tma -tile-lower-ops | FileCheck %s
+
+// A hand-off number s uses slot s mod S and phase s / S of a pipe of S
+// slots. With S not a power of two, numbers below 2^32 divide in 32 bits
+// (a 64-bit division by 3 is a dozen instructions), behind a test uniform
+// across the threads; larger ones keep the 64-bit division.
+
+!g = memref<?x?xf16>
+!sA = memref<128x64xf16, #gpu.address_space<workgroup>>
+!sB = memref<64x128xf16, #gpu.address_space<workgroup>>
+!fC = memref<128x128xf32, #tile.mem<fragment>>
+
+// CHECK-LABEL: func.func @three_slots
+// CHECK: tile.kernel @k_tma
+// CHECK: %[[SMALL:.*]] = arith.cmpi ult, %{{.*}}, %c4294967296 : index
+// CHECK: scf.if %[[SMALL]] -> (index, index) {
+// CHECK: arith.index_castui %{{.*}} : index to i32
+// CHECK: arith.remui %{{.*}}, %c3_i32 : i32
+// CHECK: arith.divui %{{.*}}, %c3_i32 : i32
+// CHECK: } else {
+// CHECK: arith.remui %{{.*}}, %c3{{(_[0-9]+)?}} : index
+// CHECK: arith.divui %{{.*}}, %c3{{(_[0-9]+)?}} : index
+func.func @three_slots(%A: !g, %B: !g, %C: !g, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %as = tile.alloc : !sA
+    %bs = tile.alloc : !sB
+    %acc = tile.alloc : !fC
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c64 : index
+      tile.copy %A[%c0, %k0], %as : !g to !sA
+      tile.copy %B[%k0, %c0], %bs : !g to !sB
+      tile.gemm %as, %bs, %acc : !sA, !sB, !fC
+    } {tile.num_stages = 3 : i64}
+    tile.copy %acc, %C[%c0, %c0] : !fC to !g
+  }
+  return
+}
+
+// -----
+
+// Powers of two keep the index arithmetic (a mask and a shift).
+
+!g = memref<?x?xf16>
+!sA = memref<128x64xf16, #gpu.address_space<workgroup>>
+!sB = memref<64x128xf16, #gpu.address_space<workgroup>>
+!fC = memref<128x128xf32, #tile.mem<fragment>>
+
+// CHECK-LABEL: func.func @four_slots
+// CHECK: tile.kernel @k_tma
+// CHECK-NOT: %c4294967296
+// CHECK: arith.remui %{{.*}}, %c4{{(_[0-9]+)?}} : index
+// CHECK: } else {
+func.func @four_slots(%A: !g, %B: !g, %C: !g, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %as = tile.alloc : !sA
+    %bs = tile.alloc : !sB
+    %acc = tile.alloc : !fC
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c64 : index
+      tile.copy %A[%c0, %k0], %as : !g to !sA
+      tile.copy %B[%k0, %c0], %bs : !g to !sB
+      tile.gemm %as, %bs, %acc : !sA, !sB, !fC
+    } {tile.num_stages = 4 : i64}
+    tile.copy %acc, %C[%c0, %c0] : !fC to !g
+  }
+  return
+}
