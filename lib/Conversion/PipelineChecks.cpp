@@ -13,6 +13,7 @@
 #include "tile/Dialect/TileOps.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/AttrTypeSubElements.h"
@@ -118,6 +119,48 @@ struct PipelinePreflightPass
     return TargetAttr::get(module.getContext(), chip, features);
   }
 
+  /// The chip an NVVM op needs, where it needs more than sm_80 (the oldest
+  /// chip the pipeline compiles for): what the op declares
+  /// (`RequiresSMInterface`), else by its name, for the Hopper and
+  /// Blackwell instructions LLVM cannot select on older chips.
+  static std::optional<NVVM::NVVMCheckSMVersion>
+  getRequiredChip(Operation *op) {
+    if (auto declared = dyn_cast<NVVM::RequiresSMInterface>(op))
+      return declared.getRequiredMinSMVersion();
+    StringRef name = op->getName().getStringRef();
+    if (name.starts_with("nvvm.wgmma.") || name == "nvvm.setmaxregister")
+      return NVVM::NVVMCheckSMVersion(/*archAccelerated=*/true, 90);
+    if (name.starts_with("nvvm.tcgen05.") ||
+        name.starts_with("nvvm.clusterlaunchcontrol.") ||
+        name == "nvvm.st.bulk")
+      return NVVM::NVVMCheckSMVersion(/*archAccelerated=*/false, 100);
+    static constexpr StringLiteral hopper[] = {
+        "nvvm.cp.async.bulk.",
+        "nvvm.cluster.",
+        "nvvm.mapa",
+        "nvvm.read.ptx.sreg.cluster",
+        "nvvm.read.ptx.sreg.nclusterid",
+        "nvvm.fence.mbarrier.init",
+        "nvvm.fence.sc.cluster",
+        "nvvm.fence.proxy.acquire",
+        "nvvm.fence.proxy.release",
+        "nvvm.mbarrier.arrive.expect_tx",
+        "nvvm.mbarrier.arrive_drop.expect_tx",
+        "nvvm.mbarrier.expect_tx",
+        "nvvm.mbarrier.complete_tx",
+        "nvvm.mbarrier.try_wait",
+        "nvvm.elect.sync",
+        "nvvm.stmatrix"};
+    for (StringRef prefix : hopper)
+      if (name.starts_with(prefix))
+        return NVVM::NVVMCheckSMVersion(/*archAccelerated=*/false, 90);
+    // Fences between the generic and the asynchronous proxies.
+    if (auto fence = dyn_cast<NVVM::FenceProxyOp>(op);
+        fence && fence.getKind() != NVVM::ProxyKind::alias)
+      return NVVM::NVVMCheckSMVersion(/*archAccelerated=*/false, 90);
+    return std::nullopt;
+  }
+
   /// One target per module: the module's chip is the pipeline's vendor's
   /// (reported here, before the tile-level passes run for the wrong
   /// vendor), a kernel's own `#tile.target` names the module's chip (and
@@ -173,6 +216,19 @@ struct PipelinePreflightPass
         }
       }
       StringRef dialect = op->getName().getDialectNamespace();
+      if (nvidia && target && dialect == "nvvm") {
+        if (std::optional<NVVM::NVVMCheckSMVersion> needs = getRequiredChip(op);
+            needs && !needs->isCompatibleWith(
+                         NVVM::NVVMCheckSMVersion::getTargetSMVersionFromStr(
+                             target.getChip()))) {
+          op->emitOpError("needs sm_")
+              << needs->smVersionList.front()
+              << (needs->archAccelerated ? "a" : " or later") << ", but "
+              << options.pipelineName << " compiles this module for "
+              << target.getChip() << " (" << source << ")";
+          failed = true;
+        }
+      }
       bool foreign = nvidia ? (dialect == "rocdl" || dialect == "amdgpu")
                             : (dialect == "nvvm" || dialect == "nvgpu");
       if (foreign) {

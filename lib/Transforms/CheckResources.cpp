@@ -159,6 +159,28 @@ struct CheckResourcesPass
                       b.getI64IntegerAttr(smem));
       kernel->setAttr(TileDialect::kFragmentRegistersAttrName,
                       b.getI64IntegerAttr(regs));
+      // More resident blocks than a multiprocessor holds threads for is
+      // no launch bound ptxas accepts.
+      if (auto blocks = kernel->getAttrOfType<IntegerAttr>(
+              TileDialect::kBlocksPerMultiprocessorAttrName)) {
+        TargetAttr target = getTargetAttr(kernel);
+        const ChipDescription *chip =
+            target ? target.getDescription() : nullptr;
+        int64_t most = chip ? chip->maxThreadsPerMultiprocessor /
+                                  std::max<int64_t>(kernel.getThreads(), 1)
+                            : 0;
+        if (chip && blocks.getInt() > most) {
+          kernel.emitError()
+              << "kernel '" << kernel.getSymName()
+              << "' asks for tile.blocks_per_sm = " << blocks.getInt()
+              << " blocks of " << kernel.getThreads()
+              << " threads, but a multiprocessor of " << target.getChip()
+              << " holds " << chip->maxThreadsPerMultiprocessor
+              << " threads (" << most << " such blocks)";
+          failed = true;
+          return;
+        }
+      }
       if (smem > limits.sharedMemoryPerBlock) {
         kernel.emitError() << "kernel '" << kernel.getSymName() << "' needs "
                            << describeSize(smem)

@@ -326,9 +326,32 @@ static LogicalResult eraseUnused(
   return success();
 }
 
+/// Tensor stores written by hand (`tile.tma_store` is tile-select-tma's
+/// decision, which checks them): the target must have tensor copies and the
+/// copy must be one the lowering can split into panels.
+static LogicalResult checkTmaStores(KernelOp kernel, const TargetInfo &target) {
+  WalkResult result = kernel.walk([&](CopyOp copy) {
+    if (getTmaStoreBuffers(copy) <= 0)
+      return WalkResult::advance();
+    if (!target.getChip().tma) {
+      copy.emitOpError("is a tensor store (tile.tma_store), which needs a "
+                       "chip with tensor copies; ")
+          << target.getChipName() << " has none";
+      return WalkResult::interrupt();
+    }
+    if (std::string why = whyNotTmaStore(copy); !why.empty()) {
+      copy.emitOpError("cannot be a tensor store (tile.tma_store): ") << why;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
 static LogicalResult lowerKernel(KernelOp kernel) {
   std::unique_ptr<TargetInfo> target = getTargetInfo(kernel);
-  if (failed(target->verifyKernel(kernel)) || failed(checkLayouts(kernel)))
+  if (failed(target->verifyKernel(kernel)) || failed(checkLayouts(kernel)) ||
+      failed(checkTmaStores(kernel, *target)))
     return failure();
   LoweringContext ctx(kernel, *target);
   allocateScratch(ctx);

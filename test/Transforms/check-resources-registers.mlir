@@ -158,3 +158,17 @@ func.func @consumer_budget_at_limit() {
   }
   return
 }
+
+// -----
+
+// More blocks per multiprocessor than it holds threads for (a fuzzed
+// tile.blocks_per_sm = 2^63 - 1 reached ptxas as .minnctapersm 4294967295).
+
+module attributes {tile.target = #tile.target<"sm_90a">} {
+func.func @too_many_blocks() {
+  // expected-error @+1 {{kernel 'k' asks for tile.blocks_per_sm = 9 blocks of 256 threads, but a multiprocessor of sm_90a holds 2048 threads (8 such blocks)}}
+  tile.kernel @k blocks(%bx) in [1] threads(256) attributes {tile.blocks_per_sm = 9 : i64} {
+  }
+  return
+}
+}
