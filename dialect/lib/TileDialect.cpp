@@ -117,9 +117,12 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
   }
   if (name == kTmaStoreAttrName) {
     auto buffers = dyn_cast<IntegerAttr>(attr.getValue());
-    if (!isa<CopyOp>(op))
-      return op->emitError()
-             << "'" << name << "' may only be attached to a tile.copy";
+    auto copy = dyn_cast<CopyOp>(op);
+    if (!copy || getMemoryKind(copy.getSourceType()) != MemoryKind::Fragment ||
+        getMemoryKind(copy.getTargetType()) != MemoryKind::Global)
+      return op->emitError() << "'" << name
+                             << "' may only be attached to a tile.copy of a "
+                                "fragment into global memory";
     if (!buffers || buffers.getInt() < 0 || buffers.getInt() > 2)
       return op->emitError() << "'" << name
                              << "' must be 0 (no tensor store), 1 or 2 "

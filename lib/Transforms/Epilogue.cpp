@@ -30,8 +30,9 @@ std::string mlir::tile::whyNotTmaStore(CopyOp copy) {
   int64_t bytes = elt.getIntOrFloatBitWidth() / 8;
   int64_t panelCols = kTmaStorePanelBytes / bytes;
   int64_t rows = src.getShape()[0], cols = src.getShape()[1];
-  if (rows > 256 || cols % panelCols != 0)
-    return "the tile is not whole panels of at most 256 rows x 128 bytes";
+  if (rows > 256 || cols % panelCols != 0 || cols / panelCols > 64)
+    return "the tile is not whole panels (at most 64) of at most 256 rows x "
+           "128 bytes";
   auto layoutAttr = dyn_cast_or_null<LinearLayoutAttr>(alloc.getLayoutAttr());
   if (!layoutAttr)
     return "the fragment has no layout";

@@ -59,8 +59,11 @@ public:
   Value add(Value x, Value y) {
     std::optional<int64_t> cx = getConstantIntValue(x),
                            cy = getConstantIntValue(y);
+    // Index arithmetic wraps (two's complement), as arith.addi does.
     if (cx && cy)
-      return constant(*cx + *cy);
+      return constant(
+          static_cast<int64_t>(static_cast<uint64_t>(*cx) +
+                               static_cast<uint64_t>(*cy)));
     if (cx == 0)
       return y;
     if (cy == 0)
@@ -71,7 +74,9 @@ public:
     std::optional<int64_t> cx = getConstantIntValue(x),
                            cy = getConstantIntValue(y);
     if (cx && cy)
-      return constant(*cx * *cy);
+      return constant(
+          static_cast<int64_t>(static_cast<uint64_t>(*cx) *
+                               static_cast<uint64_t>(*cy)));
     if (cx == 1)
       return y;
     if (cy == 1)

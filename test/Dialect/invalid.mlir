@@ -2155,7 +2155,7 @@ func.func @pipeline_stage_negative(%p: i1) {
 
 // -----
 
-// expected-error @+1 {{'tile.tma_store' may only be attached to a tile.copy}}
+// expected-error @+1 {{'tile.tma_store' may only be attached to a tile.copy of a fragment into global memory}}
 func.func @tma_store_on_func() attributes {tile.tma_store = 2 : i64} {
   return
 }
@@ -2168,6 +2168,18 @@ func.func @tma_store_out_of_range(%C: memref<?x?xf16>) {
     %acc = tile.alloc : memref<64x64xf32, #tile.mem<fragment>>
     // expected-error @+1 {{'tile.tma_store' must be 0 (no tensor store), 1 or 2 (staging buffers)}}
     tile.copy %acc, %C[%c0, %c0] {tile.tma_store = 3 : i64} : memref<64x64xf32, #tile.mem<fragment>> to memref<?x?xf16>
+  }
+  return
+}
+
+// -----
+
+func.func @tma_store_on_a_load(%A: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %s = tile.alloc : memref<64x64xf16, #gpu.address_space<workgroup>>
+    // expected-error @+1 {{'tile.tma_store' may only be attached to a tile.copy of a fragment into global memory}}
+    tile.copy %A[%c0, %c0], %s {tile.tma_store = 2 : i64} : memref<?x?xf16> to memref<64x64xf16, #gpu.address_space<workgroup>>
   }
   return
 }

@@ -24,7 +24,7 @@ func.func @narrow(%C: memref<?x?xf16>) {
   %c0 = arith.constant 0 : index
   tile.kernel @k blocks(%bx) in [1] threads(128) {
     %f = tile.alloc : memref<16x16xf16, #tile.mem<fragment>>
-    // expected-error @+1 {{'tile.copy' op cannot be a tensor store (tile.tma_store): the tile is not whole panels of at most 256 rows x 128 bytes}}
+    // expected-error @+1 {{'tile.copy' op cannot be a tensor store (tile.tma_store): the tile is not whole panels (at most 64) of at most 256 rows x 128 bytes}}
     tile.copy %f, %C[%c0, %c0] {tile.tma_store = 1} : memref<16x16xf16, #tile.mem<fragment>> to memref<?x?xf16>
   }
   return

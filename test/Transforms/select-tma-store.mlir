@@ -154,7 +154,7 @@ func.func @one_buffer(%A: !g, %B: !g, %C: !gC, %kt: index) {
 // CHECK-NOT: tma_store
 // CHECK: return
 // REMARK: remark: not a tensor store (TMA): its staging buffer does not fit beside the kernel's shared memory
-// REMARK: remark: not a tensor store (TMA): the tile is not whole panels of at most 256 rows x 128 bytes
+// REMARK: remark: not a tensor store (TMA): the tile is not whole panels (at most 64) of at most 256 rows x 128 bytes
 func.func @register_path(%A: !g, %B: !g, %C: !g, %kt: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
