@@ -212,6 +212,11 @@ LogicalResult planBarrierPipes(LoweringContext &ctx);
 void initBarrierPipes(LoweringContext &ctx);
 /// A `tma` copy: one tensor copy per swizzle panel, issued by one thread.
 LogicalResult lowerTmaCopy(LoweringContext &ctx, CopyOp op);
+/// The tensor map of the global memref `tensor` for boxes of `rows` x
+/// `cols` elements (one along leading dimensions) and a swizzle span of
+/// `swizzle` bytes: made once per kernel, on the host before the launch.
+Value getTensorMap(LoweringContext &ctx, Value tensor, int64_t rows,
+                   int64_t cols, int64_t swizzle);
 /// A fragment -> global copy marked `tile.tma_store` (TmaStore.cpp).
 LogicalResult lowerTmaStore(LoweringContext &ctx, CopyOp op);
 /// The pipe ops of a barrier pipe.

@@ -209,6 +209,23 @@ LogicalResult mlir::tile::lowering::lowerBarrierPipeOp(LoweringContext &ctx,
   return success();
 }
 
+Value mlir::tile::lowering::getTensorMap(LoweringContext &ctx, Value tensor,
+                                         int64_t rows, int64_t cols,
+                                         int64_t swizzle) {
+  auto key = std::make_tuple(tensor.getAsOpaquePointer(), rows, cols, swizzle);
+  Value &map = ctx.tensorMaps[key];
+  if (!map) {
+    // Boxes of one element along the tensor's leading dimensions.
+    SmallVector<int64_t> box(cast<MemRefType>(tensor.getType()).getRank() - 2,
+                             1);
+    box.append({rows, cols});
+    OpBuilder host(ctx.kernel);
+    map = ctx.target.emitTensorMap(host, ctx.kernel.getLoc(), tensor, box,
+                                   swizzle);
+  }
+  return map;
+}
+
 LogicalResult mlir::tile::lowering::lowerTmaCopy(LoweringContext &ctx,
                                                  CopyOp op) {
   OpBuilder &b = ctx.b;
@@ -235,20 +252,8 @@ LogicalResult mlir::tile::lowering::lowerTmaCopy(LoweringContext &ctx,
   int64_t panelCols = swizzle ? std::min(cols, swizzle / bytes) : cols;
   int64_t panels = cols / panelCols;
 
-  // The tensor map, made once per kernel on the host before the launch.
-  Value tensor = op.getSource();
-  auto key =
-      std::make_tuple(tensor.getAsOpaquePointer(), rows, panelCols, swizzle);
-  Value &map = ctx.tensorMaps[key];
+  Value map = getTensorMap(ctx, op.getSource(), rows, panelCols, swizzle);
   int64_t rank = op.getSourceType().getRank();
-  if (!map) {
-    // Boxes of one element along the tensor's leading dimensions.
-    SmallVector<int64_t> box(rank - 2, 1);
-    box.append({rows, panelCols});
-    OpBuilder host(ctx.kernel);
-    map = ctx.target.emitTensorMap(host, ctx.kernel.getLoc(), tensor, box,
-                                   swizzle);
-  }
 
   HandOff h = decode(ctx, seq, pipe.slots);
   ValueRange offsets = op.getSourceOffsets();

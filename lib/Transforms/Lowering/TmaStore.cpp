@@ -70,19 +70,9 @@ LogicalResult mlir::tile::lowering::lowerTmaStore(LoweringContext &ctx,
   int64_t buffers = stage.type.getShape()[1] / panelCols;
   const LinearLayout &layout = frag->layout;
 
-  // The tensor map, made once per kernel on the host before the launch.
-  Value tensor = op.getTarget();
+  Value map =
+      getTensorMap(ctx, op.getTarget(), rows, panelCols, kTmaStorePanelBytes);
   int64_t rank = cType.getRank();
-  auto key = std::make_tuple(tensor.getAsOpaquePointer(), rows, panelCols,
-                             kTmaStorePanelBytes);
-  Value &map = ctx.tensorMaps[key];
-  if (!map) {
-    SmallVector<int64_t> box(rank - 2, 1);
-    box.append({rows, panelCols});
-    OpBuilder host(ctx.kernel);
-    map = ctx.target.emitTensorMap(host, ctx.kernel.getLoc(), tensor, box,
-                                   kTmaStorePanelBytes);
-  }
 
   Value tid = ctx.threadId(op);
   Value first =
