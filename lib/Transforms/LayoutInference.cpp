@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "SharedLayouts.h"
+
 #include "tile/Transforms/Passes.h"
 #include "tile/Transforms/Utils.h"
 
@@ -70,7 +72,6 @@ private:
   void resolveLoop(ParallelOp loop, bool freeChoice);
   void assignDefaults();
   void convertReduceTargets();
-  void assignSharedLayouts();
   LogicalResult materialize();
 
   // Helpers.
@@ -474,49 +475,6 @@ void LayoutInference::convertReduceTargets() {
   });
 }
 
-/// The gemms reading `value` (or a view of it) as their A or B operand.
-static void collectGemmUses(Value value, SmallVectorImpl<SharedGemmUse> &uses) {
-  for (Operation *user : value.getUsers()) {
-    if (auto gemm = dyn_cast<GemmOp>(user)) {
-      if (gemm.getA() == value)
-        uses.push_back({gemm, /*isA=*/true});
-      if (gemm.getB() == value)
-        uses.push_back({gemm, /*isA=*/false});
-    }
-    if (auto view = dyn_cast<memref::SubViewOp>(user))
-      collectGemmUses(view.getResult(), uses);
-  }
-}
-
-void LayoutInference::assignSharedLayouts() {
-  MLIRContext *ctx = kernel.getContext();
-  Builder b(ctx);
-  kernel.walk([&](AllocOp alloc) {
-    MemRefType type = alloc.getType();
-    if (getMemoryKind(type) != MemoryKind::Shared)
-      return;
-    auto layout = dyn_cast_or_null<SharedLayoutAttr>(alloc.getLayoutAttr());
-    if (!layout) {
-      layout = SharedLayoutAttr::get(ctx, 0, 0);
-      SmallVector<SharedGemmUse> uses;
-      collectGemmUses(alloc.getResult(), uses);
-      // Gemm operands get the layout the target's shared -> register reads
-      // and the copies filling them need.
-      if (!uses.empty() && type.getElementTypeBitWidth() >= 8) {
-        SharedLayoutChoice choice = target->chooseGemmOperandLayout(type, uses);
-        layout = choice.layout;
-        if (emitRemarks && !choice.reason.empty())
-          alloc.emitRemark()
-              << "shared layout " << layout << ": " << choice.reason;
-      }
-      alloc.setLayoutAttr(layout);
-    }
-    int64_t alignment = std::max<int64_t>(alloc.getAlignment().value_or(0),
-                                          layout.getRequiredAlignment());
-    alloc.setAlignmentAttr(b.getI64IntegerAttr(alignment));
-  });
-}
-
 Value LayoutInference::createConversion(Value fragment,
                                         const LinearLayout &layout) {
   auto alloc = fragment.getDefiningOp<AllocOp>();
@@ -586,7 +544,7 @@ LogicalResult LayoutInference::run() {
   }
   assignDefaults();
   convertReduceTargets();
-  assignSharedLayouts();
+  assignSharedLayouts(kernel, *target, emitRemarks);
   // A loop that must write through a conversion it cannot make.
   for (ParallelOp loop : loops) {
     Candidate c = evaluate(loop, loopLayouts.find(loop)->second, "");
