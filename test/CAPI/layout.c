@@ -16,14 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int failures = 0;
-#define EXPECT(cond)                                                           \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "FAILED line %d: %s\n", __LINE__, #cond);                \
-      ++failures;                                                              \
-    }                                                                          \
-  } while (0)
+#include "expect.h"
 
 static void testMmaAccumulator(MlirContext ctx) {
   MlirAttribute acc = tileLinearLayoutGetMmaSyncAccumulator(ctx, 16, 8, 1, 1);

@@ -23,14 +23,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-static int failures = 0;
-#define EXPECT(cond)                                                           \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "FAILED line %d: %s\n", __LINE__, #cond);                \
-      ++failures;                                                              \
-    }                                                                          \
-  } while (0)
+#include "expect.h"
 
 /// The holder by direct search: the lowest thread, then its lowest
 /// register, whose element is `coord`.

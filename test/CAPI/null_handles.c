@@ -27,14 +27,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static int failures = 0;
-#define EXPECT(cond)                                                           \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "FAILED line %d: %s\n", __LINE__, #cond);                \
-      ++failures;                                                              \
-    }                                                                          \
-  } while (0)
+#include "expect.h"
 
 static void printText(MlirStringRef text, void *userData) {
   (void)userData;
