@@ -8,7 +8,6 @@
 #include "mlir/CAPI/Support.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
-#include "mlir/Parser/Parser.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 using namespace mlir;
@@ -21,11 +20,8 @@ MlirModule tileModuleCreateParse(MlirContext context, MlirStringRef source,
   MLIRContext *ctx = unwrap(context);
   StringRef text = unwrap(source);
   StringRef name = unwrap(bufferName);
-  if (failed(tile::checkParserHazards(ctx, text, name)))
-    return MlirModule{nullptr};
-  ParserConfig config(ctx);
-  OwningOpRef<ModuleOp> module =
-      parseSourceString<ModuleOp>(text, config, name);
+  // The upstream parser's and verifiers' hazards are checked there.
+  OwningOpRef<ModuleOp> module = tile::parseSourceGuarded(ctx, text, name);
   return MlirModule{module.release().getOperation()};
 }
 

@@ -1,10 +1,14 @@
-//===- ParserGuards.cpp - Input the MLIR 22 parser crashes on ------------===//
+//===- ParserGuards.cpp - Input MLIR 22 parsing mishandles ---------------===//
 
 #include "tile/Dialect/ParserGuards.h"
 
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -121,4 +125,63 @@ LogicalResult mlir::tile::checkParserHazards(MLIRContext *context,
             << message;
       });
   return failure(found);
+}
+
+/// Why an upstream verifier would crash on a tensor map descriptor of
+/// `memref`, or null when it would not.
+static const char *tensorMapHazard(MemRefType memref) {
+  if (!memref)
+    return nullptr;
+  if (memref.getRank() == 0)
+    return "must have rank 1 or more";
+  if (!memref.getElementType().isIntOrFloat())
+    return "must have integer or float elements";
+  return nullptr;
+}
+
+LogicalResult mlir::tile::checkVerifierHazards(Operation *root) {
+  bool found = false;
+  root->walk([&](Operation *op) {
+    if (!isa_and_nonnull<nvgpu::NVGPUDialect>(op->getDialect()))
+      return;
+    auto check = [&](Type type) {
+      auto desc = dyn_cast<nvgpu::TensorMapDescriptorType>(type);
+      if (!desc)
+        return;
+      if (const char *why = tensorMapHazard(desc.getTensor())) {
+        op->emitOpError("the memref of its tensor map descriptor, ")
+            << desc.getTensor() << ", " << why;
+        found = true;
+      }
+    };
+    llvm::for_each(op->getOperandTypes(), check);
+    llvm::for_each(op->getResultTypes(), check);
+  });
+  return failure(found);
+}
+
+LogicalResult mlir::tile::verifyGuarded(Operation *root) {
+  if (failed(checkVerifierHazards(root)))
+    return failure();
+  return verify(root);
+}
+
+OwningOpRef<ModuleOp> mlir::tile::parseSourceGuarded(MLIRContext *context,
+                                                     StringRef text,
+                                                     StringRef bufferName) {
+  if (failed(checkParserHazards(context, text, bufferName)))
+    return nullptr;
+  // Passed on (failure) to the handlers registered before.
+  bool sawError = false;
+  ScopedDiagnosticHandler recordErrors(context, [&](Diagnostic &diag) {
+    if (diag.getSeverity() == DiagnosticSeverity::Error)
+      sawError = true;
+    return failure();
+  });
+  ParserConfig config(context, /*verifyAfterParse=*/false);
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(text, config, bufferName);
+  if (!module || sawError || failed(verifyGuarded(*module)))
+    return nullptr;
+  return module;
 }

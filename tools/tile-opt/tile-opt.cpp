@@ -5,8 +5,10 @@
 //
 // Unlike the stock driver, tile-opt fails (exit code 1, no output file)
 // whenever an error was reported, even by a pass that did not signal
-// failure, except under -verify-diagnostics, where expected errors are the
-// point.
+// failure or by a parser that returned a module, except under
+// -verify-diagnostics, where expected errors are the point. It verifies the
+// parsed input in a first pass rather than in the parser, so that it can
+// reject first what upstream verifiers crash on.
 //
 //===----------------------------------------------------------------------===//
 
@@ -117,9 +119,9 @@ extern "C" const char *__asan_default_options() {
 }
 #endif
 
-/// Set when any error diagnostic is reported while passes run.
+/// Set when any error diagnostic is reported while parsing or passes run.
 static std::atomic<bool> sawError{false};
-
+static void recordError() { sawError = true; }
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
@@ -145,8 +147,9 @@ int main(int argc, char **argv) {
   mlir::gpu::registerGPUToNVVMPipeline();
   registerUpstreamConversionPasses();
 
-  // What MlirOptMain(argc, argv, ...) does, with a diagnostic handler that
-  // records errors installed on each context before its passes run.
+  // What MlirOptMain(argc, argv, ...) does, with diagnostic handlers that
+  // record errors installed on each context while it parses and before its
+  // passes run, and the input checks.
   auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
       argc, argv, "tile-mlir optimizer driver\n", registry);
   llvm::InitLLVM y(argc, argv);
@@ -154,16 +157,28 @@ int main(int argc, char **argv) {
       mlir::MlirOptMainConfig::createFromCLOptions();
   auto base = std::make_shared<mlir::MlirOptMainConfig>(config);
   bool recordErrors = !config.shouldVerifyDiagnostics();
-  config.setPassPipelineSetupFn([base, recordErrors](mlir::PassManager &pm) {
+  // The parser reports some lexer errors and goes on (tile_opt::
+  // recordParseErrors): record errors from the start.
+  if (recordErrors)
+    tile_opt::recordParseErrors(registry, recordError);
+  // Verify in the first pass (and round-trip after it), not in the parser.
+  bool verifyInput = config.shouldVerifyOnParsing();
+  bool verifyRoundtrip = config.shouldVerifyRoundtrip();
+  config.verifyOnParsing(false).verifyRoundtrip(false);
+  config.setPassPipelineSetupFn([=](mlir::PassManager &pm) {
     // Called first, before the handler that prints: returning failure
     // passes the diagnostic on.
     if (recordErrors)
       pm.getContext()->getDiagEngine().registerHandler(
           [](mlir::Diagnostic &diag) {
             if (diag.getSeverity() == mlir::DiagnosticSeverity::Error)
-              sawError = true;
+              recordError();
             return mlir::failure();
           });
+    if (verifyInput)
+      pm.addPass(tile_opt::createVerifyInputPass());
+    if (verifyRoundtrip)
+      pm.addPass(tile_opt::createVerifyRoundtripPass());
     // When passes run, reject first what upstream patterns crash on.
     mlir::PassManager probe(pm.getContext(), pm.getOpAnchorName(),
                             mlir::OpPassManager::Nesting::Implicit);

@@ -1,15 +1,20 @@
-//===- ParserGuards.h - Input the MLIR 22 parser crashes on -------*- C++ -*-===//
+//===- ParserGuards.h - Input MLIR 22 parsing mishandles --------*- C++ -*-===//
 //
-// Text that crashes the upstream MLIR 22 parser (which tile-mlir cannot
-// change) is found by a scan before parsing, so that tile-opt, tile-compile
-// and C API hosts report a located error instead.
+// Input that the upstream MLIR 22 parser or verifiers (which tile-mlir cannot
+// change) crash on or mishandle: text that crashes the parser is found by a
+// scan before parsing, IR that crashes a verifier by a walk before verifying,
+// so that tile-opt, tile-compile and C API hosts report a located error
+// instead. parseSourceGuarded does it all for C API hosts; tile-opt, which
+// parses through MlirOptMain, uses the pieces.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TILE_DIALECT_PARSERGUARDS_H
 #define TILE_DIALECT_PARSERGUARDS_H
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Location.h"
+#include "mlir/IR/OwningOpRef.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
@@ -30,6 +35,26 @@ bool findUnparsableDenseArrays(
 /// each hazard of `text` (see findUnparsableDenseArrays); fails if any.
 LogicalResult checkParserHazards(MLIRContext *context, StringRef text,
                                  StringRef bufferName);
+
+/// Emits an error at each op of `root` (parsed, not yet verified) that an
+/// upstream MLIR 22 verifier crashes on, and fails if there is any: an nvgpu
+/// op with a `!nvgpu.tensormap.descriptor` operand or result whose memref
+/// has rank 0 or elements that are neither integers nor floats (the TMA
+/// verifiers ask such an element type for its bit width).
+LogicalResult checkVerifierHazards(Operation *root);
+
+/// checkVerifierHazards, then mlir::verify.
+LogicalResult verifyGuarded(Operation *root);
+
+/// Parses `text` into a module, named `bufferName` in locations, the guarded
+/// way: checkParserHazards; parsing without the parser's verification; a
+/// failure if the parser reported any error, even where it returned an
+/// operation (MLIR 22 reports a string literal that runs to the end of its
+/// line after a dialect type, such as `!tile.pipe<2> "`, and parses on from
+/// the next line); then verifyGuarded. Diagnostics go to the context's
+/// handlers. Returns null on failure.
+OwningOpRef<ModuleOp> parseSourceGuarded(MLIRContext *context, StringRef text,
+                                         StringRef bufferName);
 
 } // namespace mlir::tile
 
