@@ -11,6 +11,7 @@
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/Twine.h"
 
 using namespace mlir;
 using namespace llvm;
@@ -56,12 +57,15 @@ static StringMap<bool> indexAliases(StringRef text) {
   return result;
 }
 
-bool mlir::tile::findUnparsableDenseArrays(
+bool mlir::tile::findParserHazards(
     StringRef text,
     function_ref<void(unsigned line, unsigned column, StringRef message)>
         report) {
   StringMap<bool> aliases = indexAliases(text);
   bool found = false;
+  // Brackets open ('[', '(', '{', '<'; a '>' of '->' or '>=' closes none).
+  unsigned depth = 0;
+  bool reportedDepth = false;
   unsigned line = 1;
   size_t lineStart = 0;
   for (size_t i = 0; i < text.size(); ++i) {
@@ -87,6 +91,24 @@ bool mlir::tile::findUnparsableDenseArrays(
         --i;
       continue;
     }
+    if (c == '[' || c == '(' || c == '{' || c == '<') {
+      if (++depth > kMaxParserNesting && !reportedDepth) {
+        report(line, static_cast<unsigned>(i - lineStart + 1),
+               ("brackets nested more than " + Twine(kMaxParserNesting) +
+                " deep are not supported (the MLIR parser would run out of "
+                "stack)")
+                   .str());
+        reportedDepth = found = true;
+      }
+      continue;
+    }
+    if (c == ']' || c == ')' || c == '}' ||
+        (c == '>' && (i == 0 || text[i - 1] != '-') &&
+         (i + 1 == text.size() || text[i + 1] != '='))) {
+      if (depth > 0)
+        --depth;
+      continue;
+    }
     if (c != 'a' || !text.substr(i).starts_with("array") ||
         (i > 0 && (isTypeChar(text[i - 1]) || text[i - 1] == '#')))
       continue;
@@ -95,6 +117,7 @@ bool mlir::tile::findUnparsableDenseArrays(
       ++j;
     if (j >= text.size() || text[j] != '<')
       continue;
+    ++depth;
     ++j;
     while (j < text.size() && (text[j] == ' ' || text[j] == '\t'))
       ++j;
@@ -119,7 +142,7 @@ bool mlir::tile::findUnparsableDenseArrays(
 LogicalResult mlir::tile::checkParserHazards(MLIRContext *context,
                                              StringRef text,
                                              StringRef bufferName) {
-  bool found = findUnparsableDenseArrays(
+  bool found = findParserHazards(
       text, [&](unsigned line, unsigned column, StringRef message) {
         emitError(FileLineColLoc::get(context, bufferName, line, column))
             << message;

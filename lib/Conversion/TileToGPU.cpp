@@ -248,15 +248,24 @@ struct ConvertTileToGPUPass
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     UnitAttr::get(&getContext()));
     for (KernelOp kernel : kernels) {
-      bool lowered = true;
-      kernel.walk([&](Operation *op) {
-        if (isa<AllocOp, CopyOp, GemmOp, FillOp, ParallelOp, ReduceOp, WsOp>(
-                op))
-          lowered = false;
+      // Every tile op but the kernel's terminator must be lowered: the
+      // hand-off, barrier and async ops too, which verify only inside a
+      // tile.kernel, not inside the gpu.func it becomes.
+      Operation *unlowered = nullptr;
+      kernel.getBody().walk([&](Operation *op) {
+        if (isa<TileDialect>(op->getDialect()) &&
+            !(isa<YieldOp>(op) && op->getParentOp() == kernel)) {
+          unlowered = op;
+          return WalkResult::interrupt();
+        }
+        return WalkResult::advance();
       });
-      if (!lowered) {
-        kernel.emitOpError("still contains tile ops: run tile-lower-ops "
-                           "before convert-tile-to-gpu");
+      if (unlowered) {
+        InFlightDiagnostic diag = kernel.emitOpError(
+            "still contains tile ops: run tile-lower-ops before "
+            "convert-tile-to-gpu");
+        diag.attachNote(unlowered->getLoc())
+            << "'" << unlowered->getName() << "' is not lowered";
         return signalPassFailure();
       }
       if (failed(outline(kernel, module)))

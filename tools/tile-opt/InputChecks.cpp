@@ -18,8 +18,8 @@ using namespace llvm;
 
 namespace tile_opt {
 
-bool reportUnparsableDenseArrays(const MemoryBuffer &buffer, raw_ostream &os) {
-  return mlir::tile::findUnparsableDenseArrays(
+bool reportParserHazards(const MemoryBuffer &buffer, raw_ostream &os) {
+  return mlir::tile::findParserHazards(
       buffer.getBuffer(),
       [&](unsigned line, unsigned column, StringRef message) {
         os << buffer.getBufferIdentifier() << ":" << line << ":" << column

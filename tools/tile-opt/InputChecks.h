@@ -17,13 +17,12 @@
 
 namespace tile_opt {
 
-/// Scans `buffer` for dense array attributes whose element type is `index`
-/// (directly or through a type alias), on which the MLIR 22 parser crashes
-/// (it asks an index type for its bit width). Prints "file:line:col: error:"
-/// to `os` for each and returns true if there was any. Comments and string
-/// literals are skipped.
-bool reportUnparsableDenseArrays(const llvm::MemoryBuffer &buffer,
-                                 llvm::raw_ostream &os);
+/// Scans `buffer` for what the MLIR 22 parser crashes on (dense arrays of
+/// `index`, brackets nested too deep: mlir::tile::findParserHazards).
+/// Prints "file:line:col: error:" to `os` for each and returns true if there
+/// was any.
+bool reportParserHazards(const llvm::MemoryBuffer &buffer,
+                         llvm::raw_ostream &os);
 
 /// A pass that rejects memref.dim ops whose constant index is outside the
 /// memref's rank. Such IR verifies (the access is undefined only when

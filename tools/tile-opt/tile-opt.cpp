@@ -200,7 +200,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   // Reject first what the MLIR parser crashes on.
-  if (tile_opt::reportUnparsableDenseArrays(*file, llvm::errs()))
+  if (tile_opt::reportParserHazards(*file, llvm::errs()))
     return 1;
   auto output = mlir::openOutputFile(outputFilename, &errorMessage);
   if (!output) {

@@ -1,15 +1,16 @@
 //===- Parse.h - C API to parse modules safely --------------------*- C -*-===//
 //
 // The MLIR 22 parser crashes on some text (dense arrays of `index`
-// elements), some of its verifiers on some IR (a `!nvgpu.tensormap.descriptor`
-// of vector elements), and it reports some lexer errors yet returns a module
-// (a string literal running to the end of its line after a dialect type).
-// These functions check the text first and report such input as an error
-// diagnostic at its line and column in the context, parse it without
-// verifying, fail if the parser reported any error, check the IR for what
-// the verifiers crash on (an error at the op), then verify it: like
-// mlirModuleCreateParse / mlirModuleCreateParseFromFile otherwise. A host
-// that parses text it did not write should use them.
+// elements, brackets nested thousands deep), some of its verifiers on some
+// IR (a `!nvgpu.tensormap.descriptor` of vector elements), and it reports
+// some lexer errors yet returns a module (a string literal running to the
+// end of its line after a dialect type). These functions check the text
+// first and report such input as an error diagnostic at its line and column
+// in the context, parse it without verifying, fail if the parser reported
+// any error, check the IR for what the verifiers crash on (an error at the
+// op), then verify it: like mlirModuleCreateParse /
+// mlirModuleCreateParseFromFile otherwise. A host that parses text it did
+// not write should use them.
 //
 //===----------------------------------------------------------------------===//
 

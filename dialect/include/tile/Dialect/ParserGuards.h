@@ -21,18 +21,26 @@
 
 namespace mlir::tile {
 
-/// Scans `text` for dense array attributes whose element type is `index`
-/// (directly or through a type alias): the MLIR 22 parser asks an index type
-/// for its bit width and crashes. Comments and string literals are skipped.
-/// Calls `report(line, column, message)` (1-based) for each and returns
-/// whether there was any.
-bool findUnparsableDenseArrays(
+/// The deepest nesting of brackets findParserHazards accepts. The MLIR 22
+/// parser recurses once or more per level (attributes, types, regions):
+/// about 10000 levels overflow an 8 MiB stack (fewer under
+/// AddressSanitizer), while real programs nest a few dozen.
+constexpr unsigned kMaxParserNesting = 512;
+
+/// Scans `text` for what the MLIR 22 parser crashes on: dense array
+/// attributes whose element type is `index` (directly or through a type
+/// alias; the parser asks an index type for its bit width), and brackets
+/// (`[`, `(`, `{`, `<`) nested more than kMaxParserNesting deep (a stack
+/// overflow). Comments and string literals are skipped. Calls
+/// `report(line, column, message)` (1-based) for each dense array and the
+/// first bracket too deep, and returns whether there was any.
+bool findParserHazards(
     StringRef text,
     function_ref<void(unsigned line, unsigned column, StringRef message)>
         report);
 
 /// Emits an error diagnostic at `bufferName`:line:column in `context` for
-/// each hazard of `text` (see findUnparsableDenseArrays); fails if any.
+/// each hazard of `text` (see findParserHazards); fails if any.
 LogicalResult checkParserHazards(MLIRContext *context, StringRef text,
                                  StringRef bufferName);
 
