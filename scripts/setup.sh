@@ -11,6 +11,10 @@
 #                   UndefinedBehaviorSanitizer (-DTILE_ENABLE_SANITIZERS=ON),
 #                   also switching an existing build
 #                   directory to them (scripts/test.sh uses build-asan)
+#   TILE_LIBFUZZER  1: also install clang-22 and libclang-rt-22-dev, and
+#                   configure with clang and -DTILE_ENABLE_LIBFUZZER=ON (the
+#                   libFuzzer targets; scripts/test.sh uses build-fuzz and
+#                   builds only them, through SETUP_TARGETS)
 #   SETUP_TARGETS   ninja targets to build (default: all)
 set -euo pipefail
 
@@ -22,6 +26,10 @@ LLVM_PREFIX=/usr/lib/llvm-22
 # ld.lld (the lit tests of the AMD backend use it).
 PACKAGES=(libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools lld-22
           ninja-build cmake g++ gcc)
+# The libFuzzer build: clang and its runtimes (libFuzzer, ASan).
+if [[ "${TILE_LIBFUZZER:-0}" == 1 ]]; then
+  PACKAGES+=(clang-22 libclang-rt-22-dev)
+fi
 
 log() { echo "setup: $*"; }
 
@@ -66,13 +74,20 @@ fi
 
 # --- 2. Configure ----------------------------------------------------------
 BUILD_TYPE=Release
+CC_NAME=gcc CXX_NAME=g++
 EXTRA_CMAKE_ARGS=()
 if [[ "${TILE_SANITIZERS:-0}" == 1 ]]; then
   EXTRA_CMAKE_ARGS+=(-DTILE_ENABLE_SANITIZERS=ON)
 fi
+if [[ "${TILE_LIBFUZZER:-0}" == 1 ]]; then
+  CC_NAME=clang-22 CXX_NAME=clang++-22
+  EXTRA_CMAKE_ARGS+=(-DTILE_ENABLE_LIBFUZZER=ON)
+fi
 if [[ -f "$BUILD_DIR/build.ninja" ]] &&
    { [[ "${TILE_SANITIZERS:-0}" != 1 ]] ||
-     grep -q '^TILE_ENABLE_SANITIZERS:BOOL=ON$' "$BUILD_DIR/CMakeCache.txt"; }; then
+     grep -q '^TILE_ENABLE_SANITIZERS:BOOL=ON$' "$BUILD_DIR/CMakeCache.txt"; } &&
+   { [[ "${TILE_LIBFUZZER:-0}" != 1 ]] ||
+     grep -q '^TILE_ENABLE_LIBFUZZER:BOOL=ON$' "$BUILD_DIR/CMakeCache.txt"; }; then
   log "build directory $BUILD_DIR already configured"
 else
   log "configuring $BUILD_DIR${EXTRA_CMAKE_ARGS[*]:+ (${EXTRA_CMAKE_ARGS[*]})}"
@@ -80,8 +95,8 @@ else
     -DMLIR_DIR="$LLVM_PREFIX/lib/cmake/mlir" \
     -DLLVM_EXTERNAL_LIT="$LLVM_PREFIX/bin/lit" \
     -DCMAKE_BUILD_TYPE="$BUILD_TYPE" \
-    -DCMAKE_C_COMPILER=gcc \
-    -DCMAKE_CXX_COMPILER=g++ \
+    -DCMAKE_C_COMPILER="$CC_NAME" \
+    -DCMAKE_CXX_COMPILER="$CXX_NAME" \
     "${EXTRA_CMAKE_ARGS[@]}"
 fi
 
@@ -89,4 +104,4 @@ fi
 read -r -a targets <<< "${SETUP_TARGETS:-}"
 log "building in $BUILD_DIR${targets[*]:+ (${targets[*]})}"
 ninja -C "$BUILD_DIR" ${NINJA_JOBS:+-j "$NINJA_JOBS"} "${targets[@]}"
-log "done: $BUILD_DIR/bin/tile-opt"
+log "done: $BUILD_DIR${targets[*]:+ (${targets[*]})}"
