@@ -12,6 +12,7 @@
 #   example-bf16        examples/gemm.mlir in bf16, as shipped (the
 #                       compiler's defaults)
 #   example-bf16-nows   the same with tile.warp_specialize = false
+#   example-bf16-noclu  the same with tile.cluster = 1 (no clusters)
 #   example-bf16-g1     the same with tile.launch_group = 1 (row-major)
 #   bk32-bf16           128x256x32 tiles with 8 stages (fits CDNA's LDS at
 #                       2 stages)
@@ -48,6 +49,8 @@ build() {
   $variant --dtype bf16 "$tmp/example-bf16.mlir"
   sed 's/threads(256) {/threads(256) attributes {tile.warp_specialize = false} {/' \
     "$tmp/example-bf16.mlir" > "$tmp/example-bf16-nows.mlir"
+  sed 's/threads(256) {/threads(256) attributes {tile.cluster = 1} {/' \
+    "$tmp/example-bf16.mlir" > "$tmp/example-bf16-noclu.mlir"
   $variant --dtype bf16 --group-m 1 "$tmp/example-bf16-g1.mlir"
   $variant --dtype bf16 128 256 32 256 8 "$tmp/bk32-bf16.mlir"
   $variant --dtype bf16 128 128 32 128 4 "$tmp/old-bf16.mlir"

@@ -39,12 +39,13 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
   // Attributes of kernels only.
-  if (llvm::is_contained(
-          {kSharedMemoryBytesAttrName.str(), kFragmentRegistersAttrName.str(),
-           kBlocksPerMultiprocessorAttrName.str(),
-           kWarpSpecializeAttrName.str(), kPingpongAttrName.str(),
-           kLaunchGroupAttrName.str(), kPersistentAttrName.str()},
-          name) &&
+  if (llvm::is_contained({kSharedMemoryBytesAttrName.str(),
+                          kFragmentRegistersAttrName.str(),
+                          kBlocksPerMultiprocessorAttrName.str(),
+                          kWarpSpecializeAttrName.str(),
+                          kPingpongAttrName.str(), kLaunchGroupAttrName.str(),
+                          kPersistentAttrName.str(), kClusterAttrName.str()},
+                         name) &&
       !isa<KernelOp>(op))
     return op->emitError() << "'" << name
                            << "' may only be attached to a tile.kernel";
@@ -89,6 +90,29 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name
                              << "' loops over the tiles of a grid of at least "
                                 "two dimensions";
+    return success();
+  }
+  if (name == kClusterAttrName) {
+    auto blocks = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!blocks || blocks.getInt() < 1 || blocks.getInt() > 2)
+      return op->emitError()
+             << "'" << name << "' must be 1 or 2 (blocks per cluster)";
+    return success();
+  }
+  if (name == kMulticastAttrName) {
+    auto copy = dyn_cast<CopyOp>(op);
+    if (!copy || !copy.getTma())
+      return op->emitError() << "'" << name
+                             << "' may only be attached to a tensor copy "
+                                "(tile.copy async tma)";
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitError() << "'" << name << "' must be a unit attribute";
+    auto kernel = op->getParentOfType<KernelOp>();
+    auto cluster = kernel ? kernel->getAttrOfType<IntegerAttr>(kClusterAttrName)
+                          : IntegerAttr();
+    if (!cluster || cluster.getInt() < 2)
+      return op->emitError()
+             << "'" << name << "' needs a kernel with tile.cluster = 2";
     return success();
   }
   if (name == kExactStagesAttrName) {

@@ -89,6 +89,7 @@ void mlir::tile::pipelines::addTileLevelPasses(
   pm.addPass(createLaunchOrder());
   PersistentBlocksOptions persistent;
   persistent.decide = options.persistent;
+  persistent.clusters = options.clusters;
   pm.addPass(createPersistentBlocks(persistent));
   if (options.fpContract)
     pm.addPass(createFpContract());
@@ -197,6 +198,7 @@ void mlir::tile::buildTileToNVVMPipeline(
   tileLevel.pipeline = options.pipeline;
   tileLevel.warpSpecialize = options.warpSpecialize;
   tileLevel.persistent = options.persistent;
+  tileLevel.clusters = options.clusters;
   tileLevel.specializeBounds = options.specializeBounds;
   tileLevel.hostRuntime = options.hostRuntime;
   tileLevel.cInterface = options.cInterface;

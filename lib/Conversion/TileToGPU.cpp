@@ -231,8 +231,24 @@ LogicalResult outline(KernelOp kernel, ModuleOp module) {
     sharedBytes = attr.getInt();
   Value smem = arith::ConstantIntOp::create(b, loc, sharedBytes, 32);
   SmallVector<Value> operands(args.begin(), args.end());
+  // Clusters of blocks along x (`tile.cluster`, made by
+  // tile-persistent-blocks, whose grids are whole clusters).
+  std::optional<gpu::KernelDim3> clusters;
+  if (auto cluster =
+          kernel->getAttrOfType<IntegerAttr>(TileDialect::kClusterAttrName);
+      cluster && cluster.getInt() > 1) {
+    if (kernel.getGridRank() != 1)
+      return kernel.emitOpError("tile.cluster = ")
+             << cluster.getInt()
+             << " needs the one-dimensional grid of a persistent kernel "
+                "(tile-persistent-blocks)";
+    Value size = arith::ConstantIndexOp::create(b, loc, cluster.getInt());
+    clusters = gpu::KernelDim3{size, one, one};
+  }
   gpu::LaunchFuncOp::create(b, loc, func, {grid[0], grid[1], grid[2]},
-                            {threads, one, one}, smem, operands);
+                            {threads, one, one}, smem, operands,
+                            /*asyncTokenType=*/Type(),
+                            /*asyncDependencies=*/ValueRange(), clusters);
   kernel.erase();
   return success();
 }

@@ -273,8 +273,21 @@ Value TargetInfo::emitTensorMap(OpBuilder &, Location, Value, ArrayRef<int64_t>,
 }
 
 void TargetInfo::emitTensorCopy(OpBuilder &, Location, Value, Value, ValueRange,
-                                Value) const {
+                                Value, Value) const {
   llvm_unreachable("callers check hasTma()");
+}
+
+Value TargetInfo::emitClusterRank(OpBuilder &, Location) const {
+  llvm_unreachable("clusters are made for chips with tensor copies only");
+}
+
+void TargetInfo::emitClusterBarrier(OpBuilder &, Location) const {
+  llvm_unreachable("clusters are made for chips with tensor copies only");
+}
+
+void TargetInfo::emitRemoteMbarrierArrive(OpBuilder &, Location, Value,
+                                          Value) const {
+  llvm_unreachable("clusters are made for chips with tensor copies only");
 }
 
 void TargetInfo::emitTensorStore(OpBuilder &, Location, Value, Value,

@@ -61,6 +61,10 @@ BlockDependence dependenceOn(Value index, KernelOp kernel) {
 
 } // namespace
 
+bool mlir::tile::dependsOnBlockY(Value value, KernelOp kernel) {
+  return kernel.getGridRank() >= 2 && dependenceOn(value, kernel).y;
+}
+
 bool mlir::tile::sharesOperandPanels(KernelOp kernel) {
   if (kernel.getGridRank() < 2)
     return false;

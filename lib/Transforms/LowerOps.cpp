@@ -354,6 +354,9 @@ static LogicalResult lowerKernel(KernelOp kernel) {
       failed(checkTmaStores(kernel, *target)))
     return failure();
   LoweringContext ctx(kernel, *target);
+  if (auto cluster =
+          kernel->getAttrOfType<IntegerAttr>(TileDialect::kClusterAttrName))
+    ctx.clusterSize = cluster.getInt();
   allocateScratch(ctx);
   insertSynchronization(kernel, *target);
   if (failed(assignBarrierIds(ctx)) || failed(planBarrierPipes(ctx)) ||
@@ -375,6 +378,14 @@ static LogicalResult lowerKernel(KernelOp kernel) {
     ctx.b.setInsertionPoint(end);
     ctx.currentLoc = end->getLoc();
     ctx.target.emitTensorStoreWait(ctx.b, ctx.loc(), 0, /*readOnly=*/false);
+  }
+  // Blocks of a cluster that arrive on each other's barriers leave
+  // together.
+  if (ctx.clusterRank) {
+    Operation *end = kernel.getBody().front().getTerminator();
+    ctx.b.setInsertionPoint(end);
+    ctx.currentLoc = end->getLoc();
+    ctx.target.emitClusterBarrier(ctx.b, ctx.loc());
   }
   // Views of tiles (e.g. versions of multi-buffered tiles), pipes and
   // allocations are now unused.

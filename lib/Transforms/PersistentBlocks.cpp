@@ -21,6 +21,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 namespace mlir::tile {
@@ -60,20 +61,67 @@ Operation *handWrittenSync(KernelOp kernel) {
   return found;
 }
 
+/// Why the tiles of `kernel` cannot be computed in clusters of two blocks
+/// (adjacent grid rows), or "": each block of a cluster must make the same
+/// hand-offs, so whether and how often a pipelined loop runs must not
+/// depend on the block's grid row.
+std::string whyNoClusterPairs(KernelOp kernel) {
+  if (kernel.getGridRank() < 2)
+    return "its grid has one dimension";
+  std::string why;
+  kernel.walk([&](scf::ForOp loop) {
+    if (!loop->hasAttr(TileDialect::kNumStagesAttrName) || !why.empty())
+      return;
+    for (Operation *op = loop; op != kernel; op = op->getParentOp()) {
+      bool rowDependent;
+      if (auto branch = dyn_cast<scf::IfOp>(op))
+        rowDependent = dependsOnBlockY(branch.getCondition(), kernel);
+      else if (isa<scf::ForOp>(op))
+        rowDependent = llvm::any_of(op->getOperands(), [&](Value operand) {
+          return dependsOnBlockY(operand, kernel);
+        });
+      else
+        rowDependent = !isa<WsOp>(op); // control flow we do not follow
+      if (rowDependent) {
+        why = "whether or how often a pipelined loop runs may depend on the "
+              "block's grid row";
+        return;
+      }
+    }
+  });
+  return why;
+}
+
 /// Rewrites `kernel` (a grid of two or three dimensions) into at most
 /// `blocks` blocks looping over its tiles, in its launch order
-/// (`tile.launch_group`, consumed here), z slowest.
-void makePersistent(KernelOp kernel, int64_t blocks) {
+/// (`tile.launch_group`, consumed here), z slowest. With `cluster` = 2 the
+/// blocks run in clusters of two that take pairs of tiles: tiles 2p and
+/// 2p + 1 are the grid rows 2r and 2r + 1 of one column (the pair grid,
+/// gx x ceil(gy / 2), walks in the launch order with half the group), the
+/// block's rank in its cluster picking the row. With an odd row count the
+/// last pairs have a row past the grid, which the body computes on reads
+/// outside the operands and whose writes it drops.
+void makePersistent(KernelOp kernel, int64_t blocks, int64_t cluster) {
   Location loc = kernel.getLoc();
   OpBuilder b(kernel);
   SmallVector<Value> extents;
   for (OpFoldResult extent : kernel.getMixedGrid())
     extents.push_back(getValueOrCreateConstantIndexOp(b, loc, extent));
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  Value plane = arith::MulIOp::create(b, loc, extents[0], extents[1]);
+  Value rowExtent = extents[1];
+  if (cluster > 1) {
+    // The body's y extent counts pairs of rows from here on.
+    rowExtent = arith::CeilDivUIOp::create(
+        b, loc, extents[1], arith::ConstantIndexOp::create(b, loc, cluster));
+    blocks = std::max<int64_t>(cluster, blocks - blocks % cluster);
+  }
+  Value plane = arith::MulIOp::create(b, loc, extents[0], rowExtent);
   Value tiles = plane;
   if (extents.size() == 3)
     tiles = arith::MulIOp::create(b, loc, plane, extents[2]);
+  if (cluster > 1)
+    tiles = arith::MulIOp::create(
+        b, loc, tiles, arith::ConstantIndexOp::create(b, loc, cluster));
   // No tiles, no blocks: an empty grid launches nothing, as before.
   Value most = arith::ConstantIndexOp::create(b, loc, blocks);
   Value grid = arith::MinUIOp::create(b, loc, tiles, most);
@@ -89,8 +137,12 @@ void makePersistent(KernelOp kernel, int64_t blocks) {
     group = attr.getInt();
   for (NamedAttribute attr : kernel->getDiscardableAttrs())
     if (attr.getName() != TileDialect::kLaunchGroupAttrName &&
-        attr.getName() != TileDialect::kPersistentAttrName)
+        attr.getName() != TileDialect::kPersistentAttrName &&
+        attr.getName() != TileDialect::kClusterAttrName)
       persistent->setAttr(attr.getName(), attr.getValue());
+  if (cluster > 1)
+    persistent->setAttr(TileDialect::kClusterAttrName,
+                        b.getI64IntegerAttr(cluster));
 
   // Allocations first, then the loop over this block's tiles.
   Block &oldBody = kernel.getBody().front();
@@ -111,19 +163,31 @@ void makePersistent(KernelOp kernel, int64_t blocks) {
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tile, tiles);
   auto branch = scf::IfOp::create(b, loc, valid, /*withElseRegion=*/false);
   b.setInsertionPoint(branch.thenBlock()->getTerminator());
-  // The tile's grid position: z, then (x, y) in the launch order.
-  Value inPlane = tile;
+  // The tile's grid position: z, then (x, y) in the launch order; for
+  // clusters, the pair's position, then the row of the block's rank.
+  Value linear = tile;
+  Value clusterSize = arith::ConstantIndexOp::create(b, loc, cluster);
+  if (cluster > 1) {
+    linear = arith::DivUIOp::create(b, loc, tile, clusterSize);
+    group = std::max<int64_t>(1, group / cluster);
+  }
+  Value inPlane = linear;
   SmallVector<Value> position(extents.size());
   if (extents.size() == 3) {
-    position[2] = arith::DivUIOp::create(b, loc, tile, plane);
-    inPlane = arith::RemUIOp::create(b, loc, tile, plane);
+    position[2] = arith::DivUIOp::create(b, loc, linear, plane);
+    inPlane = arith::RemUIOp::create(b, loc, linear, plane);
   }
   if (group > 1) {
     std::tie(position[0], position[1]) =
-        emitGroupedPosition(b, loc, inPlane, extents[0], extents[1], group);
+        emitGroupedPosition(b, loc, inPlane, extents[0], rowExtent, group);
   } else {
     position[1] = arith::DivUIOp::create(b, loc, inPlane, extents[0]);
     position[0] = arith::RemUIOp::create(b, loc, inPlane, extents[0]);
+  }
+  if (cluster > 1) {
+    Value rank = gpu::ClusterBlockIdOp::create(b, loc, gpu::Dimension::x);
+    position[1] = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, position[1], clusterSize), rank);
   }
   Operation *thenEnd = branch.thenBlock()->getTerminator();
   for (Operation &op : llvm::make_early_inc_range(oldBody.without_terminator()))
@@ -173,6 +237,50 @@ struct PersistentBlocksPass
     return blocks > 0 ? static_cast<int64_t>(blocks) : chip->multiprocessors;
   }
 
+  /// The blocks per cluster of the persistent `kernel` (1 or 2), decided
+  /// and written as `tile.cluster` unless the kernel has it; -1 after an
+  /// error. Pairs of blocks that read the same operand panel (the copy that
+  /// follows the grid column alone) let the copy engine load it once for
+  /// both (`tile.multicast`), which halves that operand's traffic from L2.
+  int64_t chooseCluster(KernelOp kernel, int64_t count) {
+    Builder builder(&getContext());
+    auto attr =
+        kernel->getAttrOfType<IntegerAttr>(TileDialect::kClusterAttrName);
+    std::string why = whyNoClusterPairs(kernel);
+    if (attr) {
+      if (attr.getInt() > 1 && !why.empty()) {
+        kernel.emitError() << "tile.cluster = " << attr.getInt()
+                           << " cannot pair the kernel's tiles: " << why;
+        return -1;
+      }
+      return attr.getInt();
+    }
+    if (!decide || !clusters)
+      return 1;
+    int64_t cluster = 1;
+    TargetAttr target = getTargetAttr(kernel);
+    const ChipDescription *chip = target ? target.getDescription() : nullptr;
+    if (!chip || !chip->tma)
+      why = "the target has no clusters of blocks";
+    else if (!sharesOperandPanels(kernel))
+      why = "its blocks share no operand panels";
+    else if (count < 2)
+      why = "its persistent grid has one block";
+    else if (why.empty())
+      cluster = 2;
+    kernel->setAttr(TileDialect::kClusterAttrName,
+                    builder.getI64IntegerAttr(cluster));
+    if (emitRemarks) {
+      if (cluster > 1)
+        kernel.emitRemark("clusters of 2 blocks compute tiles of adjacent "
+                          "grid rows: the operand panel of their column is "
+                          "loaded once for both");
+      else
+        kernel.emitRemark() << "no clusters: " << why;
+    }
+    return cluster;
+  }
+
   void runOnOperation() override {
     SmallVector<KernelOp> kernels;
     getOperation().walk([&](KernelOp kernel) { kernels.push_back(kernel); });
@@ -210,8 +318,20 @@ struct PersistentBlocksPass
           kernel.emitRemark() << "one block per tile: "
                               << (why.empty() ? "tile.persistent = 0" : why);
       }
+      int64_t cluster = count > 0 ? chooseCluster(kernel, count) : 1;
+      if (count <= 0 && kernel->hasAttr(TileDialect::kClusterAttrName)) {
+        auto asked =
+            kernel->getAttrOfType<IntegerAttr>(TileDialect::kClusterAttrName);
+        if (asked && asked.getInt() > 1)
+          kernel.emitWarning("tile.cluster ignored: clusters pair the tiles "
+                             "of a persistent grid, and this kernel has "
+                             "one block per tile");
+        kernel->removeAttr(TileDialect::kClusterAttrName);
+      }
+      if (cluster < 0)
+        return signalPassFailure();
       if (count > 0)
-        makePersistent(kernel, count);
+        makePersistent(kernel, count, cluster);
     }
   }
 };

@@ -25,7 +25,9 @@
 
 #include "tile/Dialect/ChipDescription.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -231,6 +233,47 @@ selectTmaStores(KernelOp kernel, const ChipDescription &chip, bool remarks) {
   return stores;
 }
 
+/// Whether `value`, computed in `kernel`, depends on the block's rank in
+/// its cluster.
+static bool dependsOnClusterRank(Value value, KernelOp kernel) {
+  Operation *def = value.getDefiningOp();
+  if (!def || !kernel->isAncestor(def))
+    return false;
+  BackwardSliceOptions options;
+  options.inclusive = true;
+  options.filter = [&](Operation *op) { return kernel->isAncestor(op); };
+  SetVector<Operation *> slice;
+  if (failed(getBackwardSlice(def, &slice, options)))
+    return true;
+  return llvm::any_of(slice, [](Operation *op) {
+    return isa<gpu::ClusterBlockIdOp, gpu::ClusterIdOp>(op);
+  });
+}
+
+/// In a kernel whose blocks run in clusters of two (`tile.cluster = 2`,
+/// tile-persistent-blocks), marks `tile.multicast` the tensor copies both
+/// blocks of a cluster make alike: source and position independent of the
+/// block's rank.
+static void markMulticast(KernelOp kernel, bool emitRemarks) {
+  auto cluster =
+      kernel->getAttrOfType<IntegerAttr>(TileDialect::kClusterAttrName);
+  if (!cluster || cluster.getInt() < 2)
+    return;
+  kernel.walk([&](CopyOp copy) {
+    if (!copy.getTma() || !getHandOff(copy) ||
+        dependsOnClusterRank(copy.getSource(), kernel) ||
+        llvm::any_of(copy.getSourceOffsets(), [&](Value offset) {
+          return dependsOnClusterRank(offset, kernel);
+        }))
+      return;
+    copy->setAttr(TileDialect::kMulticastAttrName,
+                  UnitAttr::get(kernel.getContext()));
+    if (emitRemarks)
+      copy.emitRemark("multicast: both blocks of a cluster read this tile; "
+                      "each loads half of it for both");
+  });
+}
+
 namespace {
 struct SelectTmaPass : public tile::impl::SelectTmaBase<SelectTmaPass> {
   using SelectTmaBase::SelectTmaBase;
@@ -337,6 +380,7 @@ struct SelectTmaPass : public tile::impl::SelectTmaBase<SelectTmaPass> {
                         "time");
       }
     }
+    markMulticast(tmaKernel, emitRemarks);
     // A wait for copy-engine groups (the one after a pipelined loop) has
     // nothing to wait for once every asynchronous copy is a tensor copy:
     // the pipes' barriers order them. The synchronization step places the

@@ -1733,6 +1733,46 @@ func.func @persistent_one_dimensional() {
 
 // -----
 
+func.func @cluster_of_three() {
+  // expected-error @+1 {{'tile.cluster' must be 1 or 2 (blocks per cluster)}}
+  tile.kernel @k blocks(%bx) in [4] threads(128) attributes {tile.cluster = 3 : i64} {
+  }
+  return
+}
+
+// -----
+
+func.func @cluster_on_func() attributes {tile.cluster = 2 : i64} {
+  return
+}
+// expected-error @-3 {{'tile.cluster' may only be attached to a tile.kernel}}
+
+// -----
+
+func.func @multicast_without_tma(%A: memref<?x?xf16>) {
+  tile.kernel @k blocks(%bx) in [2] threads(128) attributes {tile.cluster = 2 : i64} {
+    %s = tile.alloc : memref<64x64xf16, #gpu.address_space<workgroup>>
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{'tile.multicast' may only be attached to a tensor copy (tile.copy async tma)}}
+    tile.copy %A[%c0, %c0], %s {tile.multicast} : memref<?x?xf16> to memref<64x64xf16, #gpu.address_space<workgroup>>
+  }
+  return
+}
+
+// -----
+
+func.func @multicast_without_cluster(%A: memref<?x?xf16>) {
+  tile.kernel @k blocks(%bx) in [2] threads(128) {
+    %s = tile.alloc : memref<64x64xf16, #gpu.address_space<workgroup>>
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{'tile.multicast' needs a kernel with tile.cluster = 2}}
+    tile.copy async tma %A[%c0, %c0], %s {tile.multicast} : memref<?x?xf16> to memref<64x64xf16, #gpu.address_space<workgroup>>
+  }
+  return
+}
+
+// -----
+
 func.func @exact_stages_on_kernel() {
   // expected-error @+1 {{'tile.exact_stages' may only be attached to an scf.for loop}}
   tile.kernel @k blocks(%bx) in [1] threads(128) attributes {tile.exact_stages} {

@@ -58,6 +58,13 @@ struct TileToNVVMPipelineOptions
                      "persistent grid (false: only kernels with "
                      "tile.persistent > 0)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> clusters{
+      *this, "clusters",
+      llvm::cl::desc("Run persistent kernels whose blocks share operand "
+                     "panels in clusters of two blocks that load the shared "
+                     "panel once (false, the default: only kernels with "
+                     "tile.cluster = 2)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> fpContract{
       *this, "fp-contract",
       llvm::cl::desc("Let kernels' multiplies and adds fuse into fused "

@@ -252,9 +252,22 @@ public:
                               int64_t swizzleBytes) const;
   /// One tensor copy of the box at `coords` (i32, innermost dimension
   /// first) of the tensor map at global pointer `map` into shared pointer
-  /// `dst`, completing `bytes` on the barrier at `mbar`.
+  /// `dst`, completing `bytes` on the barrier at `mbar`. With a
+  /// `multicastMask` (i16), the box lands at `dst` and completes on `mbar`
+  /// in every block of the cluster whose rank's bit is set.
   virtual void emitTensorCopy(OpBuilder &b, Location loc, Value dst, Value map,
-                              ValueRange coords, Value mbar) const;
+                              ValueRange coords, Value mbar,
+                              Value multicastMask = Value()) const;
+  /// The executing block's rank in its cluster (i32).
+  virtual Value emitClusterRank(OpBuilder &b, Location loc) const;
+  /// A barrier for every thread of the executing block's cluster, which
+  /// also orders their shared memory accesses (release, then acquire).
+  virtual void emitClusterBarrier(OpBuilder &b, Location loc) const;
+  /// One arrival on the barrier at shared pointer `addr` of the block of
+  /// rank `rank` (i32) in the executing block's cluster, with release
+  /// semantics at cluster scope.
+  virtual void emitRemoteMbarrierArrive(OpBuilder &b, Location loc, Value addr,
+                                        Value rank) const;
   /// One tensor store of the box at `coords` (i32, innermost dimension
   /// first) of the tensor map at global pointer `map` from shared pointer
   /// `src`, in the executing thread's current bulk group; parts of the box

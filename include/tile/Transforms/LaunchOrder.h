@@ -21,6 +21,9 @@ namespace mlir::tile {
 /// follows x alone (the A and B panels of a GEMM).
 bool sharesOperandPanels(KernelOp kernel);
 
+/// Whether `value`, computed in `kernel`, depends on the block's y index.
+bool dependsOnBlockY(Value value, KernelOp kernel);
+
 /// The grid position (x, y) of the block run `linear`-th (y * gx + x in
 /// the hardware's order) in the grouped order of `group` grid rows:
 /// consecutive blocks walk down `group` rows (fewer in the last group),

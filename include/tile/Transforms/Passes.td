@@ -203,8 +203,27 @@ def PersistentBlocks : Pass<"tile-persistent-blocks", "ModuleOp"> {
     already overlaps the others' main loops, and the tile loop's registers
     would come out of tight budgets) get P = the chip's multiprocessors
     (`blocks=N` picks another P); `tile.persistent = 0` keeps one block
-    per tile. With `remarks=true` the pass says what
-    it decided for each kernel and why.
+    per tile.
+
+    Clusters: a persistent kernel with `tile.cluster = 2` (or, with
+    `clusters=true`, one for a chip with clusters (sm_90) whose blocks share
+    operand panels: the pass then writes the decision) runs in clusters of
+    two blocks. They are not the default: on the H100 they measured no
+    faster than single blocks (docs/perf.md, run 39).
+    Its blocks then run in clusters of two that take pairs of tiles in
+    adjacent grid rows of one column: the pair grid (gx x ceil(gy / 2))
+    walks in the launch order with half the group, and the block's rank in
+    its cluster (`gpu.cluster_block_id x`) picks the row. Both blocks of a
+    cluster then read the same panel of the operand that follows the column
+    alone, which `tile-select-tma` marks `tile.multicast`. It needs every
+    pipelined loop to run alike in both blocks: loops whose bounds, or
+    whose enclosing conditions, depend on the grid row keep single blocks
+    (an error where the kernel asks for clusters). With an odd row count the
+    last pairs have a row past the grid, computed on zero reads with its
+    writes dropped.
+
+    With `remarks=true` the pass says what it decided for each kernel and
+    why.
 
     Runs after `tile-launch-order` and before `tile-specialize-bounds` and
     pipelining, which then see the tile loop around the kernel's loops.
@@ -215,13 +234,18 @@ def PersistentBlocks : Pass<"tile-persistent-blocks", "ModuleOp"> {
     Option<"decide", "decide", "bool", /*default=*/"true",
            "Decide for kernels without tile.persistent (false: only apply "
            "the attribute)">,
+    Option<"clusters", "clusters", "bool", /*default=*/"false",
+           "Decide clusters of two blocks for persistent kernels without "
+           "tile.cluster (false, the default: only kernels with "
+           "tile.cluster = 2)">,
     Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
            "Report the decision on each kernel">
   ];
   let dependentDialects = [
     "::mlir::tile::TileDialect",
     "::mlir::arith::ArithDialect",
-    "::mlir::scf::SCFDialect"
+    "::mlir::scf::SCFDialect",
+    "::mlir::gpu::GPUDialect"
   ];
 }
 

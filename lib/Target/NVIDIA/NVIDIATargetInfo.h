@@ -71,7 +71,12 @@ public:
                       ArrayRef<int64_t> box,
                       int64_t swizzleBytes) const override;
   void emitTensorCopy(OpBuilder &b, Location loc, Value dst, Value map,
-                      ValueRange coords, Value mbar) const override;
+                      ValueRange coords, Value mbar,
+                      Value multicastMask) const override;
+  Value emitClusterRank(OpBuilder &b, Location loc) const override;
+  void emitClusterBarrier(OpBuilder &b, Location loc) const override;
+  void emitRemoteMbarrierArrive(OpBuilder &b, Location loc, Value addr,
+                                Value rank) const override;
   void emitTensorStore(OpBuilder &b, Location loc, Value src, Value map,
                        ValueRange coords) const override;
   void emitTensorStoreCommit(OpBuilder &b, Location loc) const override;

@@ -59,18 +59,46 @@ void NVIDIATargetInfo::emitMbarrierWait(OpBuilder &b, Location loc, Value addr,
                                         i32Const(b, loc, 0));
 }
 
-void NVIDIATargetInfo::emitTensorCopy(OpBuilder &b, Location loc, Value dst,
-                                      Value map, ValueRange coords,
-                                      Value mbar) const {
-  auto clusterPtr = LLVM::LLVMPointerType::get(
+static LLVM::LLVMPointerType sharedClusterPointer(OpBuilder &b) {
+  return LLVM::LLVMPointerType::get(
       b.getContext(),
       static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
-  Value dstCluster = LLVM::AddrSpaceCastOp::create(b, loc, clusterPtr, dst);
+}
+
+void NVIDIATargetInfo::emitTensorCopy(OpBuilder &b, Location loc, Value dst,
+                                      Value map, ValueRange coords, Value mbar,
+                                      Value multicastMask) const {
+  Value dstCluster =
+      LLVM::AddrSpaceCastOp::create(b, loc, sharedClusterPointer(b), dst);
   NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
       b, loc, dstCluster, map, coords, mbar, /*im2colOffsets=*/ValueRange(),
-      /*multicastMask=*/Value(), /*l2CacheHint=*/Value(),
-      NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false,
+      multicastMask, /*l2CacheHint=*/Value(), NVVM::TMALoadMode::TILE,
+      /*isCTAOnly=*/false,
       /*group=*/NVVM::CTAGroupKindAttr(), /*predicate=*/Value());
+}
+
+Value NVIDIATargetInfo::emitClusterRank(OpBuilder &b, Location loc) const {
+  return NVVM::ClusterId::create(b, loc, b.getI32Type());
+}
+
+void NVIDIATargetInfo::emitClusterBarrier(OpBuilder &b, Location loc) const {
+  // barrier.cluster.arrive (release) and barrier.cluster.wait (acquire).
+  NVVM::ClusterArriveOp::create(b, loc, /*aligned=*/UnitAttr());
+  NVVM::ClusterWaitOp::create(b, loc, /*aligned=*/UnitAttr());
+}
+
+void NVIDIATargetInfo::emitRemoteMbarrierArrive(OpBuilder &b, Location loc,
+                                                Value addr, Value rank) const {
+  // mapa: the address of the same barrier in the block of `rank`;
+  // mbarrier.arrive.shared::cluster with the default release at CTA scope,
+  // as CUTLASS's cluster barriers do: what the arrival orders is the
+  // arriving warps' reads of the slot (done: their MMAs completed), and a
+  // release at cluster scope costs a cluster-wide fence on every arrival.
+  Value remote =
+      NVVM::MapaOp::create(b, loc, sharedClusterPointer(b), addr, rank);
+  NVVM::MBarrierArriveOp::create(b, loc, Type(), remote, Value(),
+                                 NVVM::MemScopeKind::CTA,
+                                 /*relaxed=*/false);
 }
 
 void NVIDIATargetInfo::emitTensorStore(OpBuilder &b, Location loc, Value src,

@@ -11,7 +11,9 @@
 //                 every hand-off of a pipe must make as many
 //   empty[slot]   one arrival per consumer warp that releases the slot (the
 //                 union of the tile.ws regions holding a release), or one
-//                 per consumer thread when threads read the slot themselves
+//                 per consumer thread when threads read the slot themselves;
+//                 times the blocks of the cluster when a multicast copy
+//                 fills the slot in each of them
 //
 // and whether a release may be deferred to the next hand-off, so that the
 // slot's asynchronous MMAs stay in flight (planDeferredRelease).
@@ -427,6 +429,14 @@ LogicalResult mlir::tile::lowering::planBarrierPipes(LoweringContext &ctx) {
       entry.threadRelease = true;
       entry.emptyArrivals = consumers;
     }
+    // Multicast copies write the slot in every block of the cluster: its
+    // release counts the consumers of all of them.
+    for (auto &[copy, handOff] : ctx.tmaHandOffs)
+      if (handOff.first == pipe &&
+          copy->hasAttr(TileDialect::kMulticastAttrName))
+        entry.clusterRelease = ctx.clusterSize > 1;
+    if (entry.clusterRelease)
+      entry.emptyArrivals *= ctx.clusterSize;
   }
   return success();
 }

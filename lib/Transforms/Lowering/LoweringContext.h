@@ -60,6 +60,10 @@ struct BarrierPipe {
   /// Every consumer thread releases the slot (emptyArrivals counts threads,
   /// not warps).
   bool threadRelease = false;
+  /// Blocks of the cluster fill the slot together (multicast tensor
+  /// copies): each release also arrives on the other blocks' barrier, whose
+  /// emptyArrivals count the consumers of every block.
+  bool clusterRelease = false;
   Value barriers; // memref<2 x slots x i64> in shared memory: full, empty
 };
 
@@ -73,6 +77,10 @@ public:
   OpBuilder b;
   Location currentLoc = UnknownLoc::get(kernel.getContext());
   Value tidValue;
+  /// Blocks per cluster (`tile.cluster`), and the block's rank in it (i32,
+  /// made at the kernel's start when there are several).
+  int64_t clusterSize = 1;
+  Value clusterRank;
   DenseMap<Value, SharedTile> shared;
   DenseMap<Value, RegisterOperand> frags;
   /// Scratch shared tiles of ops that exchange data through shared memory.

@@ -26,6 +26,14 @@
 //                       flight (planDeferredRelease); else one arrival per
 //                       consumer thread for s
 //
+// In a cluster of two blocks (`tile.cluster = 2`), a copy marked
+// `tile.multicast` is issued half by each block, every box landing in both
+// (its bytes completing both blocks' full[slot]); the pipe's releases then
+// arrive on empty[slot] of both blocks, which counts both blocks'
+// consumers, so neither block refills a slot the other still reads. The
+// blocks synchronize as a cluster after initializing the barriers and
+// before exiting.
+//
 // Sequence numbers below the threads' base of the pipe (prologue
 // iterations of the predicated pipeline) are hand-offs that never happen,
 // or that they already passed: their ops do nothing.
@@ -71,7 +79,37 @@ void mlir::tile::lowering::initBarrierPipes(LoweringContext &ctx) {
       }
     ctx.target.emitMbarrierInitFence(b, ctx.loc());
   }
+  // Blocks of a cluster arrive on each other's barriers: all must be
+  // initialized before any block goes on (and no block may exit while
+  // another can still arrive on its barriers: lowerKernel ends the kernel
+  // with the same barrier).
+  if (llvm::any_of(ctx.barrierPipes,
+                   [](auto &entry) { return entry.second.clusterRelease; })) {
+    ctx.clusterRank = ctx.target.emitClusterRank(b, ctx.loc());
+    ctx.target.emitClusterBarrier(b, ctx.loc());
+    return;
+  }
   ctx.target.emitBarrier(b, ctx.loc(), BarrierScope{});
+}
+
+/// The arrival of a release on the empty barrier at `addr`: this block's,
+/// and with clusterRelease the same barrier in the other blocks of the
+/// cluster.
+static void emitReleaseArrive(LoweringContext &ctx, BarrierPipe &pipe,
+                              Value addr) {
+  OpBuilder &b = ctx.b;
+  ctx.target.emitMbarrierArrive(b, ctx.loc(), addr);
+  if (!pipe.clusterRelease)
+    return;
+  for (int64_t other = 1; other < ctx.clusterSize; ++other) {
+    Value rank = arith::RemUIOp::create(
+        b, ctx.loc(),
+        arith::AddIOp::create(
+            b, ctx.loc(), ctx.clusterRank,
+            arith::ConstantIntOp::create(b, ctx.loc(), other, 32)),
+        arith::ConstantIntOp::create(b, ctx.loc(), ctx.clusterSize, 32));
+    ctx.target.emitRemoteMbarrierArrive(b, ctx.loc(), addr, rank);
+  }
 }
 
 namespace {
@@ -197,14 +235,14 @@ LogicalResult mlir::tile::lowering::lowerBarrierPipeOp(LoweringContext &ctx,
   // once all its lanes are here.
   if (pipe.threadRelease) {
     emitIf(ctx, valid, [&] {
-      ctx.target.emitMbarrierArrive(b, loc, barrierAt(ctx, pipe, 1, h.slot));
+      emitReleaseArrive(ctx, pipe, barrierAt(ctx, pipe, 1, h.slot));
     });
     return success();
   }
   ctx.target.emitWarpSync(b, loc);
   Value lane = ctx.andConst(ctx.threadId(op), ctx.target.getWarpSize() - 1);
   emitIf(ctx, ctx.andBool(valid, isZero(ctx, lane)), [&] {
-    ctx.target.emitMbarrierArrive(b, loc, barrierAt(ctx, pipe, 1, h.slot));
+    emitReleaseArrive(ctx, pipe, barrierAt(ctx, pipe, 1, h.slot));
   });
   return success();
 }
@@ -252,7 +290,21 @@ LogicalResult mlir::tile::lowering::lowerTmaCopy(LoweringContext &ctx,
   int64_t panelCols = swizzle ? std::min(cols, swizzle / bytes) : cols;
   int64_t panels = cols / panelCols;
 
-  Value map = getTensorMap(ctx, op.getSource(), rows, panelCols, swizzle);
+  // A multicast copy: each block of the cluster copies its share of the
+  // panels (or, with one panel, of the rows) into every block. Rows are
+  // split in multiples of 8, the swizzle's period.
+  int64_t share = 1;
+  bool splitRows = false;
+  if (op->hasAttr(TileDialect::kMulticastAttrName) && pipe.clusterRelease) {
+    share = ctx.clusterSize;
+    if (panels % share != 0) {
+      splitRows = rows % (8 * share) == 0;
+      if (!splitRows)
+        share = 1; // every block copies the whole tile for itself
+    }
+  }
+  int64_t boxRows = splitRows ? rows / share : rows;
+  Value map = getTensorMap(ctx, op.getSource(), boxRows, panelCols, swizzle);
   int64_t rank = op.getSourceType().getRank();
 
   HandOff h = decode(ctx, seq, pipe.slots);
@@ -264,16 +316,32 @@ LogicalResult mlir::tile::lowering::lowerTmaCopy(LoweringContext &ctx,
     auto i32 = [&](Value v) {
       return arith::IndexCastOp::create(b, loc, b.getI32Type(), v);
     };
-    for (int64_t p = 0; p < panels; ++p) {
-      Value dst = ctx.sharedPointer(
-          tile.view, ctx.add(ref->origin, ctx.idx(p * rows * panelCols)));
+    Value mask, part = ctx.idx(0);
+    if (share > 1) {
+      mask = arith::ConstantIntOp::create(b, loc, (1 << share) - 1, 16);
+      part = arith::IndexCastUIOp::create(b, loc, b.getIndexType(),
+                                          ctx.clusterRank);
+    }
+    // Panel p (rows r0 ...) of this block's share.
+    auto copyBox = [&](Value p, Value r0) {
+      Value element = ctx.add(ctx.mul(p, ctx.idx(rows * panelCols)),
+                              ctx.mul(r0, ctx.idx(panelCols)));
+      Value dst = ctx.sharedPointer(tile.view, ctx.add(ref->origin, element));
       // Coordinates innermost first.
-      SmallVector<Value> coords = {i32(ctx.add(col0, ctx.idx(p * panelCols))),
-                                   i32(row0)};
+      SmallVector<Value> coords = {
+          i32(ctx.add(col0, ctx.mul(p, ctx.idx(panelCols)))),
+          i32(ctx.add(row0, r0))};
       for (int64_t d = rank - 3; d >= 0; --d)
         coords.push_back(i32(offsets[d]));
-      ctx.target.emitTensorCopy(b, loc, dst, map, coords, full);
+      ctx.target.emitTensorCopy(b, loc, dst, map, coords, full, mask);
+    };
+    if (splitRows) {
+      for (int64_t p = 0; p < panels; ++p)
+        copyBox(ctx.idx(p), ctx.mul(part, ctx.idx(boxRows)));
+      return;
     }
+    for (int64_t q = 0; q < panels; q += share)
+      copyBox(ctx.add(ctx.idx(q), part), ctx.idx(0));
   });
   return success();
 }

@@ -104,6 +104,20 @@ def Tile_Dialect : Dialect {
     /// applied by `tile-persistent-blocks`.
     static constexpr ::llvm::StringLiteral kPersistentAttrName =
         "tile.persistent";
+    /// Discardable attribute on a `tile.kernel`: the blocks of one cluster
+    /// (1 or 2). With 2, consecutive blocks run as a cluster that computes
+    /// two tiles of adjacent grid rows (y) in the same column (x), so a copy
+    /// that follows the column alone can be shared (`tile.multicast`).
+    /// Written by `tile-persistent-blocks` on the kernels it makes
+    /// persistent, which pairs their tiles.
+    static constexpr ::llvm::StringLiteral kClusterAttrName = "tile.cluster";
+    /// Discardable unit attribute on a tensor copy (`tile.copy async tma`)
+    /// of a kernel with `tile.cluster = 2` whose source position is the
+    /// same in both blocks of a cluster: each block issues half of it and
+    /// the copy engine delivers the whole tile to both. Written by
+    /// `tile-select-tma`.
+    static constexpr ::llvm::StringLiteral kMulticastAttrName =
+        "tile.multicast";
 
     /// Shared memory bytes a kernel allocates (set by tile-check-resources).
     static constexpr ::llvm::StringLiteral kSharedMemoryBytesAttrName =
