@@ -42,8 +42,11 @@ TargetInfo::chooseGemmOperandLayout(MemRefType type,
 
 int64_t TargetInfo::getEntryRegisters(int64_t threads,
                                       int64_t blocksPerSM) const {
-  int64_t even =
-      chip->registersPerBlock / std::max<int64_t>(threads * blocksPerSM, 1);
+  // threads x blocks can overflow for any blocks_per_sm the verifier
+  // accepts: past the register file, a thread gets none.
+  int64_t perBlock = chip->registersPerBlock / std::max<int64_t>(threads, 1);
+  int64_t blocks = std::max<int64_t>(blocksPerSM, 1);
+  int64_t even = blocks > perBlock ? 0 : perBlock / blocks;
   return std::min(chip->maxRegistersPerThread, even / 8 * 8);
 }
 

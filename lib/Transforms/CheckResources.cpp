@@ -46,8 +46,10 @@ int64_t getRegisterCap(Operation *op, KernelOp kernel, const TargetInfo &target,
   where = std::to_string(kernel.getThreads()) + " threads, " +
           std::to_string(count) + (count == 1 ? " block" : " blocks") +
           " per multiprocessor";
+  // (Divided in two steps: threads x count may overflow.)
   int64_t even = target.getChip().registersPerBlock /
-                 std::max<int64_t>(kernel.getThreads() * count, 1);
+                 std::max<int64_t>(kernel.getThreads(), 1) /
+                 std::max<int64_t>(count, 1);
   return std::min(perThread, even / 8 * 8);
 }
 
@@ -149,68 +151,69 @@ struct CheckResourcesPass
     int64_t registersOption =
         maxRegisters.hasValue() ? maxRegisters.getValue() : 0;
     bool failed = false;
-    getOperation().walk([&](KernelOp kernel) {
-      Builder b(kernel.getContext());
-      ResourceLimits limits =
-          getResourceLimits(kernel, sharedOption, registersOption);
-      int64_t smem = computeSharedMemoryBytes(kernel);
-      int64_t regs = estimateTileRegisters(kernel);
-      kernel->setAttr(TileDialect::kSharedMemoryBytesAttrName,
-                      b.getI64IntegerAttr(smem));
-      kernel->setAttr(TileDialect::kFragmentRegistersAttrName,
-                      b.getI64IntegerAttr(regs));
-      // More resident blocks than a multiprocessor holds threads for is
-      // no launch bound ptxas accepts.
-      if (auto blocks = kernel->getAttrOfType<IntegerAttr>(
-              TileDialect::kBlocksPerMultiprocessorAttrName)) {
-        TargetAttr target = getTargetAttr(kernel);
-        const ChipDescription *chip =
-            target ? target.getDescription() : nullptr;
-        int64_t most = chip ? chip->maxThreadsPerMultiprocessor /
-                                  std::max<int64_t>(kernel.getThreads(), 1)
-                            : 0;
-        if (chip && blocks.getInt() > most) {
-          kernel.emitError()
-              << "kernel '" << kernel.getSymName()
-              << "' asks for tile.blocks_per_sm = " << blocks.getInt()
-              << " blocks of " << kernel.getThreads()
-              << " threads, but a multiprocessor of " << target.getChip()
-              << " holds " << chip->maxThreadsPerMultiprocessor
-              << " threads (" << most << " such blocks)";
-          failed = true;
-          return;
-        }
-      }
-      if (smem > limits.sharedMemoryPerBlock) {
-        kernel.emitError() << "kernel '" << kernel.getSymName() << "' needs "
-                           << describeSize(smem)
-                           << " bytes of shared memory but at most "
-                           << limits.sharedMemoryPerBlock << " are available";
-        failed = true;
-      }
-      if (regs > limits.registersPerThread) {
-        kernel.emitError()
-            << "kernel '" << kernel.getSymName() << "' needs about "
-            << describeSize(regs)
-            << " registers per thread for its register tiles but at most "
-            << limits.registersPerThread
-            << " are available; use more threads or smaller tiles";
-        failed = true;
-      } else if (mulSizes(regs, kernel.getThreads()) >
-                 limits.registersPerBlock) {
-        kernel.emitError()
-            << "kernel '" << kernel.getSymName() << "' needs about " << regs
-            << " registers per thread for its register tiles, "
-            << mulSizes(regs, kernel.getThreads()) << " for its "
-            << kernel.getThreads() << " threads, but a block has at most "
-            << limits.registersPerBlock
-            << " registers; use fewer threads or smaller tiles";
-        failed = true;
-      } else if (!checkLaunchRegisters(kernel, regs,
-                                       limits.registersPerThread)) {
-        failed = true;
-      }
-    });
+    getOperation().walk(
+        [&](KernelOp kernel) {
+          Builder b(kernel.getContext());
+          ResourceLimits limits =
+              getResourceLimits(kernel, sharedOption, registersOption);
+          int64_t smem = computeSharedMemoryBytes(kernel);
+          int64_t regs = estimateTileRegisters(kernel);
+          kernel->setAttr(TileDialect::kSharedMemoryBytesAttrName,
+                          b.getI64IntegerAttr(smem));
+          kernel->setAttr(TileDialect::kFragmentRegistersAttrName,
+                          b.getI64IntegerAttr(regs));
+          // More resident blocks than a multiprocessor holds threads for is
+          // no launch bound ptxas accepts.
+          if (auto blocks = kernel->getAttrOfType<IntegerAttr>(
+                  TileDialect::kBlocksPerMultiprocessorAttrName)) {
+            TargetAttr target = getTargetAttr(kernel);
+            const ChipDescription *chip =
+                target ? target.getDescription() : nullptr;
+            int64_t most = chip ? chip->maxThreadsPerMultiprocessor /
+                                      std::max<int64_t>(kernel.getThreads(), 1)
+                                : 0;
+            if (chip && blocks.getInt() > most) {
+              kernel.emitError()
+                  << "kernel '" << kernel.getSymName()
+                  << "' asks for tile.blocks_per_sm = " << blocks.getInt()
+                  << " blocks of " << kernel.getThreads()
+                  << " threads, but a multiprocessor of " << target.getChip()
+                  << " holds " << chip->maxThreadsPerMultiprocessor
+                  << " threads (" << most << " such blocks)";
+              failed = true;
+              return;
+            }
+          }
+          if (smem > limits.sharedMemoryPerBlock) {
+            kernel.emitError()
+                << "kernel '" << kernel.getSymName() << "' needs "
+                << describeSize(smem) << " bytes of shared memory but at most "
+                << limits.sharedMemoryPerBlock << " are available";
+            failed = true;
+          }
+          if (regs > limits.registersPerThread) {
+            kernel.emitError()
+                << "kernel '" << kernel.getSymName() << "' needs about "
+                << describeSize(regs)
+                << " registers per thread for its register tiles but at most "
+                << limits.registersPerThread
+                << " are available; use more threads or smaller tiles";
+            failed = true;
+          } else if (mulSizes(regs, kernel.getThreads()) >
+                     limits.registersPerBlock) {
+            kernel.emitError()
+                << "kernel '" << kernel.getSymName() << "' needs about " << regs
+                << " registers per thread for its register tiles, "
+                << mulSizes(regs, kernel.getThreads()) << " for its "
+                << kernel.getThreads() << " threads, but a block has at most "
+                << limits.registersPerBlock
+                << " registers; use fewer threads or smaller tiles";
+            failed = true;
+          } else if (!checkLaunchRegisters(kernel, regs,
+                                           limits.registersPerThread)) {
+            failed = true;
+          }
+        });
     if (failed)
       signalPassFailure();
   }

@@ -154,7 +154,7 @@ int64_t mlir::tile::residentBlocksPerMultiprocessor(const ChipDescription &chip,
   int64_t reserved = chip.isNVIDIA() ? 1024 : 0;
   threads = std::max<int64_t>(threads, 1);
   int64_t blocks = std::min(chip.maxThreadsPerMultiprocessor / threads,
-                            chip.registersPerBlock / (threads * perThread));
+                            chip.registersPerBlock / threads / perThread);
   if (sharedBytes > 0)
     blocks = std::min(blocks, chip.sharedMemoryPerMultiprocessor /
                                   addSizes(sharedBytes, reserved));
