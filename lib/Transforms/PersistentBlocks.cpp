@@ -108,11 +108,11 @@ void makePersistent(KernelOp kernel, int64_t blocks, int64_t cluster) {
   for (OpFoldResult extent : kernel.getMixedGrid())
     extents.push_back(getValueOrCreateConstantIndexOp(b, loc, extent));
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  Value rowExtent = extents[1];
+  Value rowExtent = extents[1], clusterSize;
   if (cluster > 1) {
     // The body's y extent counts pairs of rows from here on.
-    rowExtent = arith::CeilDivUIOp::create(
-        b, loc, extents[1], arith::ConstantIndexOp::create(b, loc, cluster));
+    clusterSize = arith::ConstantIndexOp::create(b, loc, cluster);
+    rowExtent = arith::CeilDivUIOp::create(b, loc, extents[1], clusterSize);
     blocks = std::max<int64_t>(cluster, blocks - blocks % cluster);
   }
   Value plane = arith::MulIOp::create(b, loc, extents[0], rowExtent);
@@ -120,8 +120,7 @@ void makePersistent(KernelOp kernel, int64_t blocks, int64_t cluster) {
   if (extents.size() == 3)
     tiles = arith::MulIOp::create(b, loc, plane, extents[2]);
   if (cluster > 1)
-    tiles = arith::MulIOp::create(
-        b, loc, tiles, arith::ConstantIndexOp::create(b, loc, cluster));
+    tiles = arith::MulIOp::create(b, loc, tiles, clusterSize);
   // No tiles, no blocks: an empty grid launches nothing, as before.
   Value most = arith::ConstantIndexOp::create(b, loc, blocks);
   Value grid = arith::MinUIOp::create(b, loc, tiles, most);
@@ -166,7 +165,6 @@ void makePersistent(KernelOp kernel, int64_t blocks, int64_t cluster) {
   // The tile's grid position: z, then (x, y) in the launch order; for
   // clusters, the pair's position, then the row of the block's rank.
   Value linear = tile;
-  Value clusterSize = arith::ConstantIndexOp::create(b, loc, cluster);
   if (cluster > 1) {
     linear = arith::DivUIOp::create(b, loc, tile, clusterSize);
     group = std::max<int64_t>(1, group / cluster);
