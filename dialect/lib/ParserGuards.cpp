@@ -20,9 +20,9 @@ static bool isTypeChar(char c) {
   return isAlnum(c) || c == '_' || c == '.' || c == '$' || c == '!';
 }
 
-/// The type aliases of `text` defined (possibly through other aliases) as
-/// `index`: `!name = index`.
-static StringMap<bool> indexAliases(StringRef text) {
+/// The type aliases `!name = ...` of `text`, each with its value followed
+/// through other aliases (`!a = !b`, `!b = index`: a's value is index).
+static StringMap<std::string> typeAliases(StringRef text) {
   StringMap<std::string> definitions;
   SmallVector<StringRef> lines;
   text.split(lines, '\n');
@@ -43,7 +43,7 @@ static StringMap<bool> indexAliases(StringRef text) {
       ++valueEnd;
     definitions[name] = rest.take_front(valueEnd).str();
   }
-  StringMap<bool> result;
+  StringMap<std::string> result;
   for (const auto &entry : definitions) {
     // Follow the chain of aliases, at most as many steps as there are.
     std::string value = entry.second;
@@ -51,8 +51,7 @@ static StringMap<bool> indexAliases(StringRef text) {
                           value[0] == '!' && definitions.count(value.substr(1));
          ++step)
       value = definitions.lookup(value.substr(1));
-    if (value == "index")
-      result[entry.first()] = true;
+    result[entry.first()] = value;
   }
   return result;
 }
@@ -61,7 +60,7 @@ bool mlir::tile::findParserHazards(
     StringRef text,
     function_ref<void(unsigned line, unsigned column, StringRef message)>
         report) {
-  StringMap<bool> aliases = indexAliases(text);
+  StringMap<std::string> aliases = typeAliases(text);
   bool found = false;
   // Brackets open ('[', '(', '{', '<'; a '>' of '->' or '>=' closes none).
   unsigned depth = 0;
@@ -125,9 +124,16 @@ bool mlir::tile::findParserHazards(
     while (end < text.size() && isTypeChar(text[end]))
       ++end;
     StringRef type = text.slice(j, end);
-    bool isIndex = type == "index" || (type.size() > 1 && type[0] == '!' &&
-                                       aliases.count(type.drop_front()));
-    if (isIndex) {
+    bool alias = type.size() > 1 && type[0] == '!';
+    bool isIndex = type == "index" ||
+                   (alias && aliases.lookup(type.drop_front()) == "index");
+    // An undefined alias (no dialect prefix) parses to no type, which the
+    // dense array parser then dereferences.
+    if (alias && !type.contains('.') && !aliases.count(type.drop_front())) {
+      report(line, static_cast<unsigned>(j - lineStart + 1),
+             ("undefined type alias '" + type + "' in a dense array").str());
+      found = true;
+    } else if (isIndex) {
       report(line, static_cast<unsigned>(j - lineStart + 1),
              ("expected integer or float type, got: '" + type +
               "' (dense arrays of index are not supported)")

@@ -30,6 +30,15 @@ func.func @alias() attributes {a = array<!alias: 3>} {
 
 // -----
 
+// An alias that is not defined parses to no type, which the dense array
+// parser dereferences (found by tile-pass-fuzzer in CI).
+// CHECK: dense-array-index.mlir:[[# @LINE + 1]]:46: error: undefined type alias '!nowhere' in a dense array
+func.func @undefined() attributes {a = array<!nowhere: 3>} {
+  return
+}
+
+// -----
+
 // CHECK-NOT: error
 // array<index: 1> in a comment is fine.
 func.func @fine() attributes {a = array<i64: 1>, b = "array<index: 1>",
