@@ -16,32 +16,146 @@
 using namespace mlir;
 using namespace llvm;
 
-static bool isTypeChar(char c) {
-  return isAlnum(c) || c == '_' || c == '.' || c == '$' || c == '!';
+namespace {
+/// One token of MLIR's textual syntax, as far as the guards need them.
+struct Token {
+  enum Kind { Identifier, Punct, Other } kind;
+  StringRef text;
+  unsigned line, column;
+};
+
+/// Splits MLIR text into tokens the way MLIR 22's lexer does for what the
+/// guards look at: whitespace (including NUL bytes), `//` comments and
+/// string literals are skipped; bare and prefixed identifiers (`array`,
+/// `index`, `!name`, `#name`, `%v`, `@f`, `^bb`) and numbers are one token
+/// each; `->` is one token; every other character is a token of its own.
+class Tokenizer {
+public:
+  explicit Tokenizer(StringRef text) : text(text) {}
+
+  SmallVector<Token> run() {
+    SmallVector<Token> tokens;
+    while (pos < text.size()) {
+      char c = text[pos];
+      if (c == '\n') {
+        ++line;
+        lineStart = ++pos;
+        continue;
+      }
+      if (c == ' ' || c == '\t' || c == '\r' || c == '\0') {
+        ++pos;
+        continue;
+      }
+      if (c == '/' && pos + 1 < text.size() && text[pos + 1] == '/') {
+        while (pos < text.size() && text[pos] != '\n' && text[pos] != '\r')
+          ++pos;
+        continue;
+      }
+      size_t begin = pos;
+      unsigned column = static_cast<unsigned>(pos - lineStart + 1);
+      Token::Kind kind = Token::Other;
+      if (c == '"') {
+        skipString();
+      } else if (isAlpha(c) || c == '_') {
+        kind = Token::Identifier;
+        while (pos < text.size() &&
+               (isAlnum(text[pos]) || isIdPunct(text[pos])))
+          ++pos;
+      } else if ((c == '!' || c == '#' || c == '%' || c == '@' || c == '^') &&
+                 pos + 1 < text.size() && text[pos + 1] == '"') {
+        ++pos;
+        skipString();
+      } else if (c == '!' || c == '#' || c == '%' || c == '@' || c == '^') {
+        kind = Token::Identifier;
+        ++pos;
+        while (pos < text.size() &&
+               (isAlnum(text[pos]) || isIdPunct(text[pos]) || text[pos] == '-'))
+          ++pos;
+      } else if (isDigit(c)) {
+        lexNumber();
+      } else {
+        kind = Token::Punct;
+        pos +=
+            (c == '-' && pos + 1 < text.size() && text[pos + 1] == '>') ? 2 : 1;
+      }
+      tokens.push_back({kind, text.slice(begin, pos), line, column});
+    }
+    return tokens;
+  }
+
+private:
+  static bool isIdPunct(char c) { return c == '_' || c == '$' || c == '.'; }
+
+  /// A string literal from its opening quote; it ends at the closing quote,
+  /// or (unterminated) before a line break.
+  void skipString() {
+    for (++pos; pos < text.size(); ++pos) {
+      char c = text[pos];
+      if (c == '"') {
+        ++pos;
+        return;
+      }
+      if (c == '\n' || c == '\v' || c == '\f')
+        return;
+      if (c == '\\')
+        ++pos;
+    }
+    pos = std::min(pos, text.size());
+  }
+
+  /// Digits, a hexadecimal `0x...`, or a float with fraction and exponent.
+  void lexNumber() {
+    auto digits = [&](bool hex) {
+      while (pos < text.size() &&
+             (hex ? isHexDigit(text[pos]) : isDigit(text[pos])))
+        ++pos;
+    };
+    if (text.substr(pos).starts_with("0x") && pos + 2 < text.size() &&
+        isHexDigit(text[pos + 2])) {
+      pos += 2;
+      digits(/*hex=*/true);
+      return;
+    }
+    digits(false);
+    if (pos >= text.size() || text[pos] != '.')
+      return;
+    ++pos;
+    digits(false);
+    if (pos < text.size() && (text[pos] == 'e' || text[pos] == 'E')) {
+      size_t exponent = pos + 1;
+      if (exponent < text.size() &&
+          (text[exponent] == '+' || text[exponent] == '-'))
+        ++exponent;
+      if (exponent < text.size() && isDigit(text[exponent])) {
+        pos = exponent;
+        digits(false);
+      }
+    }
+  }
+
+  StringRef text;
+  size_t pos = 0;
+  size_t lineStart = 0;
+  unsigned line = 1;
+};
+} // namespace
+
+static bool isPunct(const Token &token, StringRef text) {
+  return token.kind == Token::Punct && token.text == text;
 }
 
-/// The type aliases `!name = ...` of `text`, each with its value followed
-/// through other aliases (`!a = !b`, `!b = index`: a's value is index).
-static StringMap<std::string> typeAliases(StringRef text) {
+/// The type aliases `!name = ...` of `tokens`, each with the first token of
+/// its value followed through other aliases (`!a = !b`, `!b = index`: a's
+/// value is index). Definitions are taken wherever they stand: a file may
+/// define an alias after an op on the same line.
+static StringMap<std::string> typeAliases(ArrayRef<Token> tokens) {
   StringMap<std::string> definitions;
-  SmallVector<StringRef> lines;
-  text.split(lines, '\n');
-  for (StringRef line : lines) {
-    line = line.trim();
-    if (!line.consume_front("!"))
+  for (size_t i = 0; i + 2 < tokens.size(); ++i) {
+    StringRef name = tokens[i].text;
+    if (tokens[i].kind != Token::Identifier || name.size() < 2 ||
+        name[0] != '!' || !isPunct(tokens[i + 1], "="))
       continue;
-    size_t end = 0;
-    while (end < line.size() && isTypeChar(line[end]))
-      ++end;
-    StringRef name = line.take_front(end);
-    StringRef rest = line.drop_front(end).ltrim();
-    if (name.empty() || !rest.consume_front("="))
-      continue;
-    rest = rest.ltrim();
-    size_t valueEnd = 0;
-    while (valueEnd < rest.size() && isTypeChar(rest[valueEnd]))
-      ++valueEnd;
-    definitions[name] = rest.take_front(valueEnd).str();
+    definitions[name.drop_front()] = tokens[i + 2].text.str();
   }
   StringMap<std::string> result;
   for (const auto &entry : definitions) {
@@ -60,39 +174,17 @@ bool mlir::tile::findParserHazards(
     StringRef text,
     function_ref<void(unsigned line, unsigned column, StringRef message)>
         report) {
-  StringMap<std::string> aliases = typeAliases(text);
+  SmallVector<Token> tokens = Tokenizer(text).run();
+  StringMap<std::string> aliases = typeAliases(tokens);
   bool found = false;
   // Brackets open ('[', '(', '{', '<'; a '>' of '->' or '>=' closes none).
   unsigned depth = 0;
   bool reportedDepth = false;
-  unsigned line = 1;
-  size_t lineStart = 0;
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (c == '\n') {
-      ++line;
-      lineStart = i + 1;
-      continue;
-    }
-    if (c == '/' && text.substr(i).starts_with("//")) {
-      // Skip to the end of the line, then handle the newline above.
-      size_t end = text.find('\n', i);
-      if (end == StringRef::npos)
-        break;
-      i = end - 1;
-      continue;
-    }
-    if (c == '"') {
-      for (++i; i < text.size() && text[i] != '"' && text[i] != '\n'; ++i)
-        if (text[i] == '\\')
-          ++i;
-      if (i < text.size() && text[i] == '\n')
-        --i;
-      continue;
-    }
-    if (c == '[' || c == '(' || c == '{' || c == '<') {
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    const Token &token = tokens[i];
+    if (token.kind == Token::Punct && StringRef("[({<").contains(token.text)) {
       if (++depth > kMaxParserNesting && !reportedDepth) {
-        report(line, static_cast<unsigned>(i - lineStart + 1),
+        report(token.line, token.column,
                ("brackets nested more than " + Twine(kMaxParserNesting) +
                 " deep are not supported (the MLIR parser would run out of "
                 "stack)")
@@ -101,46 +193,35 @@ bool mlir::tile::findParserHazards(
       }
       continue;
     }
-    if (c == ']' || c == ')' || c == '}' ||
-        (c == '>' && (i == 0 || text[i - 1] != '-') &&
-         (i + 1 == text.size() || text[i + 1] != '='))) {
-      if (depth > 0)
+    if (token.kind == Token::Punct && StringRef("])}>").contains(token.text)) {
+      bool greaterEqual = token.text == ">" && i + 1 < tokens.size() &&
+                          isPunct(tokens[i + 1], "=");
+      if (depth > 0 && !greaterEqual)
         --depth;
       continue;
     }
-    if (c != 'a' || !text.substr(i).starts_with("array") ||
-        (i > 0 && (isTypeChar(text[i - 1]) || text[i - 1] == '#')))
+    // A dense array `array<T...>` whose element type T is index, or an
+    // alias of nothing, makes the MLIR 22 parser dereference a null type.
+    if (token.kind != Token::Identifier || token.text != "array" ||
+        i + 2 >= tokens.size() || !isPunct(tokens[i + 1], "<"))
       continue;
-    size_t j = i + 5;
-    while (j < text.size() && (text[j] == ' ' || text[j] == '\t'))
-      ++j;
-    if (j >= text.size() || text[j] != '<')
-      continue;
-    ++depth;
-    ++j;
-    while (j < text.size() && (text[j] == ' ' || text[j] == '\t'))
-      ++j;
-    size_t end = j;
-    while (end < text.size() && isTypeChar(text[end]))
-      ++end;
-    StringRef type = text.slice(j, end);
-    bool alias = type.size() > 1 && type[0] == '!';
-    bool isIndex = type == "index" ||
+    const Token &element = tokens[i + 2];
+    StringRef type = element.text;
+    bool alias =
+        element.kind == Token::Identifier && type.size() > 1 && type[0] == '!';
+    bool isIndex = (element.kind == Token::Identifier && type == "index") ||
                    (alias && aliases.lookup(type.drop_front()) == "index");
-    // An undefined alias (no dialect prefix) parses to no type, which the
-    // dense array parser then dereferences.
     if (alias && !type.contains('.') && !aliases.count(type.drop_front())) {
-      report(line, static_cast<unsigned>(j - lineStart + 1),
+      report(element.line, element.column,
              ("undefined type alias '" + type + "' in a dense array").str());
       found = true;
     } else if (isIndex) {
-      report(line, static_cast<unsigned>(j - lineStart + 1),
+      report(element.line, element.column,
              ("expected integer or float type, got: '" + type +
               "' (dense arrays of index are not supported)")
                  .str());
       found = true;
     }
-    i = end - 1;
   }
   return found;
 }

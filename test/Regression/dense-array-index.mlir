@@ -8,6 +8,9 @@
 // RUN: not tile-opt %s --split-input-file 2>&1 | FileCheck %s
 // C API hosts get the same check through tileModuleCreateParse*
 // (tile-c/Parse.h), as tile-compile does:
+// RUN: printf 'func.func private @d()\000!i = index\nfunc.func @f() attributes {a = array<!i: 3>} {\n  return\n}\n' > %t.nul.mlir
+// RUN: not tile-opt %t.nul.mlir 2>&1 | FileCheck %s --check-prefix=NUL
+// NUL: nul.mlir:2:38: error: expected integer or float type, got: '!i'
 // RUN: not tile-compile %s -o %t.so 2>&1 | FileCheck %s --check-prefix=COMPILE
 // COMPILE: dense-array-index.mlir":[[# @LINE + 6]]:22): error: expected integer or float type, got: 'index'
 // COMPILE: error: expected integer or float type, got: '!alias'
@@ -34,6 +37,21 @@ func.func @alias() attributes {a = array<!alias: 3>} {
 // parser dereferences (found by tile-pass-fuzzer in CI).
 // CHECK: dense-array-index.mlir:[[# @LINE + 1]]:46: error: undefined type alias '!nowhere' in a dense array
 func.func @undefined() attributes {a = array<!nowhere: 3>} {
+  return
+}
+
+// -----
+
+// The guard reads tokens as the MLIR lexer does: an alias defined after an op
+// on the same line, and a line break or a comment between `array<` and the
+// type (found by tile-pass-fuzzer in CI, with a NUL byte before the alias,
+// which the lexer skips like a space: see the printf RUN line).
+func.func private @decl()!idx2 = index
+!alias2 = !idx2
+// CHECK: dense-array-index.mlir:[[# @LINE + 3]]:3: error: expected integer or float type, got: '!alias2'
+func.func @spread() attributes {a = array<
+  // the element type
+  !alias2: 3>} {
   return
 }
 
