@@ -123,6 +123,14 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name << "' must be a unit attribute";
     return success();
   }
+  if (name == kRegisterPrefetchAttrName) {
+    if (!isa<scf::ForOp>(op))
+      return op->emitError()
+             << "'" << name << "' may only be attached to an scf.for loop";
+    if (!isa<BoolAttr>(attr.getValue()))
+      return op->emitError() << "'" << name << "' must be a boolean";
+    return success();
+  }
   if (name == kWarpSpecializeAttrName || name == kPingpongAttrName) {
     if (!isa<BoolAttr>(attr.getValue()))
       return op->emitError() << "'" << name << "' must be a boolean";

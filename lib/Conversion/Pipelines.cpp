@@ -98,6 +98,7 @@ void mlir::tile::pipelines::addTileLevelPasses(
   if (options.pipeline) {
     pm.addPass(createPipelinePlanning());
     pm.addPass(createInjectPipeline());
+    pm.addPass(createRegisterPrefetch());
   }
   pm.addPass(createLayoutInference());
   // Tensor copies for the pipes on sm_90 (the swizzles are chosen now).

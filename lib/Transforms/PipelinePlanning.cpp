@@ -32,6 +32,10 @@ namespace {
 /// count is a mistake, not a request to search.
 constexpr int64_t kMaxNumStages = 64;
 
+/// Most bytes per thread that register prefetching may hold: the next
+/// iteration's tiles stay in registers through the current one's compute.
+constexpr int64_t kMaxPrefetchBytesPerThread = 256;
+
 /// Drops the pipelining attributes of `loop` after telling why.
 void keepSequential(scf::ForOp loop, const Twine &why) {
   loop.emitRemark() << "loop not pipelined: " << why;
@@ -39,6 +43,7 @@ void keepSequential(scf::ForOp loop, const Twine &why) {
   loop->removeAttr(TileDialect::kStageAttrName);
   loop->removeAttr(TileDialect::kOrderAttrName);
   loop->removeAttr(TileDialect::kExactStagesAttrName);
+  loop->removeAttr(TileDialect::kRegisterPrefetchAttrName);
 }
 
 /// Whether `op` or an op nested in it reads or writes the tile `alloc`.
@@ -64,8 +69,9 @@ struct PipelinePlanningPass
       if (loop->hasAttr(TileDialect::kNumStagesAttrName))
         loops.push_back(loop);
     });
+    decided.clear();
     for (scf::ForOp loop : loops)
-      if (failed(plan(loop)))
+      if (!decided.contains(loop) && failed(plan(loop)))
         return signalPassFailure();
     // A tile may be shared by several pipelined loops (each multi-versions
     // it the same way); planning accepted such uses while the other loops
@@ -89,7 +95,7 @@ struct PipelinePlanningPass
                               ArrayRef<int64_t> order);
   FailureOr<int64_t> checkSharedMemory(scf::ForOp loop, KernelOp kernel,
                                        int64_t numStages, bool exact,
-                                       ArrayRef<int64_t> stages);
+                                       bool prefetch, ArrayRef<int64_t> stages);
 
   /// Whether planning gave `loop` a schedule.
   static bool isScheduled(scf::ForOp loop) {
@@ -106,6 +112,10 @@ struct PipelinePlanningPass
   /// Locations of the loops already warned about a stage count that did
   /// not fit.
   llvm::DenseSet<Location> warnedLocations;
+
+  /// Versions of a source loop (tile-specialize-bounds) given one buffer by
+  /// the planning of another version.
+  llvm::DenseSet<Operation *> decided;
 
   /// Versions of the shared tiles multi-buffered by the loops scheduled so
   /// far (the largest count where loops disagree; injection rejects that).
@@ -147,12 +157,20 @@ LogicalResult PipelinePlanningPass::plan(scf::ForOp loop) {
   int64_t numStages =
       loop->getAttrOfType<IntegerAttr>(TileDialect::kNumStagesAttrName)
           .getInt();
-  if (numStages <= 1) {
+  auto prefetchAttr =
+      loop->getAttrOfType<BoolAttr>(TileDialect::kRegisterPrefetchAttrName);
+  // One stage with register prefetching asked for: checked as a two-stage
+  // pipeline, lowered with one shared buffer.
+  bool prefetchOnly = numStages <= 1 && prefetchAttr && prefetchAttr.getValue();
+  if (numStages <= 1 && !prefetchOnly) {
     // One stage is the sequential loop: nothing to do.
     loop->removeAttr(TileDialect::kStageAttrName);
     loop->removeAttr(TileDialect::kOrderAttrName);
+    loop->removeAttr(TileDialect::kRegisterPrefetchAttrName);
     return success();
   }
+  if (prefetchOnly)
+    numStages = 2;
   if (numStages > kMaxNumStages)
     return loop.emitError()
            << "'" << TileDialect::kNumStagesAttrName << "' = " << numStages
@@ -194,7 +212,10 @@ LogicalResult PipelinePlanningPass::plan(scf::ForOp loop) {
                          "shared tile to overlap with computation");
     return success();
   }
-  for (unsigned p : producers) {
+  // With one buffer and register prefetching, every access to the tiles
+  // keeps its place in the iteration: only the multi-buffered pipeline
+  // needs the checks below.
+  for (unsigned p : prefetchOnly ? ArrayRef<unsigned>() : producers) {
     Operation *alloc = cast<CopyOp>(ops[p]).getTarget().getDefiningOp();
     // Write-after-read across iterations: the tile is read before it is
     // overwritten, so iteration i reads what iteration i - 1 copied.
@@ -211,6 +232,7 @@ LogicalResult PipelinePlanningPass::plan(scf::ForOp loop) {
         loop->removeAttr(TileDialect::kStageAttrName);
         loop->removeAttr(TileDialect::kOrderAttrName);
         loop->removeAttr(TileDialect::kExactStagesAttrName);
+        loop->removeAttr(TileDialect::kRegisterPrefetchAttrName);
         return success();
       }
     // Other writers in the loop, or uses outside it, would see the wrong
@@ -243,7 +265,7 @@ LogicalResult PipelinePlanningPass::plan(scf::ForOp loop) {
   }
   // Uses outside the loop would see the wrong version, except in other
   // pipelined loops multi-versioning the tile the same way.
-  if (usedOutside(loop, /*scheduledOnly=*/false)) {
+  if (!prefetchOnly && usedOutside(loop, /*scheduledOnly=*/false)) {
     keepSequential(loop, "a shared tile filled in the loop is also used "
                          "outside it");
     return success();
@@ -305,18 +327,38 @@ LogicalResult PipelinePlanningPass::plan(scf::ForOp loop) {
   }
   if (failed(checkSchedule(loop, ops, stages, order)))
     return failure();
+  Builder b(loop.getContext());
+  if (prefetchOnly) {
+    loop->removeAttr(TileDialect::kStageAttrName);
+    loop->removeAttr(TileDialect::kOrderAttrName);
+    loop->setAttr(TileDialect::kNumStagesAttrName, b.getI64IntegerAttr(1));
+    return success();
+  }
+  // Where only one shared buffer fits, the next iteration's tiles can wait
+  // in registers instead, unless the loop says no or they take too many.
+  int64_t prefetchBytes = 0;
+  for (unsigned p : producers)
+    prefetchBytes = addSizes(
+        prefetchBytes, getSharedTileSizeInBytes(cast<AllocOp>(
+                           cast<CopyOp>(ops[p]).getTarget().getDefiningOp())));
+  bool prefetch = (!prefetchAttr || prefetchAttr.getValue()) &&
+                  llvm::divideCeil(prefetchBytes,
+                                   std::max<int64_t>(kernel.getThreads(), 1)) <=
+                      kMaxPrefetchBytesPerThread;
   // User-given stages are a schedule for exactly that count.
   bool exact = userStages || loop->hasAttr(TileDialect::kExactStagesAttrName);
   FailureOr<int64_t> fits =
-      checkSharedMemory(loop, kernel, numStages, exact, stages);
+      checkSharedMemory(loop, kernel, numStages, exact, prefetch, stages);
   if (failed(fits))
     return failure();
+  if (*fits > 1)
+    loop->removeAttr(TileDialect::kRegisterPrefetchAttrName);
   if (*fits != numStages) {
     // The largest count that fits: the last stage moves down, as in
     // checkSharedMemory's estimate; the IR says what is lowered.
-    Builder b(loop.getContext());
     if (*fits == 1) {
-      // Sequential, and so are the other versions of the same source loop
+      // One buffer, with the next tiles in registers or sequential, and so
+      // are the other versions of the same source loop
       // (tile-specialize-bounds), which share its tiles.
       kernel.walk([&](scf::ForOp other) {
         if (other.getLoc() != loop.getLoc() ||
@@ -325,6 +367,9 @@ LogicalResult PipelinePlanningPass::plan(scf::ForOp loop) {
         other->removeAttr(TileDialect::kStageAttrName);
         other->removeAttr(TileDialect::kOrderAttrName);
         other->setAttr(TileDialect::kNumStagesAttrName, b.getI64IntegerAttr(1));
+        other->setAttr(TileDialect::kRegisterPrefetchAttrName,
+                       b.getBoolAttr(prefetch));
+        decided.insert(other);
       });
       return success();
     }
@@ -339,7 +384,6 @@ LogicalResult PipelinePlanningPass::plan(scf::ForOp loop) {
     versions = std::max(versions, info.getNumVersions());
   }
 
-  Builder b(loop.getContext());
   loop->setAttr(TileDialect::kStageAttrName, b.getDenseI64ArrayAttr(stages));
   loop->setAttr(TileDialect::kOrderAttrName, b.getDenseI64ArrayAttr(order));
   return success();
@@ -427,10 +471,9 @@ LogicalResult PipelinePlanningPass::checkSchedule(scf::ForOp loop,
   return success();
 }
 
-FailureOr<int64_t>
-PipelinePlanningPass::checkSharedMemory(scf::ForOp loop, KernelOp kernel,
-                                        int64_t numStages, bool exact,
-                                        ArrayRef<int64_t> stages) {
+FailureOr<int64_t> PipelinePlanningPass::checkSharedMemory(
+    scf::ForOp loop, KernelOp kernel, int64_t numStages, bool exact,
+    bool prefetch, ArrayRef<int64_t> stages) {
   // Shared memory of the kernel with this loop's tiles multi-buffered.
   auto bytesWith = [&](int64_t stagesUsed) {
     // Stage S - 1 becomes stagesUsed - 1; earlier stages keep their number.
@@ -491,6 +534,10 @@ PipelinePlanningPass::checkSharedMemory(scf::ForOp loop, KernelOp kernel,
     if (fits > 1)
       warning << "lowered with num_stages = " << fits
               << ", the largest count that fits";
+    else if (prefetch)
+      warning << "lowered with one buffer (num_stages = 1), the next "
+                 "iteration's tiles loaded ahead into registers "
+                 "(tile.register_prefetch)";
     else
       warning << "lowered without pipelining (num_stages = 1), the only "
                  "count that fits";

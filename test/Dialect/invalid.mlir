@@ -1793,6 +1793,26 @@ func.func @exact_stages_not_unit(%n: index) {
 
 // -----
 
+func.func @register_prefetch_on_kernel() {
+  // expected-error @+1 {{'tile.register_prefetch' may only be attached to an scf.for loop}}
+  tile.kernel @k blocks(%bx) in [1] threads(128) attributes {tile.register_prefetch = true} {
+  }
+  return
+}
+
+// -----
+
+func.func @register_prefetch_not_bool(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'tile.register_prefetch' must be a boolean}}
+  scf.for %i = %c0 to %n step %c1 {
+  } {tile.register_prefetch, tile.num_stages = 1 : i64}
+  return
+}
+
+// -----
+
 // TileDialect::verifyOperationAttribute: no unknown tile.* attribute.
 func.func @unknown_discardable_attr() {
   // expected-error @+1 {{unknown tile dialect attribute 'tile.stages'}}

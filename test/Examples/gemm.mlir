@@ -28,6 +28,9 @@
 // RUN: tile-opt %examples/gemm.mlir --tile-attach-target=chip=gfx942 \
 // RUN:   --tile-pipeline-planning --mlir-print-op-on-diagnostic=false 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=GFX942
+// RUN: tile-opt %examples/gemm.mlir --tile-attach-target=chip=gfx942 \
+// RUN:   --tile-pipeline-planning --tile-register-prefetch 2>/dev/null \
+// RUN:   | FileCheck %s --check-prefix=GFX942-PREFETCH
 // An exact count is still an error where it does not fit.
 // RUN: sed 's/{tile.num_stages = 4 : i64}/{tile.exact_stages, tile.num_stages = 4 : i64}/' %examples/gemm.mlir \
 // RUN:   | not tile-opt --tile-attach-target=chip=sm_80 --tile-pipeline-planning \
@@ -88,10 +91,26 @@
 // SM80-NOT: warning
 // SM80: tile.num_stages = 3 : i64
 
-// CDNA's 64 KiB of LDS hold one stage of these tiles.
-// GFX942: warning: num_stages = 4 needs 196608 bytes of shared memory but at most 65536 are available: lowered without pipelining (num_stages = 1), the only count that fits
+// CDNA's 64 KiB of LDS hold one stage of these tiles; the next iteration's
+// tiles (48 KiB: 192 bytes per thread) wait in registers instead, loaded
+// while the current one computes.
+// GFX942: warning: num_stages = 4 needs 196608 bytes of shared memory but at most 65536 are available: lowered with one buffer (num_stages = 1), the next iteration's tiles loaded ahead into registers (tile.register_prefetch)
 // GFX942-NOT: warning
-// GFX942: tile.num_stages = 1 : i64
+// GFX942: tile.num_stages = 1 : i64, tile.register_prefetch = true
+// GFX942-PREFETCH: %[[AR:.*]] = tile.alloc : memref<128x64xf16, #tile.mem<fragment>>
+// GFX942-PREFETCH: %[[BR:.*]] = tile.alloc : memref<64x256xf16, #tile.mem<fragment>>
+// GFX942-PREFETCH: scf.if
+// GFX942-PREFETCH: tile.copy %{{.*}}[%{{.*}}, %{{.*}}], %[[AR]]
+// GFX942-PREFETCH: tile.copy %{{.*}}[%{{.*}}, %{{.*}}], %[[BR]]
+// GFX942-PREFETCH: scf.for %[[K:.*]] = 
+// GFX942-PREFETCH: tile.copy %[[AR]], %
+// GFX942-PREFETCH: tile.copy %[[BR]], %
+// GFX942-PREFETCH: %[[NEXT:.*]] = arith.addi %[[K]], %{{.*}} : index
+// GFX942-PREFETCH: scf.if
+// GFX942-PREFETCH: tile.copy %{{.*}}[%{{.*}}, %{{.*}}], %[[AR]]
+// GFX942-PREFETCH: tile.copy %{{.*}}[%{{.*}}, %{{.*}}], %[[BR]]
+// GFX942-PREFETCH: tile.gemm
+// GFX942-PREFETCH-NOT: tile.num_stages
 
 // EXACT: error: pipelining with num_stages = 4 needs 196608 bytes of shared memory but at most 166912 are available; num_stages = 3 would fit
 

@@ -786,9 +786,10 @@ func.func @clamped_to_fit(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) 
 // -----
 
 // Not exact, and only one stage fits: the loop stays sequential (no
-// tile.stage / tile.order) with num_stages = 1 written down.
+// tile.stage / tile.order) with num_stages = 1 written down. Its tiles (1 KiB
+// per thread) are too large to wait in registers: no register prefetching.
 // CHECK-LABEL: func.func @clamped_to_sequential
-// CHECK: } {tile.num_stages = 1 : i64}
+// CHECK: } {tile.num_stages = 1 : i64, tile.register_prefetch = false}
 // LIMIT: error: pipelining with num_stages = 2 needs 262144 bytes of shared memory but at most 65536 are available; the kernel does not fit even without pipelining
 func.func @clamped_to_sequential(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) {
   %c0 = arith.constant 0 : index
@@ -805,6 +806,73 @@ func.func @clamped_to_sequential(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: 
       tile.copy %B[%k0, %c0], %bs : memref<?x?xf16> to memref<128x256xf16, #gpu.address_space<workgroup>>
       tile.gemm %as, %bs, %acc : memref<256x128xf16, #gpu.address_space<workgroup>>, memref<128x256xf16, #gpu.address_space<workgroup>>, memref<256x256xf32, #tile.mem<fragment>>
     } {tile.num_stages = 2 : i64}
+  }
+  return
+}
+
+// -----
+
+// Not exact, only one stage fits, and the tiles take 128 bytes per thread
+// (16 KiB over 128 threads): one buffer, the next iteration's tiles loaded
+// ahead into registers (tile-register-prefetch applies it).
+// `tile.register_prefetch = false` keeps the second loop
+// sequential instead.
+// CHECK-LABEL: func.func @clamped_to_prefetch
+// CHECK: } {tile.num_stages = 1 : i64, tile.register_prefetch = true}
+// CHECK: } {tile.num_stages = 1 : i64, tile.register_prefetch = false}
+// LIMIT: error: pipelining with num_stages = 3 needs 262144 bytes of shared memory but at most 65536 are available; the kernel does not fit even without pipelining
+func.func @clamped_to_prefetch(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  tile.kernel @gemm blocks(%bx) in [1] threads(128) {
+    %big = tile.alloc : memref<96x1024xf16, #gpu.address_space<workgroup>>
+    %as = tile.alloc : memref<64x64xf16, #gpu.address_space<workgroup>>
+    %bs = tile.alloc : memref<64x64xf16, #gpu.address_space<workgroup>>
+    %as2 = tile.alloc : memref<64x64xf16, #gpu.address_space<workgroup>>
+    %bs2 = tile.alloc : memref<64x64xf16, #gpu.address_space<workgroup>>
+    %acc = tile.alloc : memref<64x64xf32, #tile.mem<fragment>>
+    // expected-warning @+1 {{num_stages = 3 needs 262144 bytes of shared memory but at most 232448 are available: lowered with one buffer (num_stages = 1), the next iteration's tiles loaded ahead into registers (tile.register_prefetch) (tile.exact_stages makes this an error)}}
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c64 : index
+      tile.copy %A[%c0, %k0], %as : memref<?x?xf16> to memref<64x64xf16, #gpu.address_space<workgroup>>
+      tile.copy %B[%k0, %c0], %bs : memref<?x?xf16> to memref<64x64xf16, #gpu.address_space<workgroup>>
+      tile.gemm %as, %bs, %acc : memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.mem<fragment>>
+    } {tile.num_stages = 3 : i64}
+    // expected-warning @+1 {{num_stages = 3 needs 262144 bytes of shared memory but at most 232448 are available: lowered without pipelining (num_stages = 1), the only count that fits (tile.exact_stages makes this an error)}}
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c64 : index
+      tile.copy %A[%c0, %k0], %as2 : memref<?x?xf16> to memref<64x64xf16, #gpu.address_space<workgroup>>
+      tile.copy %B[%k0, %c0], %bs2 : memref<?x?xf16> to memref<64x64xf16, #gpu.address_space<workgroup>>
+      tile.gemm %as2, %bs2, %acc : memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.mem<fragment>>
+    } {tile.num_stages = 3 : i64, tile.register_prefetch = false}
+    tile.copy %big, %A[%c0, %c0] : memref<96x1024xf16, #gpu.address_space<workgroup>> to memref<?x?xf16>
+  }
+  return
+}
+
+// -----
+
+// One stage with `tile.register_prefetch = true` asks for prefetching where
+// everything would fit: checked like a pipeline (here: the tile is read
+// before its copy, which is fine with one buffer), kept as one stage.
+// CHECK-LABEL: func.func @prefetch_asked
+// CHECK: } {tile.num_stages = 1 : i64, tile.register_prefetch = true}
+// CHECK-NOT: tile.stage
+func.func @prefetch_asked(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  tile.kernel @gemm blocks(%bx) in [1] threads(128) {
+    %as = tile.alloc : memref<64x64xf16, #gpu.address_space<workgroup>>
+    %bs = tile.alloc : memref<64x64xf16, #gpu.address_space<workgroup>>
+    %acc = tile.alloc : memref<64x64xf32, #tile.mem<fragment>>
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c64 : index
+      tile.copy %A[%c0, %k0], %as : memref<?x?xf16> to memref<64x64xf16, #gpu.address_space<workgroup>>
+      tile.copy %B[%k0, %c0], %bs : memref<?x?xf16> to memref<64x64xf16, #gpu.address_space<workgroup>>
+      tile.gemm %as, %bs, %acc : memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.mem<fragment>>
+    } {tile.num_stages = 1 : i64, tile.register_prefetch = true}
   }
   return
 }

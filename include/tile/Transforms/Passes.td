@@ -310,6 +310,39 @@ def SelectMma : Pass<"tile-select-mma", "ModuleOp"> {
   let dependentDialects = ["::mlir::tile::TileDialect"];
 }
 
+def RegisterPrefetch : Pass<"tile-register-prefetch", "ModuleOp"> {
+  let summary = "Load the next iteration's tiles into registers during the "
+                "current one (one shared buffer)";
+  let description = [{
+    Runs after `tile-pipeline-planning` on every `scf.for` with
+    `tile.register_prefetch = true` and one stage: loops whose multi-buffered
+    tiles do not fit the target (64 KiB of LDS on CDNA) or that ask for it
+    (`tile.num_stages = 1`). Each producer copy `tile.copy %G[...], %S` from
+    global into a whole shared tile gets a fragment `%R` of the tile's shape
+    (a blocked layout: each thread's 16-byte vectors, as the copy moves
+    them), and the loop becomes
+
+    ```mlir
+    scf.if (lb < ub) { tile.copy %G[offsets(lb)], %R }
+    scf.for %i = lb to ub step s {
+      tile.copy %R, %S
+      scf.if (%i + s < ub) { tile.copy %G[offsets(%i + s)], %R }
+      ... (the rest of the body, reading %S)
+    }
+    ```
+
+    so the global loads of iteration i + 1 are in flight during iteration
+    i's compute, the stream pipelining of Triton's AMD backend. The
+    synchronization step orders the shared writes after the previous
+    iteration's reads as for any loop. A loop the pass cannot transform (no
+    producer copy, loop-carried values, copy operands computed by ops with
+    side effects) is left sequential with a remark.
+  }];
+  let dependentDialects = ["::mlir::tile::TileDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def LayoutInference : Pass<"tile-layout-inference", "ModuleOp"> {
   let summary = "Assign a layout to every register and shared tile";
   let description = [{

@@ -492,6 +492,10 @@ LogicalResult CopyLowering::copyFragmentMemory() {
       }
     }
   };
+  if (ref && padded == SmallVector<int64_t>(shape) &&
+      succeeded(copySharedVectors(ctx, *tile, *ref, fromFragment, tcoords,
+                                  masks, writer)))
+    return success();
   if (ref || (vec < 2 && !wide) || padded != SmallVector<int64_t>(shape) ||
       !otherType.getLayout().isIdentity()) {
     emitElements();

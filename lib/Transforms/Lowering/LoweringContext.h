@@ -238,6 +238,17 @@ LogicalResult lowerBarrierPipeOp(LoweringContext &ctx, Operation *op,
 /// then starts at a multiple of its length.
 int64_t contiguousRegisters(const LinearLayout &layout);
 
+/// Moves the runs of consecutive row elements of `tile`'s registers to
+/// (`fromFragment`) or from the shared operand `ref` as vectors of up to 16
+/// bytes (SharedVectors.cpp); fails, emitting nothing, where the layout or
+/// the swizzle has no such runs. `tcoords` and `masks` are the thread's
+/// coordinates in the layout; `writer` (null: every thread) selects one
+/// holder of replicated elements.
+LogicalResult copySharedVectors(LoweringContext &ctx, RegisterOperand &tile,
+                                const SharedRef &ref, bool fromFragment,
+                                ArrayRef<Value> tcoords,
+                                ArrayRef<uint64_t> masks, Value writer);
+
 // Register exchanges between the lanes of a warp (LaneExchange.cpp).
 /// Swaps of register and lane bits after which runs of consecutive
 /// registers hold more consecutive elements of the last dimension.

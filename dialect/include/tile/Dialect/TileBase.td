@@ -71,6 +71,13 @@ def Tile_Dialect : Dialect {
     /// an error instead of being lowered with the largest count that fits.
     static constexpr ::llvm::StringLiteral kExactStagesAttrName =
         "tile.exact_stages";
+    /// Discardable boolean attribute on a loop with `tile.num_stages`:
+    /// whether a pipeline whose shared buffers fit only once is lowered
+    /// with one buffer and the next iteration's tiles loaded ahead into
+    /// registers (written by tile-pipeline-planning; `false` keeps such a
+    /// loop sequential). With `tile.num_stages = 1`, `true` asks for it.
+    static constexpr ::llvm::StringLiteral kRegisterPrefetchAttrName =
+        "tile.register_prefetch";
 
     /// Discardable attribute on a `tile.kernel`: `false` keeps
     /// `tile-warp-specialize` from splitting it into producer and consumer
