@@ -11,6 +11,7 @@
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/Twine.h"
 
 using namespace mlir;
@@ -144,28 +145,38 @@ static bool isPunct(const Token &token, StringRef text) {
   return token.kind == Token::Punct && token.text == text;
 }
 
-/// The type aliases `!name = ...` of `tokens`, each with the first token of
-/// its value followed through other aliases (`!a = !b`, `!b = index`: a's
-/// value is index). Definitions are taken wherever they stand: a file may
-/// define an alias after an op on the same line.
-static StringMap<std::string> typeAliases(ArrayRef<Token> tokens) {
-  StringMap<std::string> definitions;
+/// The type aliases `!name = ...` of `tokens`, each with whether one of its
+/// possible values, followed through other aliases (`!a = !b`, `!b =
+/// index`), is index. Every `!name =` counts, wherever it stands (a file may
+/// define an alias after an op on the same line, and text that is no
+/// definition only makes the check more cautious).
+static StringMap<bool> typeAliases(ArrayRef<Token> tokens) {
+  StringMap<SmallVector<StringRef>> definitions;
   for (size_t i = 0; i + 2 < tokens.size(); ++i) {
     StringRef name = tokens[i].text;
     if (tokens[i].kind != Token::Identifier || name.size() < 2 ||
         name[0] != '!' || !isPunct(tokens[i + 1], "="))
       continue;
-    definitions[name.drop_front()] = tokens[i + 2].text.str();
+    definitions[name.drop_front()].push_back(tokens[i + 2].text);
   }
-  StringMap<std::string> result;
+  StringMap<bool> result;
   for (const auto &entry : definitions) {
-    // Follow the chain of aliases, at most as many steps as there are.
-    std::string value = entry.second;
-    for (size_t step = 0; step < definitions.size() && value.size() > 1 &&
-                          value[0] == '!' && definitions.count(value.substr(1));
-         ++step)
-      value = definitions.lookup(value.substr(1));
-    result[entry.first()] = value;
+    // The values reachable through the chain of aliases.
+    SmallVector<StringRef> worklist(entry.second.begin(), entry.second.end());
+    llvm::StringSet<> seen;
+    bool index = false;
+    while (!worklist.empty() && !index) {
+      StringRef value = worklist.pop_back_val();
+      if (!seen.insert(value).second)
+        continue;
+      index = value == "index";
+      auto next = value.size() > 1 && value[0] == '!'
+                      ? definitions.find(value.drop_front())
+                      : definitions.end();
+      if (next != definitions.end())
+        worklist.append(next->second.begin(), next->second.end());
+    }
+    result[entry.first()] = index;
   }
   return result;
 }
@@ -175,7 +186,7 @@ bool mlir::tile::findParserHazards(
     function_ref<void(unsigned line, unsigned column, StringRef message)>
         report) {
   SmallVector<Token> tokens = Tokenizer(text).run();
-  StringMap<std::string> aliases = typeAliases(tokens);
+  StringMap<bool> aliases = typeAliases(tokens);
   bool found = false;
   // Brackets open ('[', '(', '{', '<'; a '>' of '->' or '>=' closes none).
   unsigned depth = 0;
@@ -210,7 +221,7 @@ bool mlir::tile::findParserHazards(
     bool alias =
         element.kind == Token::Identifier && type.size() > 1 && type[0] == '!';
     bool isIndex = (element.kind == Token::Identifier && type == "index") ||
-                   (alias && aliases.lookup(type.drop_front()) == "index");
+                   (alias && aliases.lookup(type.drop_front()));
     if (alias && !type.contains('.') && !aliases.count(type.drop_front())) {
       report(element.line, element.column,
              ("undefined type alias '" + type + "' in a dense array").str());

@@ -359,6 +359,7 @@ static LogicalResult lowerKernel(KernelOp kernel) {
     ctx.clusterSize = cluster.getInt();
   allocateScratch(ctx);
   insertSynchronization(kernel, *target);
+  planProxyFences(ctx);
   if (failed(assignBarrierIds(ctx)) || failed(planBarrierPipes(ctx)) ||
       failed(checkPipes(ctx)) || failed(lowerAllocs(ctx)))
     return failure();

@@ -57,6 +57,18 @@ func.func @spread() attributes {a = array<
 
 // -----
 
+// `!alias3= 3` inside the array is no definition, but the guard takes every
+// `!name =` as a possible one and reports the array if any of them makes
+// it index (found by tile-pass-fuzzer, mutating the case above).
+!idx3 = index
+!alias3 = !idx3
+// CHECK: dense-array-index.mlir:[[# @LINE + 1]]:46: error: expected integer or float type, got: '!alias3'
+func.func @redefined() attributes {a = array<!alias3= 3>} {
+  return
+}
+
+// -----
+
 // CHECK-NOT: error
 // array<index: 1> in a comment is fine.
 func.func @fine() attributes {a = array<i64: 1>, b = "array<index: 1>",

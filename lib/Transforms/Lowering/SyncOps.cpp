@@ -38,8 +38,11 @@ LogicalResult mlir::tile::lowering::lowerAsyncCommit(LoweringContext &ctx,
 
 LogicalResult mlir::tile::lowering::lowerAsyncWait(LoweringContext &ctx,
                                                    AsyncWaitOp op) {
-  if (ctx.target.hasAsyncCopy())
+  if (ctx.target.hasAsyncCopy()) {
     ctx.target.emitAsyncWait(ctx.b, ctx.loc(), op.getPending());
+    if (ctx.proxyFenceAfterAsyncWait)
+      ctx.target.emitAsyncProxyFence(ctx.b, ctx.loc());
+  }
   ctx.barrier(op);
   return success();
 }
@@ -81,6 +84,8 @@ LogicalResult mlir::tile::lowering::lowerPipeOp(LoweringContext &ctx,
     ctx.target.emitAsyncCommit(ctx.b, ctx.loc());
   if (auto wait = dyn_cast<PipeConsumeWaitOp>(op)) {
     ctx.target.emitAsyncWait(ctx.b, ctx.loc(), wait.getInFlight());
+    if (ctx.proxyFenceAfterAsyncWait)
+      ctx.target.emitAsyncProxyFence(ctx.b, ctx.loc());
     ctx.barrier(op);
   }
   return success();
