@@ -155,10 +155,28 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name
                              << "' may only be attached to a tile.copy of a "
                                 "fragment into global memory";
-    if (!buffers || buffers.getInt() < 0 || buffers.getInt() > 2)
+    // Staging memory for two 128-byte panels holds 256 / panel bytes.
+    int64_t most = 2 * kTmaStorePanelBytes / getTmaStorePanelBytes(copy);
+    if (!buffers || buffers.getInt() < 0 || buffers.getInt() > most ||
+        !llvm::isPowerOf2_64(std::max<int64_t>(buffers.getInt(), 1)))
+      return op->emitError()
+             << "'" << name << "' must be 0 (no tensor store) or a power of "
+             << "two up to " << most << " (staging buffers of "
+             << getTmaStorePanelBytes(copy) << "-byte panel rows)";
+    return success();
+  }
+  if (name == kTmaStorePanelAttrName) {
+    auto bytes = dyn_cast<IntegerAttr>(attr.getValue());
+    auto copy = dyn_cast<CopyOp>(op);
+    if (!copy || getMemoryKind(copy.getSourceType()) != MemoryKind::Fragment ||
+        getMemoryKind(copy.getTargetType()) != MemoryKind::Global)
       return op->emitError() << "'" << name
-                             << "' must be 0 (no tensor store), 1 or 2 "
-                                "(staging buffers)";
+                             << "' may only be attached to a tile.copy of a "
+                                "fragment into global memory";
+    if (!bytes ||
+        (bytes.getInt() != 32 && bytes.getInt() != 64 && bytes.getInt() != 128))
+      return op->emitError()
+             << "'" << name << "' must be 32, 64 or 128 (bytes of a panel row)";
     return success();
   }
   if (name != kNumStagesAttrName && name != kStageAttrName &&

@@ -13,7 +13,7 @@
 using namespace mlir;
 using namespace mlir::tile;
 
-std::string mlir::tile::whyNotTmaStore(CopyOp copy) {
+std::string mlir::tile::whyNotTmaStore(CopyOp copy, int64_t panelBytes) {
   MemRefType src = copy.getSourceType(), dst = copy.getTargetType();
   if (getMemoryKind(src) != MemoryKind::Fragment ||
       getMemoryKind(dst) != MemoryKind::Global || copy.getAsync())
@@ -28,11 +28,14 @@ std::string mlir::tile::whyNotTmaStore(CopyOp copy) {
   if (!elt.isF16() && !elt.isBF16() && !elt.isF32())
     return "tensor stores here write f16, bf16 or f32 tensors";
   int64_t bytes = elt.getIntOrFloatBitWidth() / 8;
-  int64_t panelCols = kTmaStorePanelBytes / bytes;
+  if (panelBytes != 32 && panelBytes != 64 && panelBytes != 128)
+    return "panels have rows of 32, 64 or 128 bytes";
+  int64_t panelCols = panelBytes / bytes;
   int64_t rows = src.getShape()[0], cols = src.getShape()[1];
   if (rows > 256 || cols % panelCols != 0 || cols / panelCols > 64)
-    return "the tile is not whole panels (at most 64) of at most 256 rows x "
-           "128 bytes";
+    return ("the tile is not whole panels (at most 64) of at most 256 rows x " +
+            Twine(panelBytes) + " bytes")
+        .str();
   auto layoutAttr = dyn_cast_or_null<LinearLayoutAttr>(alloc.getLayoutAttr());
   if (!layoutAttr)
     return "the fragment has no layout";
@@ -58,8 +61,9 @@ std::string mlir::tile::whyNotTmaStore(CopyOp copy) {
   return "";
 }
 
-int64_t mlir::tile::getTmaStoreStagingBytes(CopyOp copy, int64_t buffers) {
-  return copy.getSourceType().getShape()[0] * kTmaStorePanelBytes * buffers;
+int64_t mlir::tile::getTmaStoreStagingBytes(CopyOp copy, int64_t buffers,
+                                            int64_t panelBytes) {
+  return copy.getSourceType().getShape()[0] * panelBytes * buffers;
 }
 
 int64_t mlir::tile::getTmaStoreBuffers(CopyOp copy) {

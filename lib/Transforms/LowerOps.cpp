@@ -112,13 +112,14 @@ static void allocateScratch(LoweringContext &ctx) {
     for (auto tile : body.getOps<AllocOp>())
       b.setInsertionPointAfter(tile);
     Type elt = copy.getTargetType().getElementType();
-    int64_t panelCols = kTmaStorePanelBytes * 8 / elt.getIntOrFloatBitWidth();
+    int64_t panelBytes = getTmaStorePanelBytes(copy);
+    int64_t panelCols = panelBytes * 8 / elt.getIntOrFloatBitWidth();
     auto type = MemRefType::get(
         {copy.getSourceType().getShape()[0], buffers * panelCols}, elt,
         MemRefLayoutAttrInterface(), space);
     auto alloc = AllocOp::create(b, copy.getLoc(), type);
     alloc.setLayoutAttr(
-        SharedLayoutAttr::get(mlirCtx, kTmaStorePanelBytes, 0, /*unit=*/16));
+        SharedLayoutAttr::get(mlirCtx, panelBytes, 0, /*unit=*/16));
     alloc.setAlignmentAttr(b.getI64IntegerAttr(1024));
     ctx.storeStaging[copy] = alloc.getResult();
   });
@@ -339,7 +340,8 @@ static LogicalResult checkTmaStores(KernelOp kernel, const TargetInfo &target) {
           << target.getChipName() << " has none";
       return WalkResult::interrupt();
     }
-    if (std::string why = whyNotTmaStore(copy); !why.empty()) {
+    if (std::string why = whyNotTmaStore(copy, getTmaStorePanelBytes(copy));
+        !why.empty()) {
       copy.emitOpError("cannot be a tensor store (tile.tma_store): ") << why;
       return WalkResult::interrupt();
     }

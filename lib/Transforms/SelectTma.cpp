@@ -170,15 +170,30 @@ static Value buildRuntimeTest(OpBuilder &b, Location loc, Value tensor) {
   return all;
 }
 
+namespace {
+/// A tensor store's staging: `buffers` panels of `panelBytes`-byte rows.
+struct TmaStoreChoice {
+  CopyOp copy;
+  int64_t buffers;
+  int64_t panelBytes;
+};
+} // namespace
+
 /// The fragment -> global copies of `kernel` that its tensor-copy version
-/// writes through tensor stores, with their staging buffers (two where
-/// they fit beside the kernel's shared memory, else one). Kernels whose
+/// writes through tensor stores, with their staging buffers: the first of
+/// four buffers of 64-byte panel rows, two of 128-byte rows, two of 64-byte
+/// rows and one of 128-byte rows that fits beside the kernel's shared
+/// memory (or the copy's own
+/// `tile.tma_store_panel`, with as many buffers as fit, up to the memory of
+/// two 128-byte ones). Four narrow buffers take the memory of two wide
+/// ones, but the wait before a panel's barrier then covers the store issued
+/// three panels earlier instead of the one just before. Kernels whose
 /// lowering adds scratch tiles (layout conversions, cross-warp reductions)
 /// keep the register path: the scratch would compete for the same memory.
 /// A copy marked `tile.tma_store = 0` is the caller's choice.
-static SmallVector<std::pair<CopyOp, int64_t>>
+static SmallVector<TmaStoreChoice>
 selectTmaStores(KernelOp kernel, const ChipDescription &chip, bool remarks) {
-  SmallVector<std::pair<CopyOp, int64_t>> stores;
+  SmallVector<TmaStoreChoice> stores;
   bool scratch = false;
   kernel.walk([&](Operation *op) {
     if (isa<ReduceOp>(op))
@@ -194,7 +209,10 @@ selectTmaStores(KernelOp kernel, const ChipDescription &chip, bool remarks) {
         getMemoryKind(copy.getTargetType()) != MemoryKind::Global ||
         (attr && attr.getInt() == 0))
       return;
-    std::string why = whyNotTmaStore(copy);
+    std::string why = whyNotTmaStore(copy, getTmaStorePanelBytes(copy));
+    // The default narrow panels, where wide ones would do.
+    if (!why.empty() && !copy->hasAttr(kTmaStorePanelAttrName))
+      why = whyNotTmaStore(copy, 64).empty() ? "" : why;
     if (why.empty() && scratch)
       why = "the kernel's lowering adds scratch tiles to its shared memory";
     if (why.empty())
@@ -212,12 +230,36 @@ selectTmaStores(KernelOp kernel, const ChipDescription &chip, bool remarks) {
   });
   int64_t used = computeSharedMemoryBytes(kernel);
   for (CopyOp copy : candidates) {
-    int64_t buffers = 0;
-    for (int64_t n : {2, 1}) {
+    // (buffers, panel bytes) in order of preference.
+    SmallVector<std::pair<int64_t, int64_t>> options;
+    if (auto panel = copy->getAttrOfType<IntegerAttr>(kTmaStorePanelAttrName)) {
+      for (int64_t n = 2 * kTmaStorePanelBytes / panel.getInt(); n >= 1; n /= 2)
+        options.push_back({n, panel.getInt()});
+    } else {
+      bool narrow = whyNotTmaStore(copy, 64).empty();
+      bool wide = whyNotTmaStore(copy, kTmaStorePanelBytes).empty();
+      if (narrow)
+        options.push_back({4, 64});
+      if (wide)
+        options.push_back({2, kTmaStorePanelBytes});
+      if (narrow)
+        options.push_back({2, 64});
+      if (wide)
+        options.push_back({1, kTmaStorePanelBytes});
+    }
+    int64_t buffers = 0, panelBytes = 0;
+    int64_t bits = copy.getTargetType().getElementTypeBitWidth();
+    for (auto [n, bytes] : options) {
+      // No more buffers than panels.
+      n = std::min<int64_t>(
+          n, llvm::PowerOf2Ceil(copy.getSourceType().getShape()[1] * bits /
+                                (8 * bytes)));
       int64_t end =
-          llvm::alignTo(used, 1024) + getTmaStoreStagingBytes(copy, n);
-      if (llvm::alignTo(end, 8) + barriers <= chip.maxSharedMemoryPerBlock) {
+          llvm::alignTo(used, 1024) + getTmaStoreStagingBytes(copy, n, bytes);
+      if (static_cast<int64_t>(llvm::alignTo(end, 8)) + barriers <=
+          chip.maxSharedMemoryPerBlock) {
         buffers = n;
+        panelBytes = bytes;
         used = end;
         break;
       }
@@ -228,7 +270,7 @@ selectTmaStores(KernelOp kernel, const ChipDescription &chip, bool remarks) {
                         "not fit beside the kernel's shared memory");
       continue;
     }
-    stores.push_back({copy, buffers});
+    stores.push_back({copy, buffers, panelBytes});
   }
   return stores;
 }
@@ -333,7 +375,7 @@ struct SelectTmaPass : public tile::impl::SelectTmaBase<SelectTmaPass> {
     if (selected.empty())
       return success();
 
-    SmallVector<std::pair<CopyOp, int64_t>> stores =
+    SmallVector<TmaStoreChoice> stores =
         selectTmaStores(kernel, *target.getDescription(), emitRemarks);
 
     // The host's test, over each tensor once.
@@ -342,8 +384,8 @@ struct SelectTmaPass : public tile::impl::SelectTmaBase<SelectTmaPass> {
     llvm::SetVector<Value> tensors;
     for (CopyOp copy : selected)
       tensors.insert(copy.getSource());
-    for (auto [copy, buffers] : stores)
-      tensors.insert(copy.getTarget());
+    for (TmaStoreChoice store : stores)
+      tensors.insert(store.copy.getTarget());
     Value test;
     for (Value tensor : tensors) {
       Value t = buildRuntimeTest(b, loc, tensor);
@@ -362,16 +404,19 @@ struct SelectTmaPass : public tile::impl::SelectTmaBase<SelectTmaPass> {
     llvm::SmallPtrSet<Operation *, 8> isSelected;
     for (CopyOp copy : selected)
       isSelected.insert(copy);
-    DenseMap<Operation *, int64_t> storeBuffers;
-    for (auto [copy, buffers] : stores)
-      storeBuffers[copy] = buffers;
+    DenseMap<Operation *, const TmaStoreChoice *> storeChoices;
+    for (const TmaStoreChoice &store : stores)
+      storeChoices[store.copy] = &store;
     for (auto [from, to] : llvm::zip_equal(original, cloned)) {
-      if (int64_t buffers = storeBuffers.lookup(from)) {
-        to->setAttr(kTmaStoreAttrName, b.getI64IntegerAttr(buffers));
+      if (const TmaStoreChoice *store = storeChoices.lookup(from)) {
+        to->setAttr(kTmaStoreAttrName, b.getI64IntegerAttr(store->buffers));
+        to->setAttr(kTmaStorePanelAttrName,
+                    b.getI64IntegerAttr(store->panelBytes));
         if (emitRemarks)
           to.emitRemark("tensor store (TMA) through ")
-              << buffers << " staging buffer" << (buffers > 1 ? "s" : "")
-              << " when the tensor allows it at run time";
+              << store->buffers << " staging buffer"
+              << (store->buffers > 1 ? "s" : "") << " of " << store->panelBytes
+              << "-byte panel rows when the tensor allows it at run time";
       }
       if (isSelected.contains(from)) {
         to.setTma(true);

@@ -2226,9 +2226,40 @@ func.func @tma_store_out_of_range(%C: memref<?x?xf16>) {
   %c0 = arith.constant 0 : index
   tile.kernel @k blocks(%bx) in [1] threads(128) {
     %acc = tile.alloc : memref<64x64xf32, #tile.mem<fragment>>
-    // expected-error @+1 {{'tile.tma_store' must be 0 (no tensor store), 1 or 2 (staging buffers)}}
+    // expected-error @+1 {{'tile.tma_store' must be 0 (no tensor store) or a power of two up to 2 (staging buffers of 128-byte panel rows)}}
     tile.copy %acc, %C[%c0, %c0] {tile.tma_store = 3 : i64} : memref<64x64xf32, #tile.mem<fragment>> to memref<?x?xf16>
   }
+  return
+}
+
+// -----
+
+func.func @tma_store_panel_range(%C: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %acc = tile.alloc : memref<64x64xf32, #tile.mem<fragment>>
+    // expected-error @+1 {{'tile.tma_store_panel' must be 32, 64 or 128 (bytes of a panel row)}}
+    tile.copy %acc, %C[%c0, %c0] {tile.tma_store_panel = 48 : i64} : memref<64x64xf32, #tile.mem<fragment>> to memref<?x?xf16>
+  }
+  return
+}
+
+// -----
+
+func.func @tma_store_four_wide_buffers(%C: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %acc = tile.alloc : memref<64x64xf32, #tile.mem<fragment>>
+    // expected-error @+1 {{'tile.tma_store' must be 0 (no tensor store) or a power of two up to 4 (staging buffers of 64-byte panel rows)}}
+    tile.copy %acc, %C[%c0, %c0] {tile.tma_store = 8 : i64, tile.tma_store_panel = 64 : i64} : memref<64x64xf32, #tile.mem<fragment>> to memref<?x?xf16>
+  }
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.tma_store_panel' may only be attached to a tile.copy of a fragment into global memory}}
+func.func @tma_store_panel_on_func() attributes {tile.tma_store_panel = 64 : i64} {
   return
 }
 

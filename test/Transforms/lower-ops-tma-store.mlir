@@ -1,12 +1,13 @@
 // RUN: tile-opt %s -split-input-file -tile-pipeline-planning -tile-inject-pipeline -tile-layout-inference -tile-select-tma -tile-lower-ops -verify-diagnostics | FileCheck %s
 
-// A 128 x 256 accumulator (bf16 C) leaves through two staging buffers of
-// 128 x 64 elements (128-byte rows, swizzled) in four panels: per panel the
+// A 128 x 256 accumulator (bf16 C) leaves through four staging buffers of
+// 128 x 32 elements (64-byte rows, swizzled) in eight panels: per panel the
 // threads write their elements, fence them for the copy engine, thread 0
-// waits until its earlier stores have read their buffers, a barrier, then
-// thread 0 stores the panel and commits it. Thread 0 waits for its stores
-// before the kernel ends. The host makes C's tensor map (128 x 64 boxes,
-// 128-byte swizzle).
+// waits until at most two of its stores still read their buffers (the one
+// of three panels earlier, whose buffer the next panel fills, is done), a
+// barrier, then thread 0 stores the panel and commits it. Thread 0 waits
+// for its stores before the kernel ends. The host makes C's tensor map
+// (128 x 32 boxes, 64-byte swizzle).
 
 !g = memref<?x?xbf16>
 !sA = memref<128x64xbf16, #gpu.address_space<workgroup>>
@@ -14,21 +15,18 @@
 !fC = memref<128x256xf32, #tile.mem<fragment>>
 
 // CHECK-LABEL: func.func @epilogue
-// CHECK: nvgpu.tma.create.descriptor %{{.*}} box[%{{.*}}, %{{.*}}] : memref<*xbf16> -> <tensor = memref<128x64xbf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b
+// CHECK: nvgpu.tma.create.descriptor %{{.*}} box[%{{.*}}, %{{.*}}] : memref<*xbf16> -> <tensor = memref<128x32xbf16, #gpu.address_space<workgroup>>, swizzle = swizzle_64b
 // CHECK: tile.kernel @k_tma
 // CHECK-SAME: tile.shared_memory_bytes = 229440
 // CHECK-COUNT-4: nvvm.cp.async.bulk.tensor.shared.cluster.global
 // CHECK: vector.store %{{.*}}, %[[STAGE:.*]][%{{.*}}] {alignment = 4 : i64} : memref<16384xbf16, #gpu.address_space<workgroup>>, vector<2xbf16>
 // CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
-// CHECK: nvvm.cp.async.bulk.wait_group 0 {read}
+// CHECK: nvvm.cp.async.bulk.wait_group 2 {read}
 // CHECK: gpu.barrier
 // CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta
 // CHECK-NEXT: nvvm.cp.async.bulk.commit.group
-// The next panel goes to the other buffer at once.
-// CHECK-NOT: nvvm.cp.async.bulk.wait_group
-// CHECK: vector.store
-// CHECK-COUNT-3: nvvm.cp.async.bulk.tensor.global.shared.cta
-// CHECK-NOT: nvvm.cp.async.bulk.tensor.global.shared.cta
+// CHECK-COUNT-7: nvvm.cp.async.bulk.wait_group 2 {read}
+// CHECK-NOT: nvvm.cp.async.bulk.wait_group {{[013-9]}} {read}
 // CHECK: nvvm.cp.async.bulk.wait_group 0{{$}}
 // CHECK-NEXT: }
 // CHECK: } else {
@@ -56,7 +54,54 @@ func.func @epilogue(%A: !g, %B: !g, %C: !g, %kt: index) {
 
 // -----
 
-// One staging buffer (a 256-row f32 tile: 32 KiB a panel): the copy starts
+// 128-byte panels asked for: two buffers of 128 x 64 elements in four
+// panels; before each panel's barrier thread 0 waits until its earlier
+// stores have read their buffers (the next panel fills the buffer of the
+// store just before).
+
+!g = memref<?x?xbf16>
+!sA = memref<128x64xbf16, #gpu.address_space<workgroup>>
+!sB = memref<64x256xbf16, #gpu.address_space<workgroup>>
+!fC = memref<128x256xf32, #tile.mem<fragment>>
+
+// CHECK-LABEL: func.func @wide_panels
+// CHECK: nvgpu.tma.create.descriptor %{{.*}} box[%{{.*}}, %{{.*}}] : memref<*xbf16> -> <tensor = memref<128x64xbf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b
+// CHECK: tile.kernel @k_tma
+// CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}] {alignment = 4 : i64} : memref<16384xbf16, #gpu.address_space<workgroup>>, vector<2xbf16>
+// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK: nvvm.cp.async.bulk.wait_group 0 {read}
+// CHECK: gpu.barrier
+// CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta
+// CHECK-NEXT: nvvm.cp.async.bulk.commit.group
+// The next panel goes to the other buffer at once.
+// CHECK-NOT: nvvm.cp.async.bulk.wait_group
+// CHECK: vector.store
+// CHECK-COUNT-3: nvvm.cp.async.bulk.tensor.global.shared.cta
+// CHECK-NOT: nvvm.cp.async.bulk.tensor.global.shared.cta
+// CHECK: nvvm.cp.async.bulk.wait_group 0{{$}}
+func.func @wide_panels(%A: !g, %B: !g, %C: !g, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  tile.kernel @k blocks(%bx) in [1] threads(256) {
+    %as = tile.alloc : !sA
+    %bs = tile.alloc : !sB
+    %acc = tile.alloc : !fC
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c64 : index
+      tile.copy %A[%c0, %k0], %as : !g to !sA
+      tile.copy %B[%k0, %c0], %bs : !g to !sB
+      tile.gemm %as, %bs, %acc : !sA, !sB, !fC
+    } {tile.num_stages = 4 : i64}
+    tile.copy %acc, %C[%c0, %c0] {tile.tma_store_panel = 128 : i64} : !fC to !g
+  }
+  return
+}
+
+// -----
+
+// One staging buffer (a 256-row f32 tile with 128-byte panels asked for:
+// 32 KiB a panel): the copy starts
 // with thread 0's wait for the reads of its earlier stores and a barrier
 // (the last copy's store may still read the buffer), and so does every
 // later panel (the store of the panel before does).
@@ -98,7 +143,7 @@ func.func @one_buffer(%A: !g, %B: !g, %C: !gC, %kt: index) {
       tile.copy %B[%k0, %c0], %bs : !g to !sB
       tile.gemm %as, %bs, %acc : !sA, !sB, !fC
     } {tile.num_stages = 4 : i64}
-    tile.copy %acc, %C[%c0, %c0] : !fC to !gC
+    tile.copy %acc, %C[%c0, %c0] {tile.tma_store_panel = 128 : i64} : !fC to !gC
   }
   return
 }

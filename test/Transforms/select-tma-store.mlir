@@ -17,12 +17,12 @@
 // CHECK: memref.extract_strided_metadata %arg2
 // CHECK: scf.if
 // CHECK: tile.kernel @k_tma
-// CHECK: tile.copy %{{.*}}, %arg2[%{{.*}}, %{{.*}}] {tile.tma_store = 2 : i64}
+// CHECK: tile.copy %{{.*}}, %arg2[%{{.*}}, %{{.*}}] {tile.tma_store = 4 : i64, tile.tma_store_panel = 64 : i64}
 // CHECK: } else {
 // CHECK: tile.kernel @k
 // CHECK-NOT: tma_store
 // CHECK: return
-// REMARK: remark: tensor store (TMA) through 2 staging buffers when the tensor allows it at run time
+// REMARK: remark: tensor store (TMA) through 4 staging buffers of 64-byte panel rows when the tensor allows it at run time
 func.func @epilogue(%A: !g, %B: !g, %C: !g, %kt: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -60,7 +60,7 @@ func.func @epilogue(%A: !g, %B: !g, %C: !g, %kt: index) {
 // CHECK: tile.copy %{{.*}}, %arg2[{{.*}}] {tile.tma_store = 0 : i64}
 // CHECK-LABEL: func.func @by_hand
 // CHECK: tile.kernel @k2_tma
-// CHECK: tile.copy %{{.*}}, %arg2[{{.*}}] {tile.tma_store = 2 : i64}
+// CHECK: tile.copy %{{.*}}, %arg2[{{.*}}] {tile.tma_store = 4 : i64, tile.tma_store_panel = 64 : i64}
 // CHECK: tile.kernel @k2
 // CHECK-NOT: tma_store
 // CHECK: return
@@ -104,7 +104,8 @@ func.func @by_hand(%A: !g, %B: !g, %C: !g, %kt: index) {
 // -----
 
 // Staging buffers fit beside the pipeline's buffers: a 256-row tile's
-// panel is 32 KiB, and four stages of 48 KiB leave room for one.
+// 128-byte panel is 32 KiB, and four stages of 48 KiB leave room for one,
+// or for two 64-byte ones, which are preferred.
 
 !g = memref<?x?xf16>
 !sA = memref<256x64xf16, #gpu.address_space<workgroup>>
@@ -112,11 +113,11 @@ func.func @by_hand(%A: !g, %B: !g, %C: !g, %kt: index) {
 !fC = memref<256x128xf32, #tile.mem<fragment>>
 !gC = memref<?x?xf32>
 
-// CHECK-LABEL: func.func @one_buffer
+// CHECK-LABEL: func.func @staging_beside_stages
 // CHECK: tile.kernel @k_tma
-// CHECK: tile.copy %{{.*}}, %arg2[{{.*}}] {tile.tma_store = 1 : i64}
-// REMARK: remark: tensor store (TMA) through 1 staging buffer when
-func.func @one_buffer(%A: !g, %B: !g, %C: !gC, %kt: index) {
+// CHECK: tile.copy %{{.*}}, %arg2[{{.*}}] {tile.tma_store = 2 : i64, tile.tma_store_panel = 64 : i64}
+// REMARK: remark: tensor store (TMA) through 2 staging buffers of 64-byte panel rows when
+func.func @staging_beside_stages(%A: !g, %B: !g, %C: !gC, %kt: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c64 = arith.constant 64 : index
@@ -137,15 +138,16 @@ func.func @one_buffer(%A: !g, %B: !g, %C: !gC, %kt: index) {
 
 // -----
 
-// Where nothing is left for staging, or the tile is not whole 128-byte
-// panels, the register path stays (with remarks=true, the reason).
+// Where nothing is left for staging, or the tile is not whole 64-byte (or
+// 128-byte) panels, the register path stays (with remarks=true, the
+// reason).
 
 !g = memref<?x?xf16>
 !sA = memref<128x64xf16, #gpu.address_space<workgroup>>
 !sB = memref<64x128xf16, #gpu.address_space<workgroup>>
-!sN = memref<64x32xf16, #gpu.address_space<workgroup>>
+!sN = memref<64x16xf16, #gpu.address_space<workgroup>>
 !fC = memref<128x128xf32, #tile.mem<fragment>>
-!fN = memref<128x32xf32, #tile.mem<fragment>>
+!fN = memref<128x16xf32, #tile.mem<fragment>>
 
 // CHECK-LABEL: func.func @register_path
 // CHECK: tile.kernel @full_tma

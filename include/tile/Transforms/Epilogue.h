@@ -26,17 +26,32 @@ namespace mlir::tile {
 /// tensor store (0 or absent: the register path).
 inline constexpr llvm::StringLiteral kTmaStoreAttrName = "tile.tma_store";
 
-/// Bytes of one row of a staging panel: the 128-byte swizzle span.
+/// The attribute on a tensor-store copy: the bytes of one row of a staging
+/// panel, 32, 64 or 128 (absent: 128), the swizzle span of the buffers and
+/// the tensor map.
+inline constexpr llvm::StringLiteral kTmaStorePanelAttrName =
+    "tile.tma_store_panel";
+
+/// Bytes of one row of a staging panel by default: the 128-byte swizzle span.
 inline constexpr int64_t kTmaStorePanelBytes = 128;
 
-/// Why `copy` (fragment -> global) cannot be a tensor store, or "": the
-/// element type, the tile's shape (at most 256 rows, whole 128-byte
-/// panels), the fragment's layout (each element held once, the threads'
-/// columns inside one panel) and the tensor's static strides.
-std::string whyNotTmaStore(CopyOp copy);
+/// Why `copy` (fragment -> global) cannot be a tensor store with panels of
+/// `panelBytes`-byte rows, or "": the element type, the tile's shape (at
+/// most 256 rows, whole panels), the fragment's layout (each element held
+/// once, the threads' columns inside one panel) and the tensor's static
+/// strides.
+std::string whyNotTmaStore(CopyOp copy,
+                           int64_t panelBytes = kTmaStorePanelBytes);
 
 /// Bytes of staging shared memory `buffers` panels of `copy` take.
-int64_t getTmaStoreStagingBytes(CopyOp copy, int64_t buffers);
+int64_t getTmaStoreStagingBytes(CopyOp copy, int64_t buffers,
+                                int64_t panelBytes);
+
+/// The panel row bytes recorded on `copy` (kTmaStorePanelBytes when none).
+inline int64_t getTmaStorePanelBytes(CopyOp copy) {
+  auto attr = copy->getAttrOfType<IntegerAttr>(kTmaStorePanelAttrName);
+  return attr ? attr.getInt() : kTmaStorePanelBytes;
+}
 
 /// The staging buffers recorded on `copy` (0 when none).
 int64_t getTmaStoreBuffers(CopyOp copy);

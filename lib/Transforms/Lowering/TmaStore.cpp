@@ -65,13 +65,13 @@ LogicalResult mlir::tile::lowering::lowerTmaStore(LoweringContext &ctx,
   Type elt = cType.getElementType();
   int64_t bytes = elt.getIntOrFloatBitWidth() / 8;
   int64_t rows = frag->type.getShape()[0], cols = frag->type.getShape()[1];
-  int64_t panelCols = kTmaStorePanelBytes / bytes;
+  int64_t panelBytes = getTmaStorePanelBytes(op);
+  int64_t panelCols = panelBytes / bytes;
   int64_t panels = cols / panelCols;
   int64_t buffers = stage.type.getShape()[1] / panelCols;
   const LinearLayout &layout = frag->layout;
 
-  Value map =
-      getTensorMap(ctx, op.getTarget(), rows, panelCols, kTmaStorePanelBytes);
+  Value map = getTensorMap(ctx, op.getTarget(), rows, panelCols, panelBytes);
   int64_t rank = cType.getRank();
 
   Value tid = ctx.threadId(op);
@@ -83,11 +83,14 @@ LogicalResult mlir::tile::lowering::lowerTmaStore(LoweringContext &ctx,
     b.setInsertionPointToStart(guard.thenBlock());
     body();
   };
-  auto waitForReads = [&] {
-    onFirst([&] { ctx.target.emitTensorStoreWait(b, loc, 0, true); });
+  // Before the barrier of panel p: the store that last read the buffer of
+  // panel p + 1, p + 1 - N, must be done, with the stores up to p - 1
+  // issued: at most N - 2 may still read.
+  auto waitForReads = [&](int64_t pending) {
+    onFirst([&] { ctx.target.emitTensorStoreWait(b, loc, pending, true); });
   };
   if (buffers == 1 || panels % buffers != 0) {
-    waitForReads();
+    waitForReads(0);
     ctx.barrier(op);
   }
 
@@ -111,7 +114,7 @@ LogicalResult mlir::tile::lowering::lowerTmaStore(LoweringContext &ctx,
     int64_t buffer = p % buffers;
     // One buffer: the last panel's store reads it until thread 0 has waited.
     if (buffers == 1 && p > 0) {
-      waitForReads();
+      waitForReads(0);
       ctx.barrier(op);
     }
     for (int64_t r : byPanel[p]) {
@@ -127,7 +130,7 @@ LogicalResult mlir::tile::lowering::lowerTmaStore(LoweringContext &ctx,
       ctx.accessSharedVector(ref, index, vecType, value);
     }
     ctx.target.emitAsyncProxyFence(b, loc);
-    waitForReads();
+    waitForReads(std::max<int64_t>(buffers - 2, 0));
     ctx.barrier(op);
     onFirst([&] {
       Value src =
