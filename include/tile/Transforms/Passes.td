@@ -78,13 +78,16 @@ def SelectTma : Pass<"tile-select-tma", "ModuleOp"> {
 
     In the TMA version, a copy of an accumulator (a fragment) into a global
     tensor becomes a tensor store through staging buffers in shared memory
-    where they fit beside the kernel's tiles: `tile.tma_store = N` (1 or 2
-    buffers of the tile's rows x 128 bytes) on the copy, and the tensor
-    joins the host's test. The tile must be whole 128-byte column panels of
-    at most 256 rows, its elements held once, each thread's columns inside
-    one panel; kernels whose lowering adds scratch tiles keep the register
-    path. `tile.tma_store = 0` on a copy keeps the register path; a count
-    written elsewhere is the pass's to decide.
+    where they fit beside the kernel's tiles: `tile.tma_store = N` buffers
+    of the tile's rows x `tile.tma_store_panel = B` bytes on the copy (the
+    first that fits of 4 x 64, 2 x 128, 2 x 64 and 1 x 128, at most one
+    buffer per panel), and the tensor joins the host's test. The tile must
+    be whole column panels of at most 256 rows, its elements held once,
+    each thread's columns inside one panel; kernels whose lowering adds
+    scratch tiles keep the register path. `tile.tma_store = 0` on a copy
+    keeps the register path, a `tile.tma_store_panel` of the source fixes
+    the panel width (as many buffers as the memory of two 128-byte ones
+    holds); a buffer count written elsewhere is the pass's to decide.
 
     Runs after layout inference, which chooses the swizzles.
   }];
@@ -496,7 +499,11 @@ def PipelinePlanning : Pass<"tile-pipeline-planning", "ModuleOp"> {
     different amounts of shared memory (228 KiB on sm_90a, 64 KiB of LDS on
     CDNA), so a count whose buffers do not fit is lowered with the largest
     count that does, with a warning naming both numbers, and the loop's
-    `tile.num_stages` is rewritten to it (1: the loop stays sequential). A
+    `tile.num_stages` is rewritten to it. Where only one buffer fits, the
+    loop keeps it and gets `tile.register_prefetch = true` (the next
+    iteration's tiles wait in registers, tile-register-prefetch) unless it
+    says `false` or the tiles take more than 256 bytes a thread; then it
+    stays sequential. A
     loop with `tile.exact_stages` (or a user-given `tile.stage` schedule)
     asks for exactly its count: there the pass reports the bytes needed,
     the limit and the largest `num_stages` that would fit as an error.
