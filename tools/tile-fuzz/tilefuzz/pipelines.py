@@ -17,7 +17,8 @@ OPT_RE = re.compile(r"^        --([a-z][\w-]*)(?:=<(\w+)>)?\s+-\s")
 # Chains of tile passes, in pipeline order; only passes tile-opt has are kept.
 CHAINS = {
     "tile-chain": ["tile-pipeline-planning", "tile-inject-pipeline",
-                   "tile-layout-inference", "tile-lower-ops"],
+                   "tile-register-prefetch", "tile-layout-inference",
+                   "tile-lower-ops"],
     "tile-chain-gpu": ["tile-pipeline-planning", "tile-inject-pipeline",
                        "tile-specialize-bounds", "tile-layout-inference",
                        "tile-lower-ops", "convert-tile-to-gpu"],
@@ -28,8 +29,12 @@ CHAINS = {
     "bounds-lower": ["tile-specialize-bounds", "tile-layout-inference",
                      "tile-lower-ops", "canonicalize"],
     "target-chain": ["tile-attach-target=chip=sm_90a", "tile-pipeline-planning",
-                     "tile-inject-pipeline", "tile-layout-inference",
-                     "tile-lower-ops", "convert-tile-to-gpu"],
+                     "tile-inject-pipeline", "tile-register-prefetch",
+                     "tile-layout-inference", "tile-lower-ops",
+                     "convert-tile-to-gpu"],
+    "amd-chain": ["tile-attach-target=chip=gfx942", "tile-pipeline-planning",
+                  "tile-inject-pipeline", "tile-register-prefetch",
+                  "tile-layout-inference", "tile-lower-ops"],
 }
 FULL = "tile-to-nvvm"
 # The AMD pipeline: picked like the other pipelines, with fuzzed chip and
