@@ -161,6 +161,16 @@ struct PipelinePreflightPass
     return std::nullopt;
   }
 
+  /// The PTX ISA version an NVVM op needs where it is more than sm_80's
+  /// oldest (7.0) and its chip does not imply it: LLVM cannot select it
+  /// under an older `+ptx` feature.
+  static std::optional<int64_t> getRequiredPtx(Operation *op) {
+    if (auto fence = dyn_cast<NVVM::FenceProxyOp>(op);
+        fence && fence.getKind() == NVVM::ProxyKind::alias)
+      return 75;
+    return std::nullopt;
+  }
+
   /// One target per module: the module's chip is the pipeline's vendor's
   /// (reported here, before the tile-level passes run for the wrong
   /// vendor), a kernel's own `#tile.target` names the module's chip (and
@@ -226,6 +236,13 @@ struct PipelinePreflightPass
               << (needs->archAccelerated ? "a" : " or later") << ", but "
               << options.pipelineName << " compiles this module for "
               << target.getChip() << " (" << source << ")";
+          failed = true;
+        } else if (std::optional<int64_t> ptx = getRequiredPtx(op);
+                   ptx && target.getPtxVersion() < *ptx) {
+          op->emitOpError("needs PTX ISA +ptx")
+              << *ptx << " or later, but " << options.pipelineName
+              << " compiles this module with +ptx" << target.getPtxVersion()
+              << " (" << source << ")";
           failed = true;
         }
       }
