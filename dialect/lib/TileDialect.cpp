@@ -115,19 +115,14 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
              << "'" << name << "' needs a kernel with tile.cluster = 2";
     return success();
   }
-  if (name == kExactStagesAttrName) {
+  // Loop attributes: a unit (exact count) or a boolean (prefetching).
+  if (name == kExactStagesAttrName || name == kRegisterPrefetchAttrName) {
     if (!isa<scf::ForOp>(op))
       return op->emitError()
              << "'" << name << "' may only be attached to an scf.for loop";
-    if (!isa<UnitAttr>(attr.getValue()))
+    if (name == kExactStagesAttrName && !isa<UnitAttr>(attr.getValue()))
       return op->emitError() << "'" << name << "' must be a unit attribute";
-    return success();
-  }
-  if (name == kRegisterPrefetchAttrName) {
-    if (!isa<scf::ForOp>(op))
-      return op->emitError()
-             << "'" << name << "' may only be attached to an scf.for loop";
-    if (!isa<BoolAttr>(attr.getValue()))
+    if (name == kRegisterPrefetchAttrName && !isa<BoolAttr>(attr.getValue()))
       return op->emitError() << "'" << name << "' must be a boolean";
     return success();
   }
