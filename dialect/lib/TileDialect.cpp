@@ -142,36 +142,35 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
              << "'" << name << "' must be a non-negative integer";
     return success();
   }
-  if (name == kTmaStoreAttrName) {
-    auto buffers = dyn_cast<IntegerAttr>(attr.getValue());
+  // Tensor stores: the staging buffers and the width of their panels.
+  if (name == kTmaStoreAttrName || name == kTmaStorePanelAttrName) {
+    auto value = dyn_cast<IntegerAttr>(attr.getValue());
     auto copy = dyn_cast<CopyOp>(op);
     if (!copy || getMemoryKind(copy.getSourceType()) != MemoryKind::Fragment ||
         getMemoryKind(copy.getTargetType()) != MemoryKind::Global)
       return op->emitError() << "'" << name
                              << "' may only be attached to a tile.copy of a "
                                 "fragment into global memory";
-    // Staging memory for two 128-byte panels holds 256 / panel bytes.
-    int64_t most = 2 * kTmaStorePanelBytes / getTmaStorePanelBytes(copy);
-    if (!buffers || buffers.getInt() < 0 || buffers.getInt() > most ||
-        !llvm::isPowerOf2_64(std::max<int64_t>(buffers.getInt(), 1)))
+    int64_t panel = getTmaStorePanelBytes(copy);
+    bool panelOk = panel == 32 || panel == 64 || panel == 128;
+    if (name == kTmaStorePanelAttrName) {
+      if (!value || !panelOk)
+        return op->emitError() << "'" << name
+                               << "' must be 32, 64 or 128 (bytes of a "
+                                  "panel row)";
+      return success();
+    }
+    // Staging memory for two 128-byte panels holds 256 / panel bytes (an
+    // invalid panel width is reported on its own attribute).
+    if (!panelOk)
+      return success();
+    int64_t most = 2 * kTmaStorePanelBytes / panel;
+    if (!value || value.getInt() < 0 || value.getInt() > most ||
+        !llvm::isPowerOf2_64(std::max<int64_t>(value.getInt(), 1)))
       return op->emitError()
              << "'" << name << "' must be 0 (no tensor store) or a power of "
-             << "two up to " << most << " (staging buffers of "
-             << getTmaStorePanelBytes(copy) << "-byte panel rows)";
-    return success();
-  }
-  if (name == kTmaStorePanelAttrName) {
-    auto bytes = dyn_cast<IntegerAttr>(attr.getValue());
-    auto copy = dyn_cast<CopyOp>(op);
-    if (!copy || getMemoryKind(copy.getSourceType()) != MemoryKind::Fragment ||
-        getMemoryKind(copy.getTargetType()) != MemoryKind::Global)
-      return op->emitError() << "'" << name
-                             << "' may only be attached to a tile.copy of a "
-                                "fragment into global memory";
-    if (!bytes ||
-        (bytes.getInt() != 32 && bytes.getInt() != 64 && bytes.getInt() != 128))
-      return op->emitError()
-             << "'" << name << "' must be 32, 64 or 128 (bytes of a panel row)";
+             << "two up to " << most << " (staging buffers of " << panel
+             << "-byte panel rows)";
     return success();
   }
   if (name != kNumStagesAttrName && name != kStageAttrName &&

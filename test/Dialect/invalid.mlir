@@ -2246,6 +2246,20 @@ func.func @tma_store_panel_range(%C: memref<?x?xf16>) {
 
 // -----
 
+// A zero panel width beside a buffer count is reported on the width (the
+// count's check divided by it).
+func.func @tma_store_panel_zero(%C: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %acc = tile.alloc : memref<64x64xf32, #tile.mem<fragment>>
+    // expected-error @+1 {{'tile.tma_store_panel' must be 32, 64 or 128 (bytes of a panel row)}}
+    tile.copy %acc, %C[%c0, %c0] {tile.tma_store = 2 : i64, tile.tma_store_panel = 0 : i64} : memref<64x64xf32, #tile.mem<fragment>> to memref<?x?xf16>
+  }
+  return
+}
+
+// -----
+
 func.func @tma_store_four_wide_buffers(%C: memref<?x?xf16>) {
   %c0 = arith.constant 0 : index
   tile.kernel @k blocks(%bx) in [1] threads(128) {
