@@ -3,9 +3,12 @@
 #include "tile/Dialect/ParserGuards.h"
 
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/IntegerSet.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
@@ -13,6 +16,8 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/Twine.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace llvm;
@@ -281,8 +286,51 @@ LogicalResult mlir::tile::checkVerifierHazards(Operation *root) {
   return failure(found);
 }
 
+/// Whether `expr` has the constant -2^63 (INT64_MIN) in it.
+static bool hasMinimumConstant(AffineExpr expr) {
+  bool found = false;
+  expr.walk([&](AffineExpr e) {
+    if (auto constant = dyn_cast<AffineConstantExpr>(e))
+      found |= constant.getValue() == std::numeric_limits<int64_t>::min();
+  });
+  return found;
+}
+
+LogicalResult mlir::tile::checkPrinterHazards(Operation *root) {
+  bool found = false;
+  root->walk([&](Operation *op) {
+    bool hazard = false;
+    auto check = [&](Attribute attr) {
+      if (auto map = dyn_cast<AffineMapAttr>(attr))
+        hazard |= llvm::any_of(map.getValue().getResults(), hasMinimumConstant);
+      if (auto set = dyn_cast<IntegerSetAttr>(attr))
+        hazard |=
+            llvm::any_of(set.getValue().getConstraints(), hasMinimumConstant);
+    };
+    AttrTypeWalker walker;
+    walker.addWalk([&](Attribute attr) { check(attr); });
+    walker.addWalk([&](Type type) {
+      if (auto memref = dyn_cast<MemRefType>(type))
+        if (auto layout = dyn_cast<AffineMapAttr>(memref.getLayout()))
+          check(layout);
+    });
+    walker.walk(op->getAttrDictionary());
+    for (Type type : op->getOperandTypes())
+      walker.walk(type);
+    for (Type type : op->getResultTypes())
+      walker.walk(type);
+    if (!hazard)
+      return;
+    op->emitOpError("has an affine map or set with the constant "
+                    "-9223372036854775808, which MLIR prints in a form its "
+                    "parser rejects");
+    found = true;
+  });
+  return failure(found);
+}
+
 LogicalResult mlir::tile::verifyGuarded(Operation *root) {
-  if (failed(checkVerifierHazards(root)))
+  if (failed(checkVerifierHazards(root)) || failed(checkPrinterHazards(root)))
     return failure();
   return verify(root);
 }

@@ -65,6 +65,37 @@ struct ConvertGPUToROCDLPass
       if (nvvm.wasInterrupted())
         return signalPassFailure();
     }
+    // Tile memory spaces (#tile.mem<fragment>, <local>) have no address
+    // space: tile-lower-ops turns such tiles into registers before this
+    // conversion, which would otherwise fail without a location.
+    for (gpu::GPUModuleOp kernels : kernelModules) {
+      WalkResult tileSpace = kernels.walk<WalkOrder::PreOrder>([&](Operation
+                                                                       *op) {
+        auto isTileSpace = [](Type type) {
+          auto memref = dyn_cast<BaseMemRefType>(type);
+          return memref && memref.getMemorySpace() &&
+                 isa<TileDialect>(memref.getMemorySpace().getDialect());
+        };
+        SmallVector<Type> types(op->getOperandTypes());
+        llvm::append_range(types, op->getResultTypes());
+        for (Region &region : op->getRegions())
+          for (Block &block : region)
+            llvm::append_range(types, block.getArgumentTypes());
+        for (Type type : types) {
+          if (!isTileSpace(type))
+            continue;
+          op->emitOpError("uses ")
+              << type
+              << ": tile memory spaces are lowered by tile-lower-ops (a tile "
+                 "lives in a tile.kernel); a gpu kernel takes global or "
+                 "workgroup memory";
+          return WalkResult::interrupt();
+        }
+        return WalkResult::advance();
+      });
+      if (tileSpace.wasInterrupted())
+        return signalPassFailure();
+    }
     // f32 exp2 (the softmax's) straight to v_exp_f32: the ROCDL conversion
     // would call the device library (__ocml_exp2_f32), which needs ROCm.
     SmallVector<math::Exp2Op> exp2s;

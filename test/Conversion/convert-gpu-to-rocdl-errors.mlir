@@ -30,3 +30,19 @@ module attributes {tile.target = #tile.target<"sm_90a">} {
     return
   }
 }
+
+// -----
+
+// A kernel taking a tile memory space (fuzz finding
+// unlocated-error-c23a194235: the conversion failed at <unknown>).
+module attributes {gpu.container_module, tile.target = #tile.target<"gfx942">} {
+  gpu.module @kernels {
+    // expected-error @+1 {{'gpu.func' op uses 'memref<?xi32, #tile.mem<local>>': tile memory spaces are lowered by tile-lower-ops (a tile lives in a tile.kernel); a gpu kernel takes global or workgroup memory}}
+    gpu.func @fill(%out: memref<?xi32, #tile.mem<local>>) kernel {
+      %tid = gpu.thread_id x
+      %v = arith.index_cast %tid : index to i32
+      memref.store %v, %out[%tid] : memref<?xi32, #tile.mem<local>>
+      gpu.return
+    }
+  }
+}

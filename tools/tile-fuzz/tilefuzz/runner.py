@@ -287,7 +287,9 @@ def classify(res, pipeline, tolerate_unlocated=False):
     unlocated = [l for l in errors if l not in located]
     first = (errors or [l for l in err.splitlines() if l.strip()] or
              ["exit %s without a message" % res.rc])[0]
-    if name == "roundtrip":
+    # A round trip that failed; input the reader rejects (a located error
+    # and no word of the round trip) is judged like any other pipeline's.
+    if name == "roundtrip" and ("round-trip" in err or located != errors):
         return Outcome("roundtrip-error", "roundtrip-error: " + normalize(first),
                        first, err, res.elapsed, res.rc)
     # With fuzzed options, an option error may be reported without a source

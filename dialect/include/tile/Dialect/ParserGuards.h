@@ -51,7 +51,14 @@ LogicalResult checkParserHazards(MLIRContext *context, StringRef text,
 /// verifiers ask such an element type for its bit width).
 LogicalResult checkVerifierHazards(Operation *root);
 
-/// checkVerifierHazards, then mlir::verify.
+/// Emits an error at each op of `root` that MLIR 22 would print in a form
+/// its parser rejects, and fails if there is any: an affine map or integer
+/// set (an attribute, or a memref layout of an operand or result) with the
+/// constant -2^63 (`d0 - 1 >= 9223372036854775807` folds to it; it prints as
+/// `- 9223372036854775808`, "constant too large for index").
+LogicalResult checkPrinterHazards(Operation *root);
+
+/// checkVerifierHazards, checkPrinterHazards, then mlir::verify.
 LogicalResult verifyGuarded(Operation *root);
 
 /// Parses `text` into a module, named `bufferName` in locations, the guarded
