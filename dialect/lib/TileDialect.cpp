@@ -39,13 +39,13 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
   // Attributes of kernels only.
-  if (llvm::is_contained({kSharedMemoryBytesAttrName.str(),
-                          kFragmentRegistersAttrName.str(),
-                          kBlocksPerMultiprocessorAttrName.str(),
-                          kWarpSpecializeAttrName.str(),
-                          kPingpongAttrName.str(), kLaunchGroupAttrName.str(),
-                          kPersistentAttrName.str(), kClusterAttrName.str()},
-                         name) &&
+  if (llvm::is_contained(
+          {kSharedMemoryBytesAttrName.str(), kFragmentRegistersAttrName.str(),
+           kBlocksPerMultiprocessorAttrName.str(),
+           kWarpSpecializeAttrName.str(), kPingpongAttrName.str(),
+           kLaunchGroupAttrName.str(), kAlternateTilesAttrName.str(),
+           kPersistentAttrName.str(), kClusterAttrName.str()},
+          name) &&
       !isa<KernelOp>(op))
     return op->emitError() << "'" << name
                            << "' may only be attached to a tile.kernel";
@@ -126,7 +126,16 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name << "' must be a boolean";
     return success();
   }
-  if (name == kWarpSpecializeAttrName || name == kPingpongAttrName) {
+  if (name == kTileLoopAttrName) {
+    if (!isa<scf::ForOp>(op))
+      return op->emitError()
+             << "'" << name << "' may only be attached to an scf.for loop";
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitError() << "'" << name << "' must be a unit attribute";
+    return success();
+  }
+  if (name == kWarpSpecializeAttrName || name == kPingpongAttrName ||
+      name == kAlternateTilesAttrName) {
     if (!isa<BoolAttr>(attr.getValue()))
       return op->emitError() << "'" << name << "' must be a boolean";
     return success();

@@ -18,6 +18,21 @@ LogicalResult BarrierOp::verify() {
   return success();
 }
 
+/// Turn ops synchronize whole tile.ws regions: inside one, outside any
+/// tile.parallel.
+static LogicalResult verifyTurnOp(Operation *op) {
+  if (!op->getParentOfType<WsOp>())
+    return op->emitOpError("must be nested in a tile.ws region: turns pass "
+                           "between the regions of a kernel");
+  if (op->getParentOfType<ParallelOp>())
+    return op->emitOpError("cannot be nested in a tile.parallel: its threads "
+                           "execute different numbers of iterations");
+  return success();
+}
+
+LogicalResult TurnWaitOp::verify() { return verifyTurnOp(*this); }
+LogicalResult TurnPassOp::verify() { return verifyTurnOp(*this); }
+
 //===----------------------------------------------------------------------===//
 // Pipes
 //===----------------------------------------------------------------------===//

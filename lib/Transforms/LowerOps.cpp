@@ -277,9 +277,9 @@ static LogicalResult lowerAllocs(LoweringContext &ctx) {
 /// Ops the per-op lowerings replace.
 static bool isLoweredOp(Operation *op) {
   return isa<FillOp, CopyOp, GemmOp, ParallelOp, ReduceOp, WsOp, BarrierOp,
-             AsyncCommitOp, AsyncWaitOp, PipeBaseOp, PipeAdvanceOp,
-             PipeProduceAcquireOp, PipeProduceCommitOp, PipeConsumeWaitOp,
-             PipeConsumeReleaseOp>(op);
+             TurnWaitOp, TurnPassOp, AsyncCommitOp, AsyncWaitOp, PipeBaseOp,
+             PipeAdvanceOp, PipeProduceAcquireOp, PipeProduceCommitOp,
+             PipeConsumeWaitOp, PipeConsumeReleaseOp>(op);
 }
 
 static LogicalResult lowerOp(LoweringContext &ctx, Operation *op) {
@@ -294,6 +294,8 @@ static LogicalResult lowerOp(LoweringContext &ctx, Operation *op) {
           .Case<ReduceOp>([&](auto o) { return lowerReduce(ctx, o); })
           .Case<WsOp>([&](auto o) { return lowerWs(ctx, o); })
           .Case<BarrierOp>([&](auto o) { return lowerBarrier(ctx, o); })
+          .Case<TurnWaitOp, TurnPassOp>(
+              [&](auto o) { return lowerRegionTurn(ctx, o); })
           .Case<AsyncCommitOp>([&](auto o) { return lowerAsyncCommit(ctx, o); })
           .Case<AsyncWaitOp>([&](auto o) { return lowerAsyncWait(ctx, o); })
           .Case<PipeBaseOp, PipeAdvanceOp, PipeProduceAcquireOp,

@@ -34,6 +34,11 @@ using namespace mlir::tile;
 
 namespace {
 
+/// The registers a consumer thread of a block of three warpgroups gets
+/// beside a producer of kAddressRegisters (tile-warp-specialize's budgets:
+/// 65536 registers over 384 threads, 40 of them for the producer's).
+constexpr int64_t kAlternateRegisters = 232;
+
 /// The most stages a loop of `kernel` asks for (1 where none is
 /// pipelined): loops with stages have a start-up worth amortizing and
 /// stages to load ahead.
@@ -154,6 +159,7 @@ void makePersistent(KernelOp kernel, int64_t blocks, int64_t cluster) {
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value step = arith::ConstantIndexOp::create(b, loc, 1);
   auto loop = scf::ForOp::create(b, loc, zero, waves, step);
+  loop->setAttr(TileDialect::kTileLoopAttrName, b.getUnitAttr());
   b.setInsertionPoint(loop.getBody()->getTerminator());
   Value tile = arith::AddIOp::create(
       b, loc, arith::MulIOp::create(b, loc, loop.getInductionVar(), grid),
@@ -199,6 +205,58 @@ struct PersistentBlocksPass
     : public tile::impl::PersistentBlocksBase<PersistentBlocksPass> {
   using Base::Base;
 
+  /// Why two consumer warpgroups cannot take the tiles of `kernel` in
+  /// turn (`tile.alternate_tiles`), or "". Each runs the kernel's body as
+  /// written, so the kernel must be one warpgroup whose registers fit the
+  /// budget of a consumer beside another and a producer (setmaxnreg).
+  static std::string whyNoAlternateTiles(KernelOp kernel,
+                                         const ChipDescription &chip) {
+    auto ws =
+        kernel->getAttrOfType<BoolAttr>(TileDialect::kWarpSpecializeAttrName);
+    if (ws && !ws.getValue())
+      return "it is not warp-specialized (tile.warp_specialize = false)";
+    if (!chip.setMaxNReg || !chip.warpgroupSize)
+      return "the target cannot move registers between warpgroups";
+    if (kernel.getThreads() != chip.warpgroupSize)
+      return "its " + std::to_string(kernel.getThreads()) +
+             " threads are not one warpgroup";
+    if (3 * chip.warpgroupSize > chip.maxThreadsPerBlock)
+      return "three warpgroups exceed the threads of a block";
+    if (estimateKernelRegisters(kernel) > kAlternateRegisters)
+      return "its registers (about " +
+             std::to_string(estimateKernelRegisters(kernel)) +
+             " a thread) do not fit two consumers beside a producer";
+    return "";
+  }
+
+  /// Whether the persistent `kernel` alternates its tiles between two
+  /// consumer warpgroups: where the kernel asks for it with
+  /// `tile.alternate_tiles = true` and qualifies (a warning says why not
+  /// otherwise, and drops the attribute).
+  bool chooseAlternateTiles(KernelOp kernel) {
+    TargetAttr target = getTargetAttr(kernel);
+    const ChipDescription *chip = target ? target.getDescription() : nullptr;
+    std::string why =
+        chip ? whyNoAlternateTiles(kernel, *chip) : "the kernel has no target";
+    if (auto attr = kernel->getAttrOfType<BoolAttr>(
+            TileDialect::kAlternateTilesAttrName)) {
+      if (attr.getValue() && !why.empty()) {
+        kernel.emitWarning("tile.alternate_tiles ignored: ") << why;
+        kernel->removeAttr(TileDialect::kAlternateTilesAttrName);
+        return false;
+      }
+      if (attr.getValue() && emitRemarks)
+        kernel.emitRemark("two consumer warpgroups take the block's tiles in "
+                          "turn: one stores a tile while the other computes "
+                          "the next");
+      return attr.getValue();
+    }
+    // Not a default: on the H100 the alternating kernels measured slower
+    // than the same tiles with one consumer warpgroup, and than the
+    // example's two cooperating ones (docs/perf.md, run 41).
+    return false;
+  }
+
   /// The persistent grid size the compiler picks for `kernel`, or 0 with
   /// `why` set.
   int64_t choose(KernelOp kernel, std::string &why) {
@@ -227,7 +285,11 @@ struct PersistentBlocksPass
                               std::max<int64_t>(stages, 1));
     int64_t resident = residentBlocksPerMultiprocessor(
         *chip, kernel.getThreads(), estimateKernelRegisters(kernel), shared);
-    if (resident > 1) {
+    // Two consumer warpgroups taking the tiles in turn overlap one's
+    // epilogue with the other's main loop within the block.
+    auto alternate =
+        kernel->getAttrOfType<BoolAttr>(TileDialect::kAlternateTilesAttrName);
+    if (resident > 1 && !(alternate && alternate.getValue())) {
       why = std::to_string(resident) +
             " of its blocks fit a multiprocessor at once";
       return 0;
@@ -328,6 +390,17 @@ struct PersistentBlocksPass
       }
       if (cluster < 0)
         return signalPassFailure();
+      if (count > 0 && cluster == 1)
+        chooseAlternateTiles(kernel);
+      else if (kernel->hasAttr(TileDialect::kAlternateTilesAttrName)) {
+        auto asked = kernel->getAttrOfType<BoolAttr>(
+            TileDialect::kAlternateTilesAttrName);
+        if (asked && asked.getValue())
+          kernel.emitWarning("tile.alternate_tiles ignored: ")
+              << (count > 0 ? "the kernel's tiles are paired in clusters"
+                            : "the kernel has one block per tile");
+        kernel->removeAttr(TileDialect::kAlternateTilesAttrName);
+      }
       if (count > 0)
         makePersistent(kernel, count, cluster);
     }

@@ -4,6 +4,7 @@
 
 #include "tile/Dialect/ChipDescription.h"
 
+#include "llvm/ADT/MapVector.h"
 #include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -99,26 +100,51 @@ int64_t mlir::tile::getCooperatingThreads(Operation *op) {
   return 1;
 }
 
+/// The tile.ws region whose threads alone use `alloc`, or null.
+static WsOp getHomeRegion(AllocOp alloc) {
+  if (auto ws = alloc->getParentOfType<WsOp>())
+    return ws;
+  WsOp home;
+  for (Operation *user : alloc->getUsers()) {
+    auto ws = user->getParentOfType<WsOp>();
+    if (!ws || (home && ws != home))
+      return nullptr;
+    home = ws;
+  }
+  return home;
+}
+
 int64_t mlir::tile::estimateTileRegisters(KernelOp kernel) {
-  int64_t bytes = 0;
+  // Tiles that the threads of one tile.ws region alone use live in those
+  // threads only: a thread holds the kernel's other tiles and those of its
+  // own region.
+  int64_t common = 0;
+  llvm::MapVector<Operation *, int64_t> regions;
   kernel.walk([&](AllocOp alloc) {
     MemRefType type = alloc.getType();
+    WsOp home = getHomeRegion(alloc);
+    int64_t size;
     switch (getMemoryKind(type)) {
     case MemoryKind::Fragment: {
       int64_t threads = std::max<int64_t>(getCooperatingThreads(alloc), 1);
-      int64_t size = getTileSizeInBytes(type);
-      bytes = addSizes(bytes, size == kSaturatedSize
-                                  ? kSaturatedSize
-                                  : llvm::divideCeil(size, threads));
+      size = getTileSizeInBytes(type);
+      size = size == kSaturatedSize ? kSaturatedSize
+                                    : llvm::divideCeil(size, threads);
       break;
     }
     case MemoryKind::Local:
-      bytes = addSizes(bytes, getTileSizeInBytes(type));
+      size = getTileSizeInBytes(type);
       break;
     default:
-      break;
+      return;
     }
+    int64_t &bytes = home ? regions[home] : common;
+    bytes = addSizes(bytes, size);
   });
+  int64_t most = 0;
+  for (auto &entry : regions)
+    most = std::max(most, entry.second);
+  int64_t bytes = addSizes(common, most);
   return bytes == kSaturatedSize ? kSaturatedSize : llvm::divideCeil(bytes, 4);
 }
 

@@ -229,6 +229,11 @@ selectTmaStores(KernelOp kernel, const ChipDescription &chip, bool remarks) {
     barriers += 16 * cast<PipeType>(create.getPipe().getType()).getSlots();
   });
   int64_t used = computeSharedMemoryBytes(kernel);
+  // Consumer warpgroups taking the tiles in turn (tile-warp-specialize)
+  // each store through staging buffers of their own.
+  auto alternate =
+      kernel->getAttrOfType<BoolAttr>(TileDialect::kAlternateTilesAttrName);
+  int64_t copies = alternate && alternate.getValue() ? 2 : 1;
   for (CopyOp copy : candidates) {
     // (buffers, panel bytes) in order of preference.
     SmallVector<std::pair<int64_t, int64_t>> options;
@@ -254,8 +259,8 @@ selectTmaStores(KernelOp kernel, const ChipDescription &chip, bool remarks) {
       n = std::min<int64_t>(
           n, llvm::PowerOf2Ceil(copy.getSourceType().getShape()[1] * bits /
                                 (8 * bytes)));
-      int64_t end =
-          llvm::alignTo(used, 1024) + getTmaStoreStagingBytes(copy, n, bytes);
+      int64_t end = llvm::alignTo(used, 1024) +
+                    copies * getTmaStoreStagingBytes(copy, n, bytes);
       if (static_cast<int64_t>(llvm::alignTo(end, 8)) + barriers <=
           chip.maxSharedMemoryPerBlock) {
         buffers = n;

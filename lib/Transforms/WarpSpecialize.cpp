@@ -31,7 +31,9 @@
 #include "tile/Target/TargetInfo.h"
 #include "tile/Transforms/Resources.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -151,6 +153,184 @@ static bool wantsTurns(KernelOp kernel, WsOp consumer) {
   return flag && flag.getValue() && consumer.getWarpgroups().size() >= 2;
 }
 
+/// Whether the persistent `kernel` asks for consumer warpgroups that take
+/// its tiles in turn (`tile.alternate_tiles`, tile-persistent-blocks).
+static bool wantsAlternateTiles(KernelOp kernel) {
+  auto flag =
+      kernel->getAttrOfType<BoolAttr>(TileDialect::kAlternateTilesAttrName);
+  return flag && flag.getValue();
+}
+
+/// In `then`, the body of a tile loop's iteration that this region owns:
+/// waits for the turn before the body (except on the loop's first
+/// iteration, which nobody passes to) and passes it on once the body's
+/// last hand-off is counted (its `tile.pipe.advance`: the main loops have
+/// waited for all their slots), except on the loop's last iteration. A
+/// consumer that waited for its next tile's slots while the other still
+/// consumed its own could see a slot's barrier two rounds ahead of the
+/// producer, which its parity cannot tell from the round it wants. The
+/// pass is placed after the last op holding an advance in the innermost
+/// block holding them all, and at the end of the other side of each branch
+/// around that block, so every iteration passes exactly once.
+static LogicalResult insertTurns(scf::ForOp loop, Block *then,
+                                 std::string &why) {
+  SmallVector<PipeAdvanceOp> advances;
+  then->walk([&](PipeAdvanceOp op) { advances.push_back(op); });
+  if (advances.empty()) {
+    why = "its tiles hand off nothing through a pipe";
+    return failure();
+  }
+  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  if (!lb || *lb != 0 || !step || *step != 1) {
+    why = "its tile loop does not count from 0 by 1";
+    return failure();
+  }
+  // The innermost block holding every advance.
+  Block *common = advances.front()->getBlock();
+  auto holds = [](Block *block, Operation *op) {
+    return block->findAncestorOpInBlock(*op) != nullptr;
+  };
+  while (!llvm::all_of(advances,
+                       [&](PipeAdvanceOp op) { return holds(common, op); }))
+    common = common->getParentOp()->getBlock();
+  Operation *last = nullptr;
+  for (Operation &op : *common)
+    if (llvm::any_of(advances,
+                     [&](PipeAdvanceOp a) { return op.isAncestor(a); }))
+      last = &op;
+  // Only branches between `then` and that block: a loop would pass more
+  // than once.
+  SmallVector<Block *> otherSides;
+  for (Block *block = common; block != then;
+       block = block->getParentOp()->getBlock()) {
+    auto branch = dyn_cast<scf::IfOp>(block->getParentOp());
+    if (!branch || branch.getNumResults() != 0) {
+      why = "its tiles' hand-offs are counted inside '" +
+            block->getParentOp()->getName().getStringRef().str() + "'";
+      return failure();
+    }
+    if (branch.getElseRegion().empty()) {
+      OpBuilder eb(branch);
+      branch.getElseRegion().push_back(new Block());
+      eb.setInsertionPointToStart(&branch.getElseRegion().front());
+      scf::YieldOp::create(eb, branch.getLoc());
+    }
+    otherSides.push_back(block == branch.thenBlock() ? branch.elseBlock()
+                                                     : branch.thenBlock());
+  }
+  Location loc = loop.getLoc();
+  OpBuilder b = OpBuilder::atBlockBegin(then);
+  Value iv = loop.getInductionVar();
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value notFirst =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, iv, zero);
+  Value next = arith::AddIOp::create(b, loc, iv,
+                                     arith::ConstantIndexOp::create(b, loc, 1));
+  Value notLast = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, next,
+                                        loop.getUpperBound());
+  auto wait = scf::IfOp::create(b, loc, notFirst, /*withElseRegion=*/false);
+  b.setInsertionPoint(wait.thenBlock()->getTerminator());
+  TurnWaitOp::create(b, loc);
+  auto pass = [&](OpBuilder &pb) {
+    auto branch = scf::IfOp::create(pb, loc, notLast, false);
+    pb.setInsertionPoint(branch.thenBlock()->getTerminator());
+    TurnPassOp::create(pb, loc);
+  };
+  OpBuilder pb(loop.getContext());
+  pb.setInsertionPointAfter(last);
+  pass(pb);
+  for (Block *side : otherSides) {
+    pb.setInsertionPoint(side->getTerminator());
+    pass(pb);
+  }
+  return success();
+}
+
+/// Makes consumer region `consumer` run the body of its tile loop (the
+/// `tile.tile_loop` of tile-persistent-blocks) for the tiles whose loop
+/// index is `turn` modulo `turns` only. For the others it still counts the
+/// hand-offs the body would have made (its `tile.pipe.advance` ops, with
+/// the loops, branches and side-effect-free ops they need), so that its
+/// numbering of the pipe's slots stays the producer's. Fails, with `why`,
+/// where the loop is missing or the count needs more.
+static LogicalResult takeTurns(WsOp consumer, int64_t turn, int64_t turns,
+                               std::string &why) {
+  scf::ForOp loop;
+  consumer.walk([&](scf::ForOp op) {
+    if (!loop && op->hasAttr(TileDialect::kTileLoopAttrName))
+      loop = op;
+  });
+  if (!loop || loop.getNumResults() != 0) {
+    why = "its tile loop is not the one tile-persistent-blocks made";
+    return failure();
+  }
+  Location loc = loop.getLoc();
+  Block *body = loop.getBody();
+  OpBuilder b = OpBuilder::atBlockBegin(body);
+  Value index =
+      arith::RemUIOp::create(b, loc, loop.getInductionVar(),
+                             arith::ConstantIndexOp::create(b, loc, turns));
+  Value mine =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, index,
+                            arith::ConstantIndexOp::create(b, loc, turn));
+  auto branch = scf::IfOp::create(b, loc, mine, /*withElseRegion=*/true);
+  Block *then = branch.thenBlock();
+  then->getOperations().splice(then->begin(), body->getOperations(),
+                               std::next(Block::iterator(branch)),
+                               std::prev(body->end()));
+  if (failed(insertTurns(loop, then, why)))
+    return failure();
+  // The other turns: the same body, counting its hand-offs only.
+  IRMapping mapping;
+  OpBuilder eb = OpBuilder::atBlockTerminator(branch.elseBlock());
+  for (Operation &op : then->without_terminator())
+    eb.clone(op, mapping);
+  auto countsHandOffs = [](Operation *op) {
+    return op->walk([](PipeAdvanceOp) { return WalkResult::interrupt(); })
+        .wasInterrupted();
+  };
+  eraseUnused(*branch.elseBlock(),
+              [&](Operation *op) { return !countsHandOffs(op); });
+  branch.elseBlock()->walk([&](Operation *op) {
+    if (why.empty() && !isa<PipeAdvanceOp>(op))
+      why = checkProducerOp(op);
+  });
+  if (!why.empty()) {
+    why = "counting the hand-offs of another turn's tile: " + why;
+    return failure();
+  }
+  return success();
+}
+
+/// Gives each consumer region its own copy of the kernel's register tiles
+/// that only consumers use (beside the original, at the kernel's top): the
+/// regions' threads are disjoint, and the code generator then sees one
+/// region's tiles dead in the other's code instead of one set of values
+/// live through both.
+static void privatizeFragments(KernelOp kernel, ArrayRef<WsOp> consumers) {
+  Block &body = kernel.getBody().front();
+  for (auto alloc : llvm::make_early_inc_range(body.getOps<AllocOp>())) {
+    if (getMemoryKind(alloc.getType()) != MemoryKind::Fragment)
+      continue;
+    bool consumersOnly = llvm::all_of(alloc->getUsers(), [&](Operation *user) {
+      return llvm::any_of(consumers,
+                          [&](WsOp ws) { return ws->isAncestor(user); });
+    });
+    if (!consumersOnly)
+      continue;
+    // Beside the original: the lowering wants tiles at the kernel's top.
+    OpBuilder b(alloc);
+    for (WsOp ws : consumers) {
+      Operation *copy = b.clone(*alloc);
+      alloc.getResult().replaceUsesWithIf(
+          copy->getResult(0),
+          [&](OpOperand &use) { return ws->isAncestor(use.getOwner()); });
+    }
+    alloc.erase();
+  }
+}
+
 namespace {
 struct WarpSpecializePass
     : public tile::impl::WarpSpecializeBase<WarpSpecializePass> {
@@ -265,7 +445,7 @@ struct WarpSpecializePass
   /// otherwise cost a block of one consumer warpgroup half its occupancy:
   /// 256 threads launched with up to 255 registers each fit one block), and
   /// as the shared memory lets be resident.
-  void setBudgets(KernelOp kernel, WsOp producer, WsOp consumer,
+  void setBudgets(KernelOp kernel, WsOp producer, ArrayRef<WsOp> consumers,
                   const ChipDescription &chip) {
     int64_t total = kernel.getThreads();
     std::unique_ptr<TargetInfo> target = getTargetInfo(kernel);
@@ -283,7 +463,8 @@ struct WarpSpecializePass
           TileDialect::kBlocksPerMultiprocessorAttrName,
           IntegerAttr::get(IntegerType::get(kernel.getContext(), 64), blocks));
     producer.setRegisters(kProducerRegisters);
-    consumer.setRegisters(budget);
+    for (WsOp consumer : consumers)
+      consumer.setRegisters(budget);
   }
 
   /// Splits `kernel` into producer and consumer regions; on failure the
@@ -292,6 +473,9 @@ struct WarpSpecializePass
                            std::string &why) {
     int64_t threads = kernel.getThreads();
     int64_t groups = threads / chip.warpgroupSize;
+    // Consumer warpgroups taking the tiles in turn, each with the kernel's
+    // threads.
+    int64_t turns = wantsAlternateTiles(kernel) ? 2 : 1;
     // Work on a clone: the original stays if the producer side needs more
     // than its copies.
     OpBuilder b(kernel);
@@ -300,7 +484,8 @@ struct WarpSpecializePass
     b.setInsertionPoint(body.getTerminator());
     SmallVector<int64_t> consumerGroups =
         llvm::to_vector(llvm::seq<int64_t>(0, groups));
-    auto producer = WsOp::create(b, kernel.getLoc(), ArrayRef<int64_t>{groups});
+    auto producer =
+        WsOp::create(b, kernel.getLoc(), ArrayRef<int64_t>{groups * turns});
     auto consumer = WsOp::create(b, kernel.getLoc(), consumerGroups);
     Operation *consumerEnd = consumer.getBody().front().getTerminator();
     for (Operation &op : llvm::make_early_inc_range(body.without_terminator()))
@@ -337,12 +522,28 @@ struct WarpSpecializePass
     });
     if (wantsTurns(clone, consumer))
       consumer.setPingpong(true);
+    SmallVector<WsOp> consumers = {consumer};
+    for (int64_t turn = 1; turn < turns; ++turn) {
+      b.setInsertionPoint(body.getTerminator());
+      auto next = cast<WsOp>(b.clone(*consumer));
+      next.setWarpgroupsAttr(b.getDenseI64ArrayAttr(llvm::to_vector(
+          llvm::seq<int64_t>(turn * groups, (turn + 1) * groups))));
+      consumers.push_back(next);
+    }
+    if (turns > 1) {
+      for (auto [turn, region] : llvm::enumerate(consumers))
+        if (failed(takeTurns(region, turn, turns, why))) {
+          clone.erase();
+          return failure();
+        }
+      privatizeFragments(clone, consumers);
+    }
 
     // Register budgets when the target sets them and the consumers can have
     // more than what an even split gives them.
-    clone.setThreads(threads + chip.warpgroupSize);
+    clone.setThreads(turns * threads + chip.warpgroupSize);
     if (chip.setMaxNReg)
-      setBudgets(clone, producer, consumer, chip);
+      setBudgets(clone, producer, consumers, chip);
     kernel.erase();
     return success();
   }
@@ -362,17 +563,21 @@ struct WarpSpecializePass
       Location loc = kernel.getLoc();
       auto flag =
           kernel->getAttrOfType<BoolAttr>(TileDialect::kWarpSpecializeAttrName);
-      if (why.empty() && !flag) {
+      // Alternating tiles was decided with the specialized kernel in mind.
+      if (why.empty() && !flag && !wantsAlternateTiles(kernel)) {
         why = checkOccupancy(kernel, *chip);
         // The decision, where a test can see it and a user override it.
         if (!why.empty())
           kernel->setAttr(TileDialect::kWarpSpecializeAttrName,
                           BoolAttr::get(kernel.getContext(), false));
       }
+      bool alternate = wantsAlternateTiles(kernel);
       if (why.empty() && succeeded(specialize(kernel, *chip, why))) {
         if (emitRemarks)
           emitRemark(loc, "warp-specialized: a producer warpgroup issues the "
-                          "tensor copies");
+                          "tensor copies")
+              << (alternate ? ", two consumer warpgroups take the tiles in turn"
+                            : "");
         continue;
       }
       emitRemark(loc, "not warp-specialized: ") << why;

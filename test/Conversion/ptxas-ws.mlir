@@ -19,6 +19,10 @@
 // RUN: FileCheck %s --check-prefixes=PTXAS,PTXAS-WS < %t/split.log
 // RUN: %ptxas -arch=sm_90a -v %t/split_gemm_ws_split_fallback_module.ptx -o %t/split-fb.cubin > %t/split-fb.log 2>&1
 // RUN: FileCheck %s --check-prefix=PTXAS < %t/split-fb.log
+// RUN: tile-opt %tile_src_root/test/Examples/Inputs/gemm_alternate.mlir --tile-to-nvvm="chip=sm_90a format=isa" -tile-emit-binary="prefix=%t/alt_" -o /dev/null 2>/dev/null
+// RUN: FileCheck %s --check-prefix=ALT < %t/alt_gemm_kernel_tma_module.ptx
+// RUN: %ptxas -arch=sm_90a -v %t/alt_gemm_kernel_tma_module.ptx -o %t/alt.cubin > %t/alt.log 2>&1
+// RUN: FileCheck %s --check-prefixes=PTXAS,PTXAS-WS < %t/alt.log
 // RUN: tile-opt %tile_src_root/test/Examples/Inputs/gemm_two_gemms.mlir --tile-to-nvvm="chip=sm_90a format=isa" -tile-emit-binary="prefix=%t/two_" -o /dev/null
 // RUN: FileCheck %s --check-prefix=TWO < %t/two_gemm_kernel_tma_module.ptx
 // RUN: %ptxas -arch=sm_90a -v %t/two_gemm_kernel_tma_module.ptx -o %t/two.cubin > %t/two.log 2>&1
@@ -103,3 +107,19 @@
 // MIXED: mbarrier.try_wait.parity.shared.b64
 // MIXED: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // MIXED-NOT: cp.async.wait_group
+
+// Two consumer warpgroups taking the tiles in turn (gemm_alternate.mlir):
+// three warpgroups, the producer's budget lowered and each consumer's
+// raised; region 0 waits for its turn at barrier 2 (256 threads: both
+// regions) and passes at region 1's; each region stores through barriers
+// of its own 128 threads. No spills (PTXAS).
+// ALT: .maxntid 384, 1, 1
+// ALT: setmaxnreg.dec.sync.aligned.u32 40;
+// ALT: setmaxnreg.inc.sync.aligned.u32 232;
+// ALT: bar.sync 2, 256;
+// ALT: bar.arrive
+// ALT: bar.sync 1, 128;
+// ALT: setmaxnreg.inc.sync.aligned.u32 232;
+// ALT: bar.sync 4, 256;
+// ALT: bar.arrive
+// ALT: bar.sync 3, 128;

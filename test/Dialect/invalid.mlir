@@ -1672,6 +1672,68 @@ func.func @pingpong_not_bool() {
 
 // -----
 
+func.func @alternate_tiles_not_bool() {
+  // expected-error @+1 {{'tile.alternate_tiles' must be a boolean}}
+  tile.kernel @k blocks(%bx) in [1] threads(128) attributes {tile.alternate_tiles = 2 : i64} {
+  }
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.alternate_tiles' may only be attached to a tile.kernel}}
+func.func @alternate_tiles_on_func() attributes {tile.alternate_tiles = true} {
+  return
+}
+
+// -----
+
+func.func @tile_loop_not_loop() {
+  // expected-error @+1 {{'tile.tile_loop' may only be attached to an scf.for loop}}
+  tile.kernel @k blocks(%bx) in [1] threads(128) attributes {tile.tile_loop} {
+  }
+  return
+}
+
+// -----
+
+func.func @tile_loop_not_unit(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    // expected-error @+1 {{'tile.tile_loop' must be a unit attribute}}
+    scf.for %i = %c0 to %n step %c1 {
+    } {tile.tile_loop = 1 : i64}
+  }
+  return
+}
+
+// -----
+
+func.func @turn_wait_outside_ws() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    // expected-error @+1 {{'tile.turn_wait' op must be nested in a tile.ws region: turns pass between the regions of a kernel}}
+    tile.turn_wait
+  }
+  return
+}
+
+// -----
+
+func.func @turn_pass_in_parallel() {
+  tile.kernel @k blocks(%bx) in [1] threads(256) {
+    tile.ws [0] {
+      tile.parallel (%i) in [128] {
+        // expected-error @+1 {{'tile.turn_pass' op cannot be nested in a tile.parallel: its threads execute different numbers of iterations}}
+        tile.turn_pass
+      }
+    }
+  }
+  return
+}
+
+// -----
+
 // expected-error @+1 {{'tile.launch_group' may only be attached to a tile.kernel}}
 func.func @launch_group_on_func() attributes {tile.launch_group = 8 : i64} {
   return

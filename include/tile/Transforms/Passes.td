@@ -133,6 +133,15 @@ def WarpSpecialize : Pass<"tile-warp-specialize", "ModuleOp"> {
     the kernel is left alone. That decision is written on the kernel as
     `tile.warp_specialize = false`, with a remark giving both counts.
 
+    A persistent kernel of one warpgroup with `tile.alternate_tiles = true`
+    (tile-persistent-blocks keeps it only where it qualifies) gets two
+    consumer regions, `[0]` and `[1]`, that take the tiles of the block's
+    tile loop in turn: each runs the body for every second tile and, for
+    the other's, only counts the tile's hand-offs (`tile.pipe.advance`);
+    each has its own register tiles; `tile.turn_wait` / `tile.turn_pass`
+    around each tile's main loop keep the two regions' waits on the pipe
+    in the producer's order. Not a default (docs/perf.md, run 41).
+
     A candidate kernel that cannot be specialized keeps its shape, with a
     remark saying why: copies handed off without tensor copies, tensor
     copies nested in other regions than loops and branches, copies whose
@@ -224,6 +233,16 @@ def PersistentBlocks : Pass<"tile-persistent-blocks", "ModuleOp"> {
     (an error where the kernel asks for clusters). With an odd row count the
     last pairs have a row past the grid, computed on zero reads with its
     writes dropped.
+
+    Alternating tiles: a kernel with `tile.alternate_tiles = true` is made
+    persistent even where several of its blocks would fit a multiprocessor
+    (tile-warp-specialize then gives it two consumer warpgroups that take
+    its tiles in turn); the attribute is dropped with a warning where the
+    kernel has more than one warpgroup, the target cannot move registers
+    between warpgroups (setmaxnreg), its register tiles do not fit beside
+    a second consumer, or it keeps one block per tile or pairs its tiles
+    in clusters. The pass never decides it itself. The loop over a block's
+    tiles is marked `tile.tile_loop`.
 
     With `remarks=true` the pass says what it decided for each kernel and
     why.

@@ -403,20 +403,29 @@ LogicalResult mlir::tile::lowering::planBarrierPipes(LoweringContext &ctx) {
     // of the tile.ws regions holding a release (two consumer regions [1]
     // and [2] both release: 8 warps), or every warp of the kernel when a
     // release runs outside tile.ws (or there is none).
+    // Regions taking the tiles in turn (`tile.alternate_tiles`) release
+    // the slots of their own tiles only: the warps of one region.
+    auto alternate = ctx.kernel->getAttrOfType<BoolAttr>(
+        TileDialect::kAlternateTilesAttrName);
+    bool turns = alternate && alternate.getValue();
     llvm::SmallDenseSet<int64_t, 4> groups;
+    size_t regionGroups = 0;
     bool wholeBlock = false;
     for (Operation *user : pipe.getUsers()) {
       if (!isa<PipeConsumeReleaseOp>(user))
         continue;
-      if (auto ws = user->getParentOfType<WsOp>())
+      if (auto ws = user->getParentOfType<WsOp>()) {
         groups.insert(ws.getWarpgroups().begin(), ws.getWarpgroups().end());
-      else
+        regionGroups = std::max(regionGroups, ws.getWarpgroups().size());
+      } else {
         wholeBlock = true;
+      }
     }
-    int64_t consumers = wholeBlock || groups.empty()
-                            ? ctx.numThreads(ctx.kernel)
-                            : static_cast<int64_t>(groups.size()) *
-                                  ctx.target.getWarpgroupSize();
+    int64_t consumers =
+        wholeBlock || groups.empty()
+            ? ctx.numThreads(ctx.kernel)
+            : static_cast<int64_t>(turns ? regionGroups : groups.size()) *
+                  ctx.target.getWarpgroupSize();
     entry.emptyArrivals = consumers / ctx.target.getWarpSize();
     planDeferredRelease(ctx, pipe, entry);
     // Slots read by threads (ldmatrix, loads) are released by every

@@ -95,6 +95,15 @@ public:
   /// The first of the hardware barriers of a `tile.ws ... pingpong` region's
   /// turns, one per warpgroup (Turns.cpp).
   DenseMap<Operation *, int64_t> turnBarriers;
+  /// For each tile.ws region of the ring of regions holding tile.turn_wait
+  /// / tile.turn_pass (in warpgroup order): the barrier and thread count
+  /// its waits use (its own turn) and those its passes use (the next
+  /// region's turn). Planned before any region is lowered.
+  struct RegionTurn {
+    int64_t waitBarrier = 0, waitThreads = 0;
+    int64_t passBarrier = 0, passThreads = 0;
+  };
+  DenseMap<Operation *, RegionTurn> regionTurns;
   /// Pipes fed by tensor copies, keyed by their tile.pipe.create value.
   llvm::MapVector<Value, BarrierPipe> barrierPipes;
   /// The pipe and sequence number of each tensor copy's hand-off (found
@@ -212,6 +221,8 @@ LogicalResult lowerParallel(LoweringContext &ctx, ParallelOp op);
 LogicalResult lowerReduce(LoweringContext &ctx, ReduceOp op);
 LogicalResult lowerWs(LoweringContext &ctx, WsOp op);
 LogicalResult lowerBarrier(LoweringContext &ctx, BarrierOp op);
+/// tile.turn_wait and tile.turn_pass (Turns.cpp).
+LogicalResult lowerRegionTurn(LoweringContext &ctx, Operation *op);
 LogicalResult lowerAsyncCommit(LoweringContext &ctx, AsyncCommitOp op);
 LogicalResult lowerAsyncWait(LoweringContext &ctx, AsyncWaitOp op);
 /// tile.pipe.produce_acquire / produce_commit / consume_wait /

@@ -163,6 +163,9 @@ static bool needsBarrier(Operation *op) {
 
 LogicalResult mlir::tile::lowering::assignBarrierIds(LoweringContext &ctx) {
   int64_t next = 1;
+  // The ring of regions with turns between them, and each one's barrier.
+  SmallVector<WsOp> ring;
+  DenseMap<Operation *, int64_t> ringBarriers;
   auto take = [&](WsOp ws, int64_t count, const Twine &what) -> int64_t {
     if (next + count - 1 > ctx.target.getNumNamedBarriers()) {
       ws.emitOpError("needs ")
@@ -188,7 +191,37 @@ LogicalResult mlir::tile::lowering::assignBarrierIds(LoweringContext &ctx) {
         !(ctx.turnBarriers[ws] =
               take(ws, groups, Twine(groups).concat(" barriers for turns"))))
       return WalkResult::interrupt();
+    // One barrier per region of the ring of turns between regions.
+    bool turns = ws.walk([](Operation *op) {
+                     return isa<TurnWaitOp, TurnPassOp>(op)
+                                ? WalkResult::interrupt()
+                                : WalkResult::advance();
+                   }).wasInterrupted();
+    if (turns) {
+      if (!(ringBarriers[ws] = take(ws, 1, "a barrier for its turns")))
+        return WalkResult::interrupt();
+      ring.push_back(ws);
+    }
     return WalkResult::advance();
   });
-  return failure(result.wasInterrupted());
+  if (result.wasInterrupted())
+    return failure();
+  llvm::sort(ring, [](WsOp a, WsOp b) {
+    return a.getWarpgroups().front() < b.getWarpgroups().front();
+  });
+  // Region r waits at its own barrier with region r - 1, and passes at
+  // region r + 1's (turns with a single region are diagnosed when lowered).
+  size_t count = ring.size();
+  for (auto [index, ws] : llvm::enumerate(ring)) {
+    if (count < 2)
+      break;
+    WsOp prev = ring[(index + count - 1) % count];
+    WsOp succ = ring[(index + 1) % count];
+    LoweringContext::RegionTurn &turn = ctx.regionTurns[ws];
+    turn.waitBarrier = ringBarriers.lookup(ws);
+    turn.waitThreads = ws.getNumThreads() + prev.getNumThreads();
+    turn.passBarrier = ringBarriers.lookup(succ);
+    turn.passThreads = ws.getNumThreads() + succ.getNumThreads();
+  }
+  return success();
 }

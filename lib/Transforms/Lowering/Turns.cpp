@@ -110,3 +110,26 @@ void mlir::tile::lowering::endTurns(LoweringContext &ctx, WsOp ws, Value tid) {
         t->numThreads);
   });
 }
+
+// Turns between regions: the ring of tile.ws regions holding turn ops
+// (tile.turn_wait / tile.turn_pass, written by tile-warp-specialize for
+// regions that take tiles in turn). Region r waits at its own barrier and
+// passes to region r + 1 (mod R) by arriving at that one's; each barrier
+// counts the threads of the waiting region and of the one before it.
+LogicalResult mlir::tile::lowering::lowerRegionTurn(LoweringContext &ctx,
+                                                    Operation *op) {
+  auto ws = op->getParentOfType<WsOp>();
+  auto it = ctx.regionTurns.find(ws);
+  if (it == ctx.regionTurns.end())
+    return op->emitOpError("needs another tile.ws region with turns to "
+                           "take turns with");
+  const LoweringContext::RegionTurn &turn = it->second;
+  bool wait = isa<TurnWaitOp>(op);
+  Value id = arith::ConstantIntOp::create(
+      ctx.b, ctx.loc(), wait ? turn.waitBarrier : turn.passBarrier, 32);
+  if (wait)
+    ctx.target.emitTurnWait(ctx.b, ctx.loc(), id, turn.waitThreads);
+  else
+    ctx.target.emitTurnPass(ctx.b, ctx.loc(), id, turn.passThreads);
+  return success();
+}

@@ -89,6 +89,17 @@ def Tile_Dialect : Dialect {
     /// (`tile.ws ... pingpong`); without it the pass decides.
     static constexpr ::llvm::StringLiteral kPingpongAttrName =
         "tile.pingpong";
+    /// Discardable attribute on a `tile.kernel` of one warpgroup: whether
+    /// `tile-warp-specialize` gives its persistent tile loop two consumer
+    /// warpgroups that take the block's tiles in turn (each runs the body
+    /// for every second tile), so that one's epilogue overlaps the other's
+    /// main loop. Written by `tile-persistent-blocks`.
+    static constexpr ::llvm::StringLiteral kAlternateTilesAttrName =
+        "tile.alternate_tiles";
+    /// Discardable unit attribute on the `scf.for` that
+    /// `tile-persistent-blocks` makes: the loop over a block's tiles.
+    static constexpr ::llvm::StringLiteral kTileLoopAttrName =
+        "tile.tile_loop";
     /// Discardable attribute on a `tile.kernel`: the number of its blocks
     /// that should fit one multiprocessor at once (the compiler then
     /// launches it with the registers of that many blocks: `.minnctapersm`

@@ -295,6 +295,43 @@ def Tile_BarrierOp : Tile_Op<"barrier"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Turns between tile.ws regions: tile.turn_wait, tile.turn_pass
+//===----------------------------------------------------------------------===//
+
+def Tile_TurnWaitOp : Tile_Op<"turn_wait"> {
+  let summary = "wait until the previous tile.ws region passes the turn";
+  let description = [{
+    The `tile.ws` regions of a kernel that hold turn ops form a ring, in
+    the order of their first warpgroups. `tile.turn_wait` makes the threads
+    of its region wait until the previous region of the ring has executed
+    a `tile.turn_pass`; `tile.turn_pass` hands the turn to the next region
+    without waiting. Each pass must be matched by exactly one wait of the
+    next region (a pass nobody waits for, or a wait nobody passes to,
+    leaves the hardware barrier out of step: the program is wrong).
+
+    `tile-warp-specialize` writes them where two consumer regions take the
+    tiles of a persistent loop in turn (`tile.alternate_tiles`): a region
+    starts the main loop of its tile once the other has issued all of its
+    own tile's loads, so that neither waits for a pipe slot more than one
+    round ahead of the producer. On NVIDIA each region's turn is a named
+    barrier counting the threads of two regions (`bar.sync` to wait,
+    `bar.arrive` to pass).
+  }];
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
+def Tile_TurnPassOp : Tile_Op<"turn_pass"> {
+  let summary = "hand the turn to the next tile.ws region";
+  let description = [{
+    Hands the turn of the ring of `tile.ws` regions (see `tile.turn_wait`)
+    to the next region, without waiting.
+  }];
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Stage hand-off: tile.pipe.*
 //===----------------------------------------------------------------------===//
 
