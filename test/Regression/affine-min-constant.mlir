@@ -27,3 +27,17 @@ func.func @fine() attributes {x.m = affine_map<(d0) -> (d0 + 9223372036854775807
   return
 }
 
+
+// -----
+
+// The check runs on verified IR only: an operand the parser left null (a
+// value used outside the region defining it) crashed it (fuzz finding, seed
+// 16 input 13688); the verifier reports it.
+func.func @null_operand(%n: index) {
+  // expected-error @+1 {{null operand found}}
+  tile.kernel @k blocks(%bx) in [%m0] threads(128) {
+    %c2 = arith.constant 2 : index
+    %m0 = arith.muli %bx, %c2 : index
+  }
+  return
+}

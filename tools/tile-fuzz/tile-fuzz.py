@@ -355,6 +355,11 @@ def fuzz(a, run, base, log):
             for i in range(n):
                 inp = generate(seed, i, seeds, groups, pset, a.pipelines_per_input)
                 print("%d %d %s %s" % (seed, i, inp.hash, inp.source))
+                if a.dump_inputs:
+                    os.makedirs(a.dump_inputs, exist_ok=True)
+                    with open(os.path.join(a.dump_inputs,
+                                           "%d-%d.mlir" % (seed, i)), "w") as f:
+                        f.write(inp.text)
         return 0
     os.makedirs(a.out, exist_ok=True)
     if a.dump_inputs:

@@ -58,7 +58,8 @@ LogicalResult checkVerifierHazards(Operation *root);
 /// `- 9223372036854775808`, "constant too large for index").
 LogicalResult checkPrinterHazards(Operation *root);
 
-/// checkVerifierHazards, checkPrinterHazards, then mlir::verify.
+/// checkVerifierHazards, mlir::verify, then (on verified IR)
+/// checkPrinterHazards.
 LogicalResult verifyGuarded(Operation *root);
 
 /// Parses `text` into a module, named `bufferName` in locations, the guarded
