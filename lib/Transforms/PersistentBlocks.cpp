@@ -234,12 +234,12 @@ struct PersistentBlocksPass
   /// `tile.alternate_tiles = true` and qualifies (a warning says why not
   /// otherwise, and drops the attribute).
   bool chooseAlternateTiles(KernelOp kernel) {
-    TargetAttr target = getTargetAttr(kernel);
-    const ChipDescription *chip = target ? target.getDescription() : nullptr;
-    std::string why =
-        chip ? whyNoAlternateTiles(kernel, *chip) : "the kernel has no target";
     if (auto attr = kernel->getAttrOfType<BoolAttr>(
             TileDialect::kAlternateTilesAttrName)) {
+      TargetAttr target = getTargetAttr(kernel);
+      const ChipDescription *chip = target ? target.getDescription() : nullptr;
+      std::string why = chip ? whyNoAlternateTiles(kernel, *chip)
+                             : "the kernel has no target";
       if (attr.getValue() && !why.empty()) {
         kernel.emitWarning("tile.alternate_tiles ignored: ") << why;
         kernel->removeAttr(TileDialect::kAlternateTilesAttrName);
