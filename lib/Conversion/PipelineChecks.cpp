@@ -46,6 +46,10 @@ bool ErrorWatch::stop() {
 }
 
 namespace {
+/// The widest vector value a kernel op may produce: a thread's register file
+/// (256 32-bit registers).
+constexpr uint64_t kMaxKernelVectorBits = 256 * 32;
+
 /// First pass of tile-to-nvvm and tile-to-rocdl: reports invalid options at
 /// the module, then
 /// rejects, at the op, input that verifies but that the rest of the
@@ -378,6 +382,33 @@ struct PipelinePreflightPass
     if (failed)
       return failure();
     module.walk([&](Operation *op) {
+      // A vector value in a kernel lives in one thread's registers: one wider
+      // than a thread's register file (256 32-bit registers on both vendors)
+      // cannot be allocated, and LLVM's GPU code generation of such a value
+      // runs for minutes before it spills.
+      if (op->getParentOfType<KernelOp>() ||
+          op->getParentOfType<gpu::GPUFuncOp>()) {
+        for (auto [i, type] : llvm::enumerate(op->getResultTypes())) {
+          auto vector = dyn_cast<VectorType>(type);
+          if (!vector || vector.isScalable() ||
+              !vector.getElementType().isIntOrIndexOrFloat())
+            continue;
+          unsigned elementBits =
+              vector.getElementType().isIndex()
+                  ? 64
+                  : vector.getElementType().getIntOrFloatBitWidth();
+          uint64_t bits = uint64_t(vector.getNumElements()) * elementBits;
+          if (bits <= kMaxKernelVectorBits)
+            continue;
+          op->emitOpError("result #")
+              << i << " is a " << type << " (" << bits
+              << " bits) inside a kernel, more than a thread's "
+              << kMaxKernelVectorBits / 32
+              << " 32-bit registers can hold: split it into narrower vectors";
+          failed = true;
+          return;
+        }
+      }
       // A constant memref.dim index outside the memref's rank: upstream
       // canonicalization (run by this pipeline) crashes on it.
       if (auto dim = dyn_cast<memref::DimOp>(op)) {
