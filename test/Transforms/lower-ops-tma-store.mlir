@@ -1,13 +1,16 @@
 // RUN: tile-opt %s -split-input-file -tile-pipeline-planning -tile-inject-pipeline -tile-layout-inference -tile-select-tma -tile-lower-ops -verify-diagnostics | FileCheck %s
 
 // A 128 x 256 accumulator (bf16 C) leaves through four staging buffers of
-// 128 x 32 elements (64-byte rows, swizzled) in eight panels: per panel the
-// threads write their elements, fence them for the copy engine, thread 0
-// waits until at most two of its stores still read their buffers (the one
+// 128 x 32 elements (64-byte rows, swizzled) in eight panels. First thread 0
+// waits until at most three of its stores still read (the one that last
+// read buffer 0, of the tile before, is done) and a barrier; then per panel
+// the threads write their elements, fence them for the copy engine, thread
+// 0 waits until at most two of its stores still read their buffers (the one
 // of three panels earlier, whose buffer the next panel fills, is done), a
-// barrier, then thread 0 stores the panel and commits it. Thread 0 waits
-// for its stores before the kernel ends. The host makes C's tensor map
-// (128 x 32 boxes, 64-byte swizzle).
+// barrier, then thread 0 stores the panel and commits it. The last panel
+// does not wait: its tile's stores drain while the next tile computes.
+// Thread 0 waits for its stores before the kernel ends. The host makes C's
+// tensor map (128 x 32 boxes, 64-byte swizzle).
 
 !g = memref<?x?xbf16>
 !sA = memref<128x64xbf16, #gpu.address_space<workgroup>>
@@ -19,14 +22,22 @@
 // CHECK: tile.kernel @k_tma
 // CHECK-SAME: tile.shared_memory_bytes = 229440
 // CHECK-COUNT-4: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: nvvm.cp.async.bulk.wait_group 3 {read}
+// CHECK-NEXT: }
+// CHECK-NEXT: gpu.barrier
 // CHECK: vector.store %{{.*}}, %[[STAGE:.*]][%{{.*}}] {alignment = 4 : i64} : memref<16384xbf16, #gpu.address_space<workgroup>>, vector<2xbf16>
 // CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK: nvvm.cp.async.bulk.wait_group 2 {read}
 // CHECK: gpu.barrier
 // CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta
 // CHECK-NEXT: nvvm.cp.async.bulk.commit.group
-// CHECK-COUNT-7: nvvm.cp.async.bulk.wait_group 2 {read}
-// CHECK-NOT: nvvm.cp.async.bulk.wait_group {{[013-9]}} {read}
+// CHECK-COUNT-6: nvvm.cp.async.bulk.wait_group 2 {read}
+// CHECK-NOT: nvvm.cp.async.bulk.wait_group {{[0-9]}} {read}
+// CHECK: nvvm.fence.proxy
+// CHECK-NEXT: gpu.barrier
+// CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta
+// CHECK-NEXT: nvvm.cp.async.bulk.commit.group
+// CHECK-NOT: nvvm.cp.async.bulk.wait_group {{[0-9]}} {read}
 // CHECK: nvvm.cp.async.bulk.wait_group 0{{$}}
 // CHECK-NEXT: }
 // CHECK: } else {
@@ -55,9 +66,11 @@ func.func @epilogue(%A: !g, %B: !g, %C: !g, %kt: index) {
 // -----
 
 // 128-byte panels asked for: two buffers of 128 x 64 elements in four
-// panels; before each panel's barrier thread 0 waits until its earlier
-// stores have read their buffers (the next panel fills the buffer of the
-// store just before).
+// panels; the copy starts with thread 0 waiting until at most one store
+// still reads (the other buffer's) and a barrier; before each panel's
+// barrier but the last, thread 0 waits until its earlier stores have read
+// their buffers (the next panel fills the buffer of the store just
+// before).
 
 !g = memref<?x?xbf16>
 !sA = memref<128x64xbf16, #gpu.address_space<workgroup>>
@@ -67,6 +80,9 @@ func.func @epilogue(%A: !g, %B: !g, %C: !g, %kt: index) {
 // CHECK-LABEL: func.func @wide_panels
 // CHECK: nvgpu.tma.create.descriptor %{{.*}} box[%{{.*}}, %{{.*}}] : memref<*xbf16> -> <tensor = memref<128x64xbf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b
 // CHECK: tile.kernel @k_tma
+// CHECK: nvvm.cp.async.bulk.wait_group 1 {read}
+// CHECK-NEXT: }
+// CHECK-NEXT: gpu.barrier
 // CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}] {alignment = 4 : i64} : memref<16384xbf16, #gpu.address_space<workgroup>>, vector<2xbf16>
 // CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK: nvvm.cp.async.bulk.wait_group 0 {read}

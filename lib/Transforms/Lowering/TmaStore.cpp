@@ -5,20 +5,24 @@
 // through one of N staging buffers (a shared tile swizzled as the tensor
 // map reads it, one panel per buffer):
 //
+//   thread 0: waits until buffer 0 is no longer read by an earlier store
+//   barrier over the copy's threads
 //   for each panel p:
 //     every thread writes its elements of p into buffer p mod N
 //     every thread: fence.proxy.async (its writes, to the copy engine)
-//     thread 0: waits until its earlier tensor stores have read their
-//               buffers (cp.async.bulk.wait_group.read 0)
+//     thread 0 (not at the last panel): waits until the store that last
+//               read buffer p + 1 mod N is done
+//               (cp.async.bulk.wait_group.read max(N - 2, 0))
 //     barrier over the copy's threads
 //     thread 0: tensor store of buffer p mod N, commit
 //
-// The wait before each barrier makes a buffer free before anyone writes it
-// again: the next panel writes the other buffer while the store of this
-// one reads it, and the panels of the next copy (the next tile of a
-// persistent kernel) start on the buffer the one before last used. With
-// one buffer, or an odd number of panels, the copy starts with that wait
-// and a barrier; with one buffer, so does every later panel (the store of
+// The wait before each barrier makes the next panel's buffer free before
+// anyone writes it: the next panel writes another buffer while the store of
+// this one reads it. The last panel does not wait: the stores of a tile
+// drain while a persistent kernel's next tile runs its main loop, and the
+// next copy starts with a wait for its first buffer and a barrier (for all
+// stores with one buffer or a number of panels that is not a multiple of
+// the buffers). With one buffer every later panel waits too (the store of
 // the panel before still reads it). At the end of the kernel, thread 0
 // waits for its stores.
 //
@@ -89,10 +93,12 @@ LogicalResult mlir::tile::lowering::lowerTmaStore(LoweringContext &ctx,
   auto waitForReads = [&](int64_t pending) {
     onFirst([&] { ctx.target.emitTensorStoreWait(b, loc, pending, true); });
   };
-  if (buffers == 1 || panels % buffers != 0) {
-    waitForReads(0);
-    ctx.barrier(op);
-  }
+  // Before the first panel: the buffer it writes was last read by a store
+  // of the copy before (the previous tile of a persistent kernel), which
+  // did not wait for it at its last panel. With the panels a multiple of
+  // the buffers, that store is the N-th most recent; otherwise all.
+  waitForReads(buffers == 1 || panels % buffers != 0 ? 0 : buffers - 1);
+  ctx.barrier(op);
 
   // The registers of each panel: the threads' columns lie inside one panel
   // (whyNotTmaStore), so a register's panel is that of thread 0's element.
@@ -130,7 +136,10 @@ LogicalResult mlir::tile::lowering::lowerTmaStore(LoweringContext &ctx,
       ctx.accessSharedVector(ref, index, vecType, value);
     }
     ctx.target.emitAsyncProxyFence(b, loc);
-    waitForReads(std::max<int64_t>(buffers - 2, 0));
+    // The last panel has no next one to make room for: the next copy waits
+    // for its first buffer, typically after a tile's main loop.
+    if (p + 1 < panels)
+      waitForReads(std::max<int64_t>(buffers - 2, 0));
     ctx.barrier(op);
     onFirst([&] {
       Value src =
