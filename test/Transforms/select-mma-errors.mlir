@@ -185,3 +185,41 @@ func.func @wgmma_unswizzled_b() {
   }
   return
 }
+
+// -----
+
+// A 128 x 192 accumulator: wgmma has an n192 shape, but the accumulator's
+// register layout covers power-of-two tiles only, and so does mma.sync
+// (selected, then asked for).
+
+!sA = memref<128x64xbf16, #gpu.address_space<workgroup>>
+!sB = memref<64x192xbf16, #gpu.address_space<workgroup>>
+!fC = memref<128x192xf32, #tile.mem<fragment>>
+
+func.func @wgmma_n192() {
+  tile.kernel @k blocks(%bx) in [1] threads(256) {
+    %a = tile.alloc : !sA
+    %b = tile.alloc : !sB
+    %c = tile.alloc : !fC
+    // expected-error @+1 {{mma.sync needs N to be a power of two and a multiple of 8, got 192}}
+    tile.gemm %a, %b, %c : !sA, !sB, !fC
+  }
+  return
+}
+
+// -----
+
+!sA = memref<128x64xbf16, #gpu.address_space<workgroup>>
+!sB = memref<64x192xbf16, #gpu.address_space<workgroup>>
+!fC = memref<128x192xf32, #tile.mem<fragment>>
+
+func.func @wgmma_n192_asked() {
+  tile.kernel @k blocks(%bx) in [1] threads(256) {
+    %a = tile.alloc : !sA
+    %b = tile.alloc : !sB
+    %c = tile.alloc : !fC
+    // expected-error @+1 {{wgmma needs M and N to be powers of two here (the accumulator's register layout), got 128x192}}
+    tile.gemm %a, %b, %c {mma = #tile.mma<wgmma, shape = [64, 128, 16], warps = [8, 1]>} : !sA, !sB, !fC
+  }
+  return
+}

@@ -93,6 +93,11 @@ static WgmmaCheck checkWgmma(GemmOp op, int64_t numThreads,
   if (op.getN() % 8 != 0 || op.getN() > 256)
     return fail("wgmma needs N to be a multiple of 8 up to 256, got " +
                 Twine(op.getN()));
+  // The accumulator's register layout covers a power-of-two tile.
+  if (!llvm::isPowerOf2_64(op.getM()) || !llvm::isPowerOf2_64(op.getN()))
+    return fail("wgmma needs M and N to be powers of two here (the "
+                "accumulator's register layout), got " +
+                Twine(op.getM()) + "x" + Twine(op.getN()));
   if (op.getK() % 16 != 0)
     return fail("wgmma needs K to be a multiple of 16, got " +
                 Twine(op.getK()));
