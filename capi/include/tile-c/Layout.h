@@ -67,14 +67,20 @@ tileLinearLayoutGetBlocked(MlirContext ctx, intptr_t rank,
 //===----------------------------------------------------------------------===//
 // Queries on #tile.linear
 //===----------------------------------------------------------------------===//
+//
+// The integer queries return -1, and the boolean ones false, for an attribute
+// that is not a `#tile.linear` layout (or a dimension out of range).
 
+/// Whether `attr` is a `#tile.linear` layout (false for a null attribute).
 MLIR_CAPI_EXPORTED bool tileAttributeIsALinearLayout(MlirAttribute attr);
-/// Rank and (power-of-two) sizes of the tile the layout covers.
+/// Rank of the tile the layout covers.
 MLIR_CAPI_EXPORTED intptr_t tileLinearLayoutGetRank(MlirAttribute layout);
+/// Size (a power of two) of dimension `dim` of the tile the layout covers.
 MLIR_CAPI_EXPORTED int64_t tileLinearLayoutGetDimSize(MlirAttribute layout,
                                                       intptr_t dim);
-/// Threads the layout is distributed over, registers per thread.
+/// Threads the layout is distributed over.
 MLIR_CAPI_EXPORTED int64_t tileLinearLayoutGetNumThreads(MlirAttribute layout);
+/// Registers each thread holds.
 MLIR_CAPI_EXPORTED int64_t
 tileLinearLayoutGetRegistersPerThread(MlirAttribute layout);
 /// Threads holding each element (1: no replication).
@@ -108,8 +114,12 @@ MLIR_CAPI_EXPORTED bool tileLinearLayoutIsContainedIn(MlirAttribute layout,
 MLIR_CAPI_EXPORTED MlirAttribute tileSharedLayoutGet(MlirContext ctx,
                                                      int64_t swizzle,
                                                      int64_t pad);
+/// Whether `attr` is a `#tile.shared` layout (false for a null attribute).
 MLIR_CAPI_EXPORTED bool tileAttributeIsASharedLayout(MlirAttribute attr);
+/// The layout's swizzle in bytes (0: none; -1 for an attribute that is not
+/// a `#tile.shared` layout).
 MLIR_CAPI_EXPORTED int64_t tileSharedLayoutGetSwizzle(MlirAttribute layout);
+/// The layout's row padding in bytes (0: none; -1 as above).
 MLIR_CAPI_EXPORTED int64_t tileSharedLayoutGetPad(MlirAttribute layout);
 /// Physical byte offset of the element at `coord` of a tile of `shape`
 /// (`rank` dimensions, 1 to 16) with `elementBits`-bit elements (1 to 64);
