@@ -2,6 +2,8 @@
 
 #include "OpVerification.h"
 
+#include "tile/Dialect/TileOps.h"
+
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -39,6 +41,13 @@ bool isSupportedElementType(Type type, bool allowI1) {
 
 /// Emits an error unless `type`, the element type of `what`, is supported
 /// (see isSupportedElementType).
+LogicalResult verifyInKernel(Operation *op) {
+  if (!op->getParentOfType<KernelOp>())
+    return op->emitOpError("must be nested in a tile.kernel (it runs on the "
+                           "threads of a block)");
+  return success();
+}
+
 LogicalResult verifyElementType(Operation *op, StringRef what, Type type,
                                 bool allowI1) {
   if (isSupportedElementType(type, allowI1))

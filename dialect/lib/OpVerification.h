@@ -50,6 +50,10 @@ bool isSupportedElementType(Type type, bool allowI1);
 
 /// Emits an error unless `type`, the element type of `what`, is supported
 /// (see isSupportedElementType).
+/// Block-cooperative ops (copies, gemms, fills, element-wise loops,
+/// reductions) run on the threads of a kernel: an error outside one.
+LogicalResult verifyInKernel(Operation *op);
+
 LogicalResult verifyElementType(Operation *op, StringRef what, Type type,
                                 bool allowI1);
 

@@ -27,6 +27,8 @@ static bool isNumeric(Type type) {
 }
 
 LogicalResult CopyOp::verify() {
+  if (failed(detail::verifyInKernel(*this)))
+    return failure();
   MemRefType srcType = getSourceType(), dstType = getTargetType();
   MemoryKind srcKind = getMemoryKind(srcType), dstKind = getMemoryKind(dstType);
   if (srcKind == MemoryKind::Unknown || dstKind == MemoryKind::Unknown)
@@ -122,6 +124,8 @@ LogicalResult CopyOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult GemmOp::verify() {
+  if (failed(detail::verifyInKernel(*this)))
+    return failure();
   auto aType = cast<MemRefType>(getA().getType());
   auto bType = cast<MemRefType>(getB().getType());
   auto cType = cast<MemRefType>(getC().getType());
@@ -188,6 +192,8 @@ LogicalResult GemmOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult FillOp::verify() {
+  if (failed(detail::verifyInKernel(*this)))
+    return failure();
   auto type = cast<MemRefType>(getTarget().getType());
   if (!isOnChip(getMemoryKind(type)))
     return emitMemoryKindError(*this, "filled tile", type,
@@ -201,6 +207,8 @@ LogicalResult FillOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult ReduceOp::verify() {
+  if (failed(detail::verifyInKernel(*this)))
+    return failure();
   auto srcType = cast<MemRefType>(getSource().getType());
   auto dstType = cast<MemRefType>(getTarget().getType());
   for (auto [what, type] :

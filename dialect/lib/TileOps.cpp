@@ -112,6 +112,9 @@ void KernelOp::print(OpAsmPrinter &p) {
                 /*printBlockTerminators=*/false);
 }
 
+/// The smallest warp of any target: every block is whole warps of it.
+static constexpr int64_t kMinWarpSize = 32;
+
 LogicalResult KernelOp::verify() {
   if (getSymName().empty())
     return emitOpError("requires a non-empty kernel name");
@@ -127,9 +130,14 @@ LogicalResult KernelOp::verify() {
            << numDynamic << " dynamic grid extents, got "
            << getDynamicGrid().size();
   int64_t threads = getThreads();
-  // Whole warps (of the target's size) are checked against the target.
   if (threads <= 0)
     return emitOpError("expects a positive thread count, got ") << threads;
+  // Whole warps on every target (32 threads on NVIDIA, 64 on AMD CDNA: the
+  // target checks its own size).
+  if (threads % kMinWarpSize != 0)
+    return emitOpError("expects whole warps: ")
+           << threads << " threads is not a multiple of " << kMinWarpSize
+           << " (a warp on NVIDIA GPUs; a wavefront on AMD CDNA is 64)";
   if (threads > kMaxThreadsPerBlock)
     return emitOpError("expects at most ")
            << kMaxThreadsPerBlock << " threads per block, got " << threads;
@@ -351,6 +359,8 @@ void ParallelOp::print(OpAsmPrinter &p) {
 }
 
 LogicalResult ParallelOp::verify() {
+  if (failed(detail::verifyInKernel(*this)))
+    return failure();
   if (getExtents().empty())
     return emitOpError("expects at least one dimension");
   for (int64_t extent : getExtents())
@@ -365,18 +375,16 @@ LogicalResult ParallelOp::verify() {
   // The lowering unrolls the body once per iteration a thread owns: bound
   // that count (the layout covers the padded space; the cooperating threads
   // are those of the enclosing tile.ws, else the kernel's).
-  if ((*this)->getParentOfType<KernelOp>()) {
-    int64_t threads = getCooperatingThreadCount(*this);
-    int64_t perThread = llvm::divideCeil(int64_t(1) << bits, threads);
-    if (perThread > kMaxParallelIterationsPerThread)
-      return emitOpError("unrolls ")
-             << perThread
-             << " iterations per thread (its iteration space padded to "
-                "powers of two, over "
-             << threads << " threads), more than the limit of "
-             << kMaxParallelIterationsPerThread
-             << "; split the loop or use smaller tiles";
-  }
+  int64_t threads = getCooperatingThreadCount(*this);
+  int64_t perThread = llvm::divideCeil(int64_t(1) << bits, threads);
+  if (perThread > kMaxParallelIterationsPerThread)
+    return emitOpError("unrolls ")
+           << perThread
+           << " iterations per thread (its iteration space padded to "
+              "powers of two, over "
+           << threads << " threads), more than the limit of "
+           << kMaxParallelIterationsPerThread
+           << "; split the loop or use smaller tiles";
   return verifyLayoutFor(*this, getLayoutAttr(), getExtents(),
                          /*elementType=*/Type(), /*distributed=*/true);
 }

@@ -106,8 +106,8 @@ int main(void) {
   MlirType f32 = mlirF32TypeGet(ctx);
   int64_t aShape[] = {64, 32}, bShape[] = {32, 64}, cShape[] = {64, 64};
 
-  // A kernel without threads (whole warps are a target check, made by the
-  // passes that read the target).
+  // A kernel without threads (whole warps of 32 are checked by the verifier
+  // too; the target's own warp size by the passes that read the target).
   MlirOperation kernel;
   MlirModule module = createKernel(ctx, fileLoc(ctx, 10, 3), 0, &kernel);
   verify("threads", module, &numErrors);

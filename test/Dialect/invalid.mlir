@@ -83,6 +83,15 @@ func.func @kernel_zero_threads() {
 
 // -----
 
+func.func @kernel_threads_not_whole_warps() {
+  // expected-error @+1 {{'tile.kernel' op expects whole warps: 100 threads is not a multiple of 32 (a warp on NVIDIA GPUs; a wavefront on AMD CDNA is 64)}}
+  tile.kernel @k blocks(%bx) in [1] threads(100) {
+  }
+  return
+}
+
+// -----
+
 // KernelOp::verify: at most 1024 threads per block.
 func.func @kernel_too_many_threads() {
   // expected-error @+1 {{'tile.kernel' op expects at most 1024 threads per block, got 2048}}
@@ -1345,14 +1354,47 @@ func.func @parallel_nested_parallel() {
 
 // -----
 
-// ParallelOp::verifyRegions: no tile.kernel in the body (outside a kernel;
-// inside one, KernelOp::verify reports the nesting first).
-func.func @parallel_nested_kernel() {
+// Block-cooperative ops outside a kernel (detail::verifyInKernel; a
+// tile.kernel inside a tile.parallel is then reported by KernelOp::verify,
+// inside a kernel).
+func.func @parallel_outside_kernel() {
+  // expected-error @+1 {{'tile.parallel' op must be nested in a tile.kernel (it runs on the threads of a block)}}
   tile.parallel (%i) in [4] {
-    // expected-error @+1 {{'tile.kernel' op cannot be nested in a tile.parallel: its body is executed per element}}
-    tile.kernel @k blocks(%bx) in [1] threads(128) {
-    }
   }
+  return
+}
+
+// -----
+
+func.func @copy_outside_kernel(%A: memref<?xf32>, %f: memref<64xf32, #tile.mem<fragment>>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.copy' op must be nested in a tile.kernel (it runs on the threads of a block)}}
+  tile.copy %A[%c0], %f : memref<?xf32> to memref<64xf32, #tile.mem<fragment>>
+  return
+}
+
+// -----
+
+func.func @fill_outside_kernel(%f: memref<64xf32, #tile.mem<fragment>>) {
+  %z = arith.constant 0.0 : f32
+  // expected-error @+1 {{'tile.fill' op must be nested in a tile.kernel (it runs on the threads of a block)}}
+  tile.fill %f, %z : memref<64xf32, #tile.mem<fragment>>
+  return
+}
+
+// -----
+
+func.func @gemm_outside_kernel(%a: memref<64x32xf16, #gpu.address_space<workgroup>>, %b: memref<32x64xf16, #gpu.address_space<workgroup>>, %c: memref<64x64xf32, #tile.mem<fragment>>) {
+  // expected-error @+1 {{'tile.gemm' op must be nested in a tile.kernel (it runs on the threads of a block)}}
+  tile.gemm %a, %b, %c : memref<64x32xf16, #gpu.address_space<workgroup>>, memref<32x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.mem<fragment>>
+  return
+}
+
+// -----
+
+func.func @reduce_outside_kernel(%s: memref<4x8xf32, #tile.mem<fragment>>, %r: memref<4xf32, #tile.mem<fragment>>) {
+  // expected-error @+1 {{'tile.reduce' op must be nested in a tile.kernel (it runs on the threads of a block)}}
+  tile.reduce <sum> %s, %r dim 1 : memref<4x8xf32, #tile.mem<fragment>> to memref<4xf32, #tile.mem<fragment>>
   return
 }
 

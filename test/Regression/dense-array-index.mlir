@@ -12,9 +12,9 @@
 // RUN: not tile-opt %t.nul.mlir 2>&1 | FileCheck %s --check-prefix=NUL
 // NUL: nul.mlir:2:38: error: expected integer or float type, got: '!i'
 // RUN: not tile-compile %s -o %t.so 2>&1 | FileCheck %s --check-prefix=COMPILE
-// COMPILE: dense-array-index.mlir":[[# @LINE + 6]]:22): error: expected integer or float type, got: 'index'
+// COMPILE: dense-array-index.mlir:[[# @LINE + 6]]:22: error: expected integer or float type, got: 'index'
 // COMPILE: error: expected integer or float type, got: '!alias'
-// COMPILE: tile-compile: error: cannot parse
+// COMPILE: tile-compile: error: '{{.*}}' is not valid: parsing and verifying it failed
 
 // CHECK: dense-array-index.mlir:[[# @LINE + 2]]:22: error: expected integer or float type, got: 'index'
 func.func @direct() attributes {

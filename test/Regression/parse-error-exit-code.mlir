@@ -10,8 +10,8 @@
 // RUN: not tile-opt %s --split-input-file -o %t.out 2>&1 | FileCheck %s
 // RUN: not ls %t.out
 // RUN: not tile-compile %s -o %t.so 2>&1 | FileCheck %s --check-prefix=COMPILE
-// COMPILE: parse-error-exit-code.mlir":[[# @LINE + 8]]:6): error: expected '"' in string literal
-// COMPILE: tile-compile: error: cannot parse
+// COMPILE: parse-error-exit-code.mlir:[[# @LINE + 8]]:6: error: expected '"' in string literal
+// COMPILE: tile-compile: error: '{{.*}}' is not valid: parsing and verifying it failed
 
 // In a kernel: the stray quote follows the pipe type of the line before.
 // CHECK: parse-error-exit-code.mlir:[[# @LINE + 4]]:6: error: expected '"' in string literal

@@ -3,16 +3,6 @@
 // tile-select-mma.
 // RUN: tile-opt %s -split-input-file -verify-diagnostics --tile-select-mma
 
-// TargetInfo::verifyKernel: whole warps of the target.
-func.func @kernel_threads_not_warp_multiple() {
-  // expected-error @+1 {{'tile.kernel' op expects whole warps: 100 threads is not a multiple of sm_90a's warp size 32}}
-  tile.kernel @k blocks(%bx) in [1] threads(100) {
-  }
-  return
-}
-
-// -----
-
 // TargetInfo::verifyKernel: a thread count that is a multiple of the warpgroup.
 func.func @ws_threads_not_warpgroup_multiple() {
   tile.kernel @k blocks(%bx) in [1] threads(192) {

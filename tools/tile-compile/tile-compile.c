@@ -124,11 +124,83 @@ static void defaultRuntimeDir(char *dir, size_t size) {
   snprintf(dir, size, "%s/lib", self);
 }
 
+/// The text diagnostics point into (the input after `-D` substitution, which
+/// keeps its lines), and its name.
+static const char *sourceName;
+static const char *sourceText;
+
+/// The file, line and column of `loc`: a file location, or the first one
+/// inside a name, call-site (its callee) or fused location.
+static bool fileLineCol(MlirLocation loc, MlirStringRef *file, int *line,
+                        int *col, int depth) {
+  if (depth > 16 || mlirLocationIsNull(loc))
+    return false;
+  if (mlirLocationIsAFileLineColRange(loc)) {
+    MlirIdentifier name = mlirLocationFileLineColRangeGetFilename(loc);
+    *file = mlirIdentifierStr(name);
+    *line = mlirLocationFileLineColRangeGetStartLine(loc);
+    *col = mlirLocationFileLineColRangeGetStartColumn(loc);
+    return true;
+  }
+  if (mlirLocationIsAName(loc))
+    return fileLineCol(mlirLocationNameGetChildLoc(loc), file, line, col,
+                       depth + 1);
+  if (mlirLocationIsACallSite(loc))
+    return fileLineCol(mlirLocationCallSiteGetCallee(loc), file, line, col,
+                       depth + 1);
+  if (mlirLocationIsAFused(loc)) {
+    intptr_t n = mlirLocationFusedGetNumLocations(loc);
+    MlirLocation *locs = n > 0 ? calloc((size_t)n, sizeof(MlirLocation)) : NULL;
+    bool found = false;
+    if (locs) {
+      mlirLocationFusedGetLocations(loc, locs);
+      for (intptr_t i = 0; i < n && !found; ++i)
+        found = fileLineCol(locs[i], file, line, col, depth + 1);
+      free(locs);
+    }
+    return found;
+  }
+  return false;
+}
+
+/// Prints `loc` as `file:line:col` where it has one, else as MLIR prints it;
+/// returns the line and column when the location points into sourceText.
+static bool printLocation(MlirLocation loc, FILE *out, int *line, int *col) {
+  MlirStringRef file;
+  if (!fileLineCol(loc, &file, line, col, 0)) {
+    mlirLocationPrint(loc, writeToFile, out);
+    return false;
+  }
+  fprintf(out, "%.*s:%d:%d", (int)file.length, file.data, *line, *col);
+  return sourceText && sourceName && strlen(sourceName) == file.length &&
+         !strncmp(sourceName, file.data, file.length);
+}
+
+/// Prints line `line` of sourceText and a caret under column `col`.
+static void printSourceLine(int line, int col, FILE *out) {
+  const char *p = sourceText;
+  for (int i = 1; i < line && p; ++i) {
+    p = strchr(p, '\n');
+    if (p)
+      ++p;
+  }
+  if (!p || line < 1)
+    return;
+  const char *end = strchr(p, '\n');
+  int length = end ? (int)(end - p) : (int)strlen(p);
+  fprintf(out, "%.*s\n", length, p);
+  for (int i = 1; i < col && i <= length; ++i)
+    fputc(p[i - 1] == '\t' ? '\t' : ' ', out);
+  fputs("^\n", out);
+}
+
 /// Prints errors and warnings (the compiler's decisions that need a word,
-/// such as a stage count lowered to fit) as the context would print errors
-/// alone without a handler; notes follow their diagnostic.
+/// such as a stage count lowered to fit) as tile-opt does: `file:line:col:`,
+/// the message, the source line with a caret; notes follow their diagnostic.
 static void printDiagnostic(MlirDiagnostic diagnostic, FILE *out) {
-  mlirLocationPrint(mlirDiagnosticGetLocation(diagnostic), writeToFile, out);
+  int line = 0, col = 0;
+  bool inSource =
+      printLocation(mlirDiagnosticGetLocation(diagnostic), out, &line, &col);
   switch (mlirDiagnosticGetSeverity(diagnostic)) {
   case MlirDiagnosticError:
     fputs(": error: ", out);
@@ -145,6 +217,8 @@ static void printDiagnostic(MlirDiagnostic diagnostic, FILE *out) {
   }
   mlirDiagnosticPrint(diagnostic, writeToFile, out);
   fputc('\n', out);
+  if (inSource)
+    printSourceLine(line, col, out);
   for (intptr_t i = 0, e = mlirDiagnosticGetNumNotes(diagnostic); i < e; ++i) {
     MlirDiagnostic note = mlirDiagnosticGetNote(diagnostic, i);
     // Not the whole op the diagnostic is attached to (the context's
@@ -333,6 +407,7 @@ int main(int argc, char **argv) {
   char *header = NULL; // the C header's text, made before compiling
   size_t headerSize = 0;
   char *text = tuneReadFile(o.input);
+  char *source = NULL; // the substituted text, kept for diagnostics
   bool *used = tuneAlloc(o.defines.count * sizeof(bool));
   if (!text) {
     // Reported by the parser: the file cannot be read.
@@ -361,19 +436,25 @@ int main(int argc, char **argv) {
       free(used);
       goto done_context;
     }
+    sourceName = o.input;
+    sourceText = substituted;
     module = tileModuleCreateParse(ctx,
                                    mlirStringRefCreateFromCString(substituted),
                                    mlirStringRefCreateFromCString(o.input));
-    free(substituted);
+    source = substituted;
   }
   for (size_t i = 0; text && i < o.defines.count; ++i)
     if (!used[i])
       fprintf(stderr, "tile-compile: warning: -D %s is not used by '%s'\n",
               o.defines.items[i].name, o.input);
+  bool readable = text != NULL;
   free(text);
   free(used);
   if (mlirModuleIsNull(module)) {
-    fail("cannot parse '%s'", o.input);
+    fail(readable
+             ? "'%s' is not valid: parsing and verifying it failed (see above)"
+             : "cannot read '%s' (see above)",
+         o.input);
     goto done_context;
   }
   if (!hasPublicFunction(module)) {
@@ -431,7 +512,7 @@ int main(int argc, char **argv) {
       mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module));
   mlirPassManagerDestroy(pm);
   if (mlirLogicalResultIsFailure(ran)) {
-    fail("compiling '%s' failed", o.input);
+    fail("the tile-to-nvvm pipeline failed on '%s' (see above)", o.input);
     goto done;
   }
   if (o.keepLLVM) {
@@ -499,6 +580,7 @@ done:
   mlirModuleDestroy(module);
 done_context:
   mlirContextDestroy(ctx);
+  free(source);
   tuneParamsFree(&o.defines);
   return status;
 }

@@ -53,6 +53,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
@@ -146,6 +147,14 @@ int main(int argc, char **argv) {
   mlir::registerGPUPasses();
   mlir::gpu::registerGPUToNVVMPipeline();
   registerUpstreamConversionPasses();
+
+  // A diagnostic shows the source line; the op in generic form (up to a
+  // whole kernel) only with --mlir-print-op-on-diagnostic.
+  mlir::registerMLIRContextCLOptions();
+  auto &options = llvm::cl::getRegisteredOptions();
+  if (auto *printOp = static_cast<llvm::cl::opt<bool> *>(
+          options.lookup("mlir-print-op-on-diagnostic")))
+    printOp->setInitialValue(false);
 
   // What MlirOptMain(argc, argv, ...) does, with diagnostic handlers that
   // record errors installed on each context while it parses and before its
