@@ -23,9 +23,10 @@ BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
 LLVM_PREFIX=/usr/lib/llvm-22
 
 # lld-22: tile-to-rocdl links AMD code objects (format=bin) with LLVM 22's
-# ld.lld (the lit tests of the AMD backend use it).
+# ld.lld (the lit tests of the AMD backend use it). pkgconf: the test of the
+# pkg-config files. python3-numpy: the tests of the Python package.
 PACKAGES=(libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools lld-22
-          ninja-build cmake g++ gcc)
+          ninja-build cmake g++ gcc pkgconf python3-numpy)
 # The libFuzzer build: clang and its runtimes (libFuzzer, ASan).
 if [[ "${TILE_LIBFUZZER:-0}" == 1 ]]; then
   PACKAGES+=(clang-22 libclang-rt-22-dev)

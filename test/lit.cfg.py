@@ -30,6 +30,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.tile_tools_dir, config.llvm_tools_dir]
 tools = [
     "tile-opt",
+    "tile-compile",
     "tile-layout",
     "tile-layout-algebra-test",
     "tile-lds-banks-test",

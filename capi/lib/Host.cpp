@@ -30,6 +30,21 @@ MlirLogicalResult tileModuleEmitCHeader(MlirModule module, MlirStringRef guard,
   return mlirLogicalResultSuccess();
 }
 
+MlirLogicalResult tileModuleEmitSignatures(MlirModule module,
+                                           MlirStringCallback callback,
+                                           void *userData) {
+  if (mlirModuleIsNull(module) || !callback)
+    return mlirLogicalResultFailure();
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (failed(tile::host::emitSignatures(unwrap(module), os)))
+    return mlirLogicalResultFailure();
+  detail::CallbackOstream stream(callback, userData);
+  stream << text;
+  stream.flush();
+  return mlirLogicalResultSuccess();
+}
+
 MlirLogicalResult tileModuleEmitObjectFile(MlirModule module,
                                            MlirStringRef path, int optLevel) {
   if (mlirModuleIsNull(module))

@@ -2,6 +2,8 @@
 
 #include "tile/Dialect/ParserGuards.h"
 
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/AsmParser/AsmParserState.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AttrTypeSubElements.h"
@@ -11,11 +13,13 @@
 #include "mlir/IR/IntegerSet.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/Support/SourceMgr.h"
 
 #include <limits>
 
@@ -338,6 +342,33 @@ LogicalResult mlir::tile::verifyGuarded(Operation *root) {
   return checkPrinterHazards(root);
 }
 
+/// Gives the arguments of the module's functions their source names
+/// (`%A` in `func.func @gemm(%A: ...)`) as name locations around their
+/// locations: the C header and the function table of a compiled library
+/// name arguments after them. Numbered names (`%0`, `%arg0`) are left alone.
+static void nameFunctionArguments(ModuleOp module,
+                                  const AsmParserState &state) {
+  for (auto function : module.getBody()->getOps<FunctionOpInterface>()) {
+    if (function.isExternal())
+      continue;
+    Block &entry = function.getFunctionBody().front();
+    const AsmParserState::BlockDefinition *def = state.getBlockDef(&entry);
+    if (!def || def->arguments.size() != entry.getNumArguments())
+      continue;
+    for (auto [arg, argDef] : llvm::zip(entry.getArguments(), def->arguments)) {
+      const char *start = argDef.loc.Start.getPointer();
+      const char *end = argDef.loc.End.getPointer();
+      if (!start || end <= start + 1 || *start != '%')
+        continue;
+      StringRef name(start + 1, end - start - 1);
+      if (llvm::isDigit(name.front()) || isa<NameLoc>(arg.getLoc()))
+        continue;
+      arg.setLoc(NameLoc::get(StringAttr::get(module.getContext(), name),
+                              arg.getLoc()));
+    }
+  }
+}
+
 OwningOpRef<ModuleOp> mlir::tile::parseSourceGuarded(MLIRContext *context,
                                                      StringRef text,
                                                      StringRef bufferName) {
@@ -350,10 +381,23 @@ OwningOpRef<ModuleOp> mlir::tile::parseSourceGuarded(MLIRContext *context,
       sawError = true;
     return failure();
   });
+  // What parseSourceString<ModuleOp> does, keeping the parser's state: the
+  // source names of the functions' arguments.
   ParserConfig config(context, /*verifyAfterParse=*/false);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBuffer(text, bufferName,
+                                       /*RequiresNullTerminator=*/false),
+      llvm::SMLoc());
+  Block block;
+  AsmParserState state;
+  if (failed(parseAsmSourceFile(sourceMgr, &block, config, &state)))
+    return nullptr;
   OwningOpRef<ModuleOp> module =
-      parseSourceString<ModuleOp>(text, config, bufferName);
+      detail::constructContainerOpForParserIfNecessary<ModuleOp>(
+          &block, context, FileLineColLoc::get(context, bufferName, 0, 0));
   if (!module || sawError || failed(verifyGuarded(*module)))
     return nullptr;
+  nameFunctionArguments(*module, state);
   return module;
 }

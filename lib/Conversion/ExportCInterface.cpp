@@ -6,7 +6,9 @@
 // scalars each. A C host wants the former under the function's name: `f`
 // becomes the internal `_mlir_tile_expanded_f`, and a new `f` forwards to
 // the wrapper, which keeps its upstream name for the ExecutionEngine.
-// Private functions with a body become internal (not exported).
+// Private functions with a body become internal (not exported). C has no
+// portable 16-bit float argument type: the exported `f` takes f16 and bf16
+// scalars as their bits (uint16_t in the C header) and bitcasts them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -100,14 +102,35 @@ public:
       // ExecutionEngine's invokePacked looks for `_mlir_ciface_<name>`.
       OpBuilder builder(wrapper);
       builder.setInsertionPointAfter(wrapper);
-      auto exported = LLVM::LLVMFuncOp::create(builder, wrapper.getLoc(), name,
-                                               wrapper.getFunctionType());
+      LLVM::LLVMFunctionType wrapperType = wrapper.getFunctionType();
+      auto asBits = [&](Type type) -> Type {
+        return isa<Float16Type, BFloat16Type>(type) ? builder.getI16Type()
+                                                    : type;
+      };
+      SmallVector<Type> params =
+          llvm::map_to_vector(wrapperType.getParams(), asBits);
+      Type result = asBits(wrapperType.getReturnType());
+      auto exported = LLVM::LLVMFuncOp::create(
+          builder, wrapper.getLoc(), name,
+          LLVM::LLVMFunctionType::get(result, params, wrapperType.isVarArg()));
       Block *entry = exported.addEntryBlock(builder);
       builder.setInsertionPointToStart(entry);
       checkDescriptorPointers(builder, symbols, exported, name);
-      auto call = LLVM::CallOp::create(builder, wrapper.getLoc(), wrapper,
-                                       entry->getArguments());
-      LLVM::ReturnOp::create(builder, wrapper.getLoc(), call.getResults());
+      SmallVector<Value> operands;
+      for (auto [arg, type] :
+           llvm::zip(entry->getArguments(), wrapperType.getParams()))
+        operands.push_back(
+            arg.getType() == type
+                ? Value(arg)
+                : LLVM::BitcastOp::create(builder, wrapper.getLoc(), type, arg)
+                      .getResult());
+      auto call =
+          LLVM::CallOp::create(builder, wrapper.getLoc(), wrapper, operands);
+      SmallVector<Value> results(call.getResults());
+      if (!results.empty() && results[0].getType() != result)
+        results[0] = LLVM::BitcastOp::create(builder, wrapper.getLoc(), result,
+                                             results[0]);
+      LLVM::ReturnOp::create(builder, wrapper.getLoc(), results);
       symbols.insert(exported);
       func.setLinkage(LLVM::Linkage::Internal);
     }

@@ -78,6 +78,8 @@ struct TileLevelOptions {
   bool hostRuntime = true;
   bool cInterface = true;
   bool fpContract = true;
+  /// The decision passes' remarks=true.
+  bool remarks = false;
 };
 
 /// From tile-attach-target to tile-prepare-host: the target, resource

@@ -86,10 +86,13 @@ void mlir::tile::pipelines::addTileLevelPasses(
   // Decisions written on the kernels: the launch order (applied by
   // convert-tile-to-gpu), persistent grids (applied at once: pipelining and
   // warp specialization see the tile loop).
-  pm.addPass(createLaunchOrder());
+  LaunchOrderOptions launchOrder;
+  launchOrder.emitRemarks = options.remarks;
+  pm.addPass(createLaunchOrder(launchOrder));
   PersistentBlocksOptions persistent;
   persistent.decide = options.persistent;
   persistent.clusters = options.clusters;
+  persistent.emitRemarks = options.remarks;
   pm.addPass(createPersistentBlocks(persistent));
   if (options.fpContract)
     pm.addPass(createFpContract());
@@ -100,13 +103,19 @@ void mlir::tile::pipelines::addTileLevelPasses(
     pm.addPass(createInjectPipeline());
     pm.addPass(createRegisterPrefetch());
   }
-  pm.addPass(createLayoutInference());
+  LayoutInferenceOptions layouts;
+  layouts.emitRemarks = options.remarks;
+  pm.addPass(createLayoutInference(layouts));
   // Tensor copies for the pipes on sm_90 (the swizzles are chosen now).
-  if (options.pipeline)
-    pm.addPass(createSelectTma());
+  if (options.pipeline) {
+    SelectTmaOptions tma;
+    tma.emitRemarks = options.remarks;
+    pm.addPass(createSelectTma(tma));
+  }
   if (options.pipeline) {
     WarpSpecializeOptions ws;
     ws.all = options.warpSpecialize;
+    ws.emitRemarks = options.remarks;
     pm.addPass(createWarpSpecialize(ws));
   }
   // Again with the multi-buffered tiles and the layouts' padding.
@@ -204,6 +213,7 @@ void mlir::tile::buildTileToNVVMPipeline(
   tileLevel.hostRuntime = options.hostRuntime;
   tileLevel.cInterface = options.cInterface;
   tileLevel.fpContract = options.fpContract;
+  tileLevel.remarks = options.remarks;
   pipelines::addTileLevelPasses(pm, tileLevel);
 
   // NVGPU/NVVM and host lowering, as upstream's gpu-lower-to-nvvm-pipeline,

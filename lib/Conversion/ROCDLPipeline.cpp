@@ -95,6 +95,7 @@ void mlir::tile::buildTileToROCDLPipeline(
   tileLevel.hostRuntime = options.hostRuntime;
   tileLevel.cInterface = options.cInterface;
   tileLevel.fpContract = options.fpContract;
+  tileLevel.remarks = options.remarks;
   pipelines::addTileLevelPasses(pm, tileLevel);
 
   // Host lowering as in tile-to-nvvm; the kernels through AMDGPU / ROCDL

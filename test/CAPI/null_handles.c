@@ -315,6 +315,25 @@ static void testModules(MlirContext ctx) {
   // or is a C or C++ keyword
   EXPECT(mlirLogicalResultIsFailure(
       tileModuleEmitCHeader(fine, (MlirStringRef){NULL, 3}, printText, NULL)));
+
+  // The function table: null handles, then what it cannot describe.
+  EXPECT(mlirLogicalResultIsFailure(
+      tileModuleEmitSignatures((MlirModule){NULL}, printText, NULL)));
+  EXPECT(
+      mlirLogicalResultIsFailure(tileModuleEmitSignatures(fine, NULL, NULL)));
+  printf("\n");
+  EXPECT(mlirLogicalResultIsSuccess(
+      tileModuleEmitSignatures(fine, printText, NULL)));
+  printf("\n");
+  // CHECK: {"functions":[{"args":[],"name":"f","result":null}],"version":1}
+  MlirModule unranked = tileModuleCreateParse(
+      ctx, str("func.func @u(%x: memref<*xf32>) {\n  return\n}\n"),
+      str("unranked"));
+  EXPECT(mlirLogicalResultIsFailure(
+      tileModuleEmitSignatures(unranked, printText, NULL)));
+  // CHECK: diagnostic: 'func.func' op cannot be described for callers:
+  // argument #0 is an unranked memref
+  mlirModuleDestroy(unranked);
   mlirModuleDestroy(fine);
 }
 

@@ -31,6 +31,20 @@ func.func @plain() {
   return
 }
 
+// 16-bit float scalars cross the C interface as their bits (uint16_t in the
+// C header): the exported function takes and returns i16 and bitcasts.
+// CHECK-LABEL: llvm.func @scale(
+// CHECK-SAME: %[[P:.*]]: !llvm.ptr, %[[H:.*]]: i16, %[[B:.*]]: i16) -> i16 {
+// CHECK-DAG: %[[HF:.*]] = llvm.bitcast %[[H]] : i16 to f16
+// CHECK-DAG: %[[BF:.*]] = llvm.bitcast %[[B]] : i16 to bf16
+// CHECK: %[[R:.*]] = llvm.call @_mlir_ciface_scale(%[[P]], %[[HF]], %[[BF]]) : (!llvm.ptr, f16, bf16) -> f16
+// CHECK-NEXT: %[[RB:.*]] = llvm.bitcast %[[R]] : f16 to i16
+// CHECK-NEXT: llvm.return %[[RB]] : i16
+func.func @scale(%A: memref<?xf16>, %h: f16, %b: bf16) -> f16
+    attributes {llvm.emit_c_interface} {
+  return %h : f16
+}
+
 // A private helper stays inside the object (internal linkage); private
 // declarations (runtime functions) stay external.
 // CHECK-LABEL: llvm.func internal @helper(
@@ -41,3 +55,4 @@ func.func private @helper() {
   return
 }
 func.func private @runtime_decl()
+

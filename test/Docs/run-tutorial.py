@@ -6,7 +6,8 @@ each command and its output for FileCheck.
 
 A command must exit 0, except one with a trailing comment `# fails`
 (must exit non-zero) or `# exits N ...` (0 or N accepted). `cc` at the
-start of a command is replaced by the test's C compiler (--cc).
+start of a command is replaced by the test's C compiler (--cc), and the
+word `python3` by the test's Python (--python).
 """
 import argparse
 import os
@@ -36,11 +37,13 @@ def main():
     ap.add_argument("--tile-opt", required=True, help="this build's tile-opt")
     ap.add_argument("--lib", required=True)
     ap.add_argument("--cc", required=True)
+    ap.add_argument("--python", default="python3")
     ap.add_argument("--work", required=True)
     a = ap.parse_args()
     os.makedirs(os.path.join(a.work, "build"), exist_ok=True)
     links = {"examples": os.path.join(a.src, "examples"),
              "runtime": os.path.join(a.src, "runtime"),
+             "python": os.path.join(a.src, "python"),
              "build/bin": os.path.dirname(os.path.abspath(a.tile_opt)),
              "build/lib": a.lib}
     for name, target in links.items():
@@ -52,6 +55,7 @@ def main():
     for cmd in commands(text):
         comment = re.search(r"#\s*(fails|exits (\d+))\b", cmd)
         run = re.sub(r"^cc\s", a.cc + " ", cmd)
+        run = re.sub(r"(^|\s)python3\s", r"\g<1>" + a.python + " ", run)
         print("$ " + cmd, flush=True)
         proc = subprocess.run(["bash", "-o", "pipefail", "-c", run],
                               cwd=a.work, stdout=subprocess.PIPE,

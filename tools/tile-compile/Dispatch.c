@@ -14,6 +14,7 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "tile-c/Parse.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,6 +100,8 @@ static void recordFunction(Group *g, MlirOperation func) {
   g->numResults = (int)mlirFunctionTypeGetNumResults(type);
   g->argTypes = tuneAlloc((size_t)g->numArgs * sizeof(char *));
   g->argAttrs = tuneAlloc((size_t)g->numArgs * sizeof(char *));
+  g->argNames = tuneAlloc((size_t)g->numArgs * sizeof(char *));
+  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
   g->results = tuneAlloc((size_t)g->numResults * sizeof(char *));
   for (int i = 0; i < g->numArgs; ++i) {
     g->argTypes[i] = tuneTypeString(mlirFunctionTypeGetInput(type, i));
@@ -108,6 +111,24 @@ static void recordFunction(Group *g, MlirOperation func) {
                    mlirArrayAttrGetElement(argAttrs, i)) > 0;
     g->argAttrs[i] = has ? tuneAttrString(mlirArrayAttrGetElement(argAttrs, i))
                          : tuneStrdup("");
+    // The source name of the argument (a name location, tile-c/Parse.h),
+    // kept by the dispatcher for the header and the function table.
+    g->argNames[i] = tuneStrdup("");
+    if (mlirBlockIsNull(entry) || i >= mlirBlockGetNumArguments(entry))
+      continue;
+    MlirLocation loc = mlirValueGetLocation(mlirBlockGetArgument(entry, i));
+    if (!mlirLocationIsAName(loc))
+      continue;
+    MlirStringRef name = mlirIdentifierStr(mlirLocationNameGetName(loc));
+    bool plain = name.length > 0;
+    for (size_t c = 0; c < name.length && plain; ++c)
+      plain = isalnum((unsigned char)name.data[c]) || name.data[c] == '_';
+    if (plain) {
+      free(g->argNames[i]);
+      g->argNames[i] = tuneAlloc(name.length + 1);
+      memcpy(g->argNames[i], name.data, name.length);
+      g->argNames[i][name.length] = 0;
+    }
   }
   for (int i = 0; i < g->numResults; ++i)
     g->results[i] = tuneTypeString(mlirFunctionTypeGetResult(type, i));
@@ -399,11 +420,13 @@ done:
     for (int i = 0; i < g->numArgs; ++i) {
       free(g->argTypes[i]);
       free(g->argAttrs[i]);
+      free(g->argNames[i]);
     }
     for (int i = 0; i < g->numResults; ++i)
       free(g->results[i]);
     free(g->argTypes);
     free(g->argAttrs);
+    free(g->argNames);
     free(g->results);
   }
   free(s.groups);

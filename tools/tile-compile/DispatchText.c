@@ -98,9 +98,12 @@ char *dispatcherText(const Group *g) {
     add(&t, ")\n");
   }
   add(&t, "func.func @%s(", g->function);
-  for (int i = 0; i < g->numArgs; ++i)
+  for (int i = 0; i < g->numArgs; ++i) {
     add(&t, "%s%%arg%d: %s%s%s", i ? ", " : "", i, g->argTypes[i],
         *g->argAttrs[i] ? " " : "", g->argAttrs[i]);
+    if (*g->argNames[i])
+      add(&t, " loc(\"%s\")", g->argNames[i]);
+  }
   add(&t, ")");
   if (g->numResults) {
     add(&t, " -> (");

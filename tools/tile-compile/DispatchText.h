@@ -17,9 +17,9 @@ typedef struct {
   TuneEntry **entries;
   size_t count;
   int *variant; /// per entry: its variant
-  /// The function as written: per argument its type and attributes, and
-  /// the result types.
-  char **argTypes, **argAttrs, **results;
+  /// The function as written: per argument its type, attributes and source
+  /// name ("" if none), and the result types.
+  char **argTypes, **argAttrs, **argNames, **results;
   int numArgs, numResults;
 } Group;
 

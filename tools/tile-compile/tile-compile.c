@@ -14,12 +14,18 @@
 // each function and a dispatcher that picks one per call by shape
 // (Dispatch.c, docs/tuner.md).
 //
+// A library also exports `tile_mlir_signatures`, a JSON description of its
+// functions (Library.c) for callers without MLIR, such as python/tile_mlir.
+//
 // Written in C over the tile-mlir C API: tileModuleEmitCHeader,
-// tileModuleEmitObjectFile (tile-c/Host.h) and the pass manager.
+// tileModuleEmitSignatures, tileModuleEmitObjectFile (tile-c/Host.h) and the
+// pass manager.
 //
 //===----------------------------------------------------------------------===//
 
+#include "Diagnostics.h"
 #include "Dispatch.h"
+#include "Library.h"
 #include "Tune.h"
 
 #include "mlir-c/BuiltinAttributes.h"
@@ -29,6 +35,7 @@
 #include "tile-c/Host.h"
 #include "tile-c/Parse.h"
 #include "tile-c/Registration.h"
+#include "tile-c/Version.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -66,17 +73,20 @@ static const char *const usage =
     "                        '$ORIGIN' for a library shipped next to it)\n"
     "  --cc CC               the C compiler that links (default: $CC or cc)\n"
     "  --keep-llvm FILE      also write the lowered module (LLVM dialect)\n"
+    "  --remarks             print what the compiler decided and why (the\n"
+    "                        tile-to-nvvm option remarks=true)\n"
     "  -D NAME=VALUE         the value of the placeholder ${NAME} in INPUT\n"
     "  --tuned CACHE         build the winners of tile-tune's CACHE for the\n"
     "                        chip, with a dispatcher per tuned function\n"
     "  --keep-source FILE    also write the module as compiled (after -D\n"
-    "                        and --tuned), before lowering\n";
+    "                        and --tuned), before lowering\n"
+    "  --version             print the tile-mlir and LLVM versions\n";
 
 typedef struct {
   const char *input, *output, *header, *chip, *format, *extra, *runtimeDir;
   const char *cc, *keepLLVM, *rpath, *tuned, *keepSource;
   int optLevel;
-  bool objectOnly;
+  bool objectOnly, remarks;
   TuneParams defines;
 } Options;
 
@@ -124,126 +134,6 @@ static void defaultRuntimeDir(char *dir, size_t size) {
   snprintf(dir, size, "%s/lib", self);
 }
 
-/// The text diagnostics point into (the input after `-D` substitution, which
-/// keeps its lines), and its name.
-static const char *sourceName;
-static const char *sourceText;
-
-/// The file, line and column of `loc`: a file location, or the first one
-/// inside a name, call-site (its callee) or fused location.
-static bool fileLineCol(MlirLocation loc, MlirStringRef *file, int *line,
-                        int *col, int depth) {
-  if (depth > 16 || mlirLocationIsNull(loc))
-    return false;
-  if (mlirLocationIsAFileLineColRange(loc)) {
-    MlirIdentifier name = mlirLocationFileLineColRangeGetFilename(loc);
-    *file = mlirIdentifierStr(name);
-    *line = mlirLocationFileLineColRangeGetStartLine(loc);
-    *col = mlirLocationFileLineColRangeGetStartColumn(loc);
-    return true;
-  }
-  if (mlirLocationIsAName(loc))
-    return fileLineCol(mlirLocationNameGetChildLoc(loc), file, line, col,
-                       depth + 1);
-  if (mlirLocationIsACallSite(loc))
-    return fileLineCol(mlirLocationCallSiteGetCallee(loc), file, line, col,
-                       depth + 1);
-  if (mlirLocationIsAFused(loc)) {
-    intptr_t n = mlirLocationFusedGetNumLocations(loc);
-    MlirLocation *locs = n > 0 ? calloc((size_t)n, sizeof(MlirLocation)) : NULL;
-    bool found = false;
-    if (locs) {
-      mlirLocationFusedGetLocations(loc, locs);
-      for (intptr_t i = 0; i < n && !found; ++i)
-        found = fileLineCol(locs[i], file, line, col, depth + 1);
-      free(locs);
-    }
-    return found;
-  }
-  return false;
-}
-
-/// Prints `loc` as `file:line:col` where it has one, else as MLIR prints it;
-/// returns the line and column when the location points into sourceText.
-static bool printLocation(MlirLocation loc, FILE *out, int *line, int *col) {
-  MlirStringRef file;
-  if (!fileLineCol(loc, &file, line, col, 0)) {
-    mlirLocationPrint(loc, writeToFile, out);
-    return false;
-  }
-  fprintf(out, "%.*s:%d:%d", (int)file.length, file.data, *line, *col);
-  return sourceText && sourceName && strlen(sourceName) == file.length &&
-         !strncmp(sourceName, file.data, file.length);
-}
-
-/// Prints line `line` of sourceText and a caret under column `col`.
-static void printSourceLine(int line, int col, FILE *out) {
-  const char *p = sourceText;
-  for (int i = 1; i < line && p; ++i) {
-    p = strchr(p, '\n');
-    if (p)
-      ++p;
-  }
-  if (!p || line < 1)
-    return;
-  const char *end = strchr(p, '\n');
-  int length = end ? (int)(end - p) : (int)strlen(p);
-  fprintf(out, "%.*s\n", length, p);
-  for (int i = 1; i < col && i <= length; ++i)
-    fputc(p[i - 1] == '\t' ? '\t' : ' ', out);
-  fputs("^\n", out);
-}
-
-/// Prints errors and warnings (the compiler's decisions that need a word,
-/// such as a stage count lowered to fit) as tile-opt does: `file:line:col:`,
-/// the message, the source line with a caret; notes follow their diagnostic.
-static void printDiagnostic(MlirDiagnostic diagnostic, FILE *out) {
-  int line = 0, col = 0;
-  bool inSource =
-      printLocation(mlirDiagnosticGetLocation(diagnostic), out, &line, &col);
-  switch (mlirDiagnosticGetSeverity(diagnostic)) {
-  case MlirDiagnosticError:
-    fputs(": error: ", out);
-    break;
-  case MlirDiagnosticWarning:
-    fputs(": warning: ", out);
-    break;
-  case MlirDiagnosticNote:
-    fputs(": note: ", out);
-    break;
-  default:
-    fputs(": remark: ", out);
-    break;
-  }
-  mlirDiagnosticPrint(diagnostic, writeToFile, out);
-  fputc('\n', out);
-  if (inSource)
-    printSourceLine(line, col, out);
-  for (intptr_t i = 0, e = mlirDiagnosticGetNumNotes(diagnostic); i < e; ++i) {
-    MlirDiagnostic note = mlirDiagnosticGetNote(diagnostic, i);
-    // Not the whole op the diagnostic is attached to (the context's
-    // "see current operation" notes): its location says where.
-    char *text = NULL;
-    size_t size = 0;
-    FILE *memory = open_memstream(&text, &size);
-    if (memory) {
-      mlirDiagnosticPrint(note, writeToFile, memory);
-      fclose(memory);
-    }
-    if (!text || strncmp(text, "see current operation", 21))
-      printDiagnostic(note, out);
-    free(text);
-  }
-}
-
-static MlirLogicalResult handleDiagnostic(MlirDiagnostic diagnostic,
-                                          void *userData) {
-  MlirDiagnosticSeverity severity = mlirDiagnosticGetSeverity(diagnostic);
-  if (severity == MlirDiagnosticError || severity == MlirDiagnosticWarning)
-    printDiagnostic(diagnostic, stderr);
-  return mlirLogicalResultSuccess();
-}
-
 /// Whether the paths `a` and `b` name the same file (the same text, or the
 /// same existing file).
 static bool sameFile(const char *a, const char *b) {
@@ -263,9 +153,8 @@ static bool hasPublicFunction(MlirModule module) {
     MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
     if (name.length != 9 || strncmp(name.data, "func.func", 9))
       continue;
-    MlirAttribute visibility =
-        mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(
-                                                "sym_visibility"));
+    MlirAttribute visibility = mlirOperationGetAttributeByName(
+        op, mlirStringRefCreateFromCString("sym_visibility"));
     if (mlirAttributeIsNull(visibility))
       return true;
     MlirStringRef value = mlirStringAttrGetValue(visibility);
@@ -322,8 +211,15 @@ static int parseOptions(int argc, char **argv, Options *o) {
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       fputs(usage, stdout);
       exit(0);
+    } else if (!strcmp(a, "--version")) {
+      printf("tile-compile (tile-mlir) %s\nLLVM and MLIR %s\n",
+             tileGetVersion(), tileGetLLVMVersion());
+      exit(0);
     } else if (!strcmp(a, "-c")) {
       o->objectOnly = true;
+      continue;
+    } else if (!strcmp(a, "--remarks")) {
+      o->remarks = true;
       continue;
     } else if (!strcmp(a, "-o")) {
       value = &o->output;
@@ -393,6 +289,7 @@ int main(int argc, char **argv) {
   Options o;
   if (parseOptions(argc, argv, &o))
     return 1;
+  diagnosticsPrintRemarks(o.remarks);
 
   MlirDialectRegistry registry = mlirDialectRegistryCreate();
   tileRegisterAllDialects(registry);
@@ -406,6 +303,8 @@ int main(int argc, char **argv) {
   MlirModule module = {NULL};
   char *header = NULL; // the C header's text, made before compiling
   size_t headerSize = 0;
+  char *signatures = NULL; // the function table (Library.h)
+  size_t signaturesSize = 0;
   char *text = tuneReadFile(o.input);
   char *source = NULL; // the substituted text, kept for diagnostics
   bool *used = tuneAlloc(o.defines.count * sizeof(bool));
@@ -414,8 +313,8 @@ int main(int argc, char **argv) {
     module = tileModuleCreateParseFromFile(
         ctx, mlirStringRefCreateFromCString(o.input));
   } else if (o.tuned) {
-    module = tileBuildTunedModule(ctx, text, o.input, &o.defines, used,
-                                  o.tuned, o.chip ? o.chip : "sm_90a");
+    module = tileBuildTunedModule(ctx, text, o.input, &o.defines, used, o.tuned,
+                                  o.chip ? o.chip : "sm_90a");
     if (mlirModuleIsNull(module)) {
       free(text);
       free(used);
@@ -428,19 +327,17 @@ int main(int argc, char **argv) {
     if (!substituted) {
       for (size_t i = 0; i < o.defines.count; ++i)
         if (!used[i])
-          fprintf(stderr,
-                  "tile-compile: warning: -D %s is not used by '%s'\n",
+          fprintf(stderr, "tile-compile: warning: -D %s is not used by '%s'\n",
                   o.defines.items[i].name, o.input);
       fail("%s", "parameters without a value (see above)");
       free(text);
       free(used);
       goto done_context;
     }
-    sourceName = o.input;
-    sourceText = substituted;
-    module = tileModuleCreateParse(ctx,
-                                   mlirStringRefCreateFromCString(substituted),
-                                   mlirStringRefCreateFromCString(o.input));
+    diagnosticsSetSource(o.input, substituted);
+    module =
+        tileModuleCreateParse(ctx, mlirStringRefCreateFromCString(substituted),
+                              mlirStringRefCreateFromCString(o.input));
     source = substituted;
   }
   for (size_t i = 0; text && i < o.defines.count; ++i)
@@ -478,6 +375,17 @@ int main(int argc, char **argv) {
     }
   }
 
+  // The library's function table, made from the module as written too.
+  if (!o.objectOnly) {
+    FILE *memory = open_memstream(&signatures, &signaturesSize);
+    bool ok = memory && mlirLogicalResultIsSuccess(tileModuleEmitSignatures(
+                            module, writeToFile, memory));
+    if (!memory || fclose(memory) != 0 || !ok) {
+      fail("cannot describe the functions of '%s' (see above)", o.input);
+      goto done;
+    }
+  }
+
   if (o.keepSource) {
     FILE *file = fopen(o.keepSource, "w");
     if (!file) {
@@ -491,18 +399,18 @@ int main(int argc, char **argv) {
   // tile-to-nvvm, host included.
   char pipeline[4096];
   int n = snprintf(pipeline, sizeof(pipeline),
-                   "builtin.module(tile-to-nvvm{format=%s%s%s %s})", o.format,
+                   "builtin.module(tile-to-nvvm{format=%s%s%s%s %s})", o.format,
                    o.chip ? " chip=" : "", o.chip ? o.chip : "",
-                   o.extra ? o.extra : "");
+                   o.remarks ? " remarks=true" : "", o.extra ? o.extra : "");
   if (n < 0 || (size_t)n >= sizeof(pipeline)) {
     fail("%s", "pipeline options too long");
     goto done;
   }
   MlirPassManager pm = mlirPassManagerCreate(ctx);
   MlirOpPassManager opm = mlirPassManagerGetAsOpPassManager(pm);
-  if (mlirLogicalResultIsFailure(mlirParsePassPipeline(
-          opm, mlirStringRefCreateFromCString(pipeline), writeToFile,
-          stderr))) {
+  if (mlirLogicalResultIsFailure(
+          mlirParsePassPipeline(opm, mlirStringRefCreateFromCString(pipeline),
+                                writeToFile, stderr))) {
     fprintf(stderr, "\n");
     fail("invalid pipeline '%s'", pipeline);
     mlirPassManagerDestroy(pm);
@@ -560,15 +468,30 @@ int main(int argc, char **argv) {
   snprintf(libFlag, sizeof(libFlag), "-L%s", runtimeDir);
   snprintf(rpathFlag, sizeof(rpathFlag), "-Wl,-rpath,%s",
            o.rpath ? o.rpath : runtimeDir);
-  char shared[] = "-shared", dashO[] = "-o", runtime[] = "-ltile_cuda_runtime",
-       noUndefined[] = "-Wl,--no-undefined";
+  char table[PATH_MAX];
+  snprintf(table, sizeof(table), "%s.tmp-XXXXXX.c", o.output);
+  int tableFd = mkstemps(table, 2);
+  if (tableFd < 0) {
+    fail("cannot create a temporary file next to '%s'", o.output);
+    remove(object);
+    goto done;
+  }
+  close(tableFd);
+  if (writeSignatureSource(table, signatures, signaturesSize)) {
+    remove(table);
+    remove(object);
+    goto done;
+  }
+  char shared[] = "-shared", pic[] = "-fPIC", dashO[] = "-o",
+       runtime[] = "-ltile_cuda_runtime", noUndefined[] = "-Wl,--no-undefined";
   char cc[PATH_MAX], output[PATH_MAX];
   snprintf(cc, sizeof(cc), "%s", o.cc);
   snprintf(output, sizeof(output), "%s", o.output);
-  char *link[] = {cc,      shared,    dashO,   output,      object,
-                  libFlag, rpathFlag, runtime, noUndefined, NULL};
+  char *link[] = {cc,    shared,  pic,       dashO,   output,      object,
+                  table, libFlag, rpathFlag, runtime, noUndefined, NULL};
   status = run(link);
   remove(object);
+  remove(table);
   if (status == 0) {
     status = writeHeader(o.header, header, headerSize);
     if (status)
@@ -577,6 +500,7 @@ int main(int argc, char **argv) {
 
 done:
   free(header);
+  free(signatures);
   mlirModuleDestroy(module);
 done_context:
   mlirContextDestroy(ctx);

@@ -17,6 +17,7 @@
 #include "tile/Conversion/Registration.h"
 #include "tile/Dialect/TileDialect.h"
 #include "tile/Transforms/Passes.h"
+#include "tile-c/Version.h"
 
 #include "mlir/Conversion/AMDGPUToROCDL/AMDGPUToROCDL.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -155,6 +156,11 @@ int main(int argc, char **argv) {
   if (auto *printOp = static_cast<llvm::cl::opt<bool> *>(
           options.lookup("mlir-print-op-on-diagnostic")))
     printOp->setInitialValue(false);
+
+  // --version names tile-mlir's version after LLVM's.
+  llvm::cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
+    os << "tile-mlir version " << TILE_MLIR_VERSION << "\n";
+  });
 
   // What MlirOptMain(argc, argv, ...) does, with diagnostic handlers that
   // record errors installed on each context while it parses and before its

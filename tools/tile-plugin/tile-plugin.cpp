@@ -5,13 +5,18 @@
 //
 //   mlir-opt --load-dialect-plugin=TilePlugin.so \
 //            --load-pass-plugin=TilePlugin.so \
-//            --pass-pipeline='builtin.module(tile-check-resources)' in.mlir
+//            --pass-pipeline='builtin.module(tile-to-nvvm{chip=sm_90a})'
+//            in.mlir
 //
 // The dialect plugin registers the tile dialect (its dependent dialects come
-// with it) and the tile passes; the pass plugin registers the tile passes.
+// with it), the interfaces the lowering needs (translations, GPU targets,
+// convert-to-LLVM) and every tile pass and pipeline; the pass plugin
+// registers the passes and pipelines: what tile-opt registers of its own.
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Conversion/Passes.h"
+#include "tile/Conversion/Registration.h"
 #include "tile/Dialect/TileDialect.h"
 #include "tile/Transforms/Passes.h"
 
@@ -23,11 +28,21 @@
 
 using namespace mlir;
 
-/// Registers the tile dialect. The tile passes are registered as well, so
-/// that loading the dialect plugin alone is enough to run them.
+/// Registers the tile passes, conversions and pipelines (tile-to-nvvm,
+/// tile-to-rocdl, ...).
+static void registerTilePassesAndPipelines() {
+  tile::registerTilePasses();
+  tile::registerTileConversionPasses();
+  tile::registerTilePipelines();
+}
+
+/// Registers the tile dialect and what its lowering needs. The passes are
+/// registered as well, so that loading the dialect plugin alone is enough to
+/// run them.
 static void registerTileDialectPlugin(DialectRegistry *registry) {
   registry->insert<tile::TileDialect>();
-  tile::registerTilePasses();
+  tile::registerTileLoweringInterfaces(*registry);
+  registerTilePassesAndPipelines();
 }
 
 /// Entry point of the dialect plugin (`--load-dialect-plugin`).
@@ -40,5 +55,5 @@ mlirGetDialectPluginInfo() {
 /// Entry point of the pass plugin (`--load-pass-plugin`).
 extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo mlirGetPassPluginInfo() {
   return {MLIR_PLUGIN_API_VERSION, "TilePasses", LLVM_VERSION_STRING,
-          tile::registerTilePasses};
+          registerTilePassesAndPipelines};
 }

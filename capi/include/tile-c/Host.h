@@ -41,6 +41,18 @@ MLIR_CAPI_EXPORTED MlirLogicalResult
 tileModuleEmitCHeader(MlirModule module, MlirStringRef guard,
                       MlirStringCallback callback, void *userData);
 
+/// Writes, through `callback`, a JSON table of the public functions of
+/// `module` (not compiled yet): for each its name, result type and
+/// arguments (memrefs with element type, static sizes and `tile.shape`
+/// names; scalars with their type), the description a caller needs without
+/// MLIR (docs/python.md gives the format; tile-compile embeds it in the
+/// libraries it links as the symbol `tile_mlir_signatures`). Fails, with an
+/// error diagnostic at the function, for several results or an unranked
+/// memref argument, and without one for a null module or callback; writes
+/// nothing on failure.
+MLIR_CAPI_EXPORTED MlirLogicalResult tileModuleEmitSignatures(
+    MlirModule module, MlirStringCallback callback, void *userData);
+
 /// Compiles the host code of a lowered module (LLVM dialect and gpu.binary
 /// ops, as tile-to-nvvm leaves it) for the machine this runs on, as
 /// position-independent code optimized at `optLevel` (0 to 3), into the

@@ -89,6 +89,13 @@ struct TileToNVVMPipelineOptions
                      "descriptors under their own names "
                      "(tile-export-c-interface)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> remarks{
+      *this, "remarks",
+      llvm::cl::desc("Every decision pass reports what it decided and why "
+                     "as remarks (their remarks=true: tensor copies, warp "
+                     "specialization, launch order, persistent grids, "
+                     "layouts)"),
+      llvm::cl::init(false)};
   PassOptions::Option<int> optLevel{*this, "opt-level",
                                     llvm::cl::desc("LLVM optimization level"),
                                     llvm::cl::init(3)};
@@ -144,6 +151,13 @@ struct TileToROCDLPipelineOptions
                      "descriptors under their own names "
                      "(tile-export-c-interface)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> remarks{
+      *this, "remarks",
+      llvm::cl::desc("Every decision pass reports what it decided and why "
+                     "as remarks (their remarks=true: tensor copies, warp "
+                     "specialization, launch order, persistent grids, "
+                     "layouts)"),
+      llvm::cl::init(false)};
   PassOptions::Option<int> optLevel{*this, "opt-level",
                                     llvm::cl::desc("LLVM optimization level"),
                                     llvm::cl::init(3)};

@@ -30,6 +30,9 @@ std::string scalarType(Type type) {
     return (Twine(integer.isUnsigned() ? "uint" : "int") + Twine(width) + "_t")
         .str();
   }
+  // As their bits (tile-export-c-interface takes them as i16).
+  if (type.isF16() || type.isBF16())
+    return "uint16_t";
   if (type.isF32())
     return "float";
   if (type.isF64())

@@ -68,7 +68,9 @@ LogicalResult verifyGuarded(Operation *root);
 /// operation (MLIR 22 reports a string literal that runs to the end of its
 /// line after a dialect type, such as `!tile.pipe<2> "`, and parses on from
 /// the next line); then verifyGuarded. Diagnostics go to the context's
-/// handlers. Returns null on failure.
+/// handlers. Returns null on failure. The arguments of the module's
+/// functions get their source names as name locations (`%A` gives
+/// `loc("A"(...))`), which the C header and function table use.
 OwningOpRef<ModuleOp> parseSourceGuarded(MLIRContext *context, StringRef text,
                                          StringRef bufferName);
 
