@@ -84,7 +84,7 @@ def saxpy_checks(tm, path):
     x = torch.ones(10, device="cuda")
     expect("saxpy wrong dtype", TypeError,
            lambda: lib.saxpy(1.0, x.double(), x.double()))
-    expect("saxpy sizes differ (host check)", tm.TileError,
+    expect("saxpy sizes differ", ValueError,
            lambda: lib.saxpy(1.0, x, torch.ones(11, device="cuda")))
 
 
@@ -121,7 +121,7 @@ def gemm_checks(tm, path, dtype):
             check("gemm %dx%dx%d offset=%d" % (m, n, k, offset), ok,
                   "(error %.3g, cuBLAS %.3g)" % (ours, theirs))
     a = torch.randn(64, 32, device="cuda").to(tdt)
-    expect("gemm K mismatch (host check)", tm.TileError,
+    expect("gemm K mismatch", ValueError,
            lambda: lib.gemm(a, torch.randn(33, 64, device="cuda").to(tdt),
                             torch.empty(64, 64, device="cuda", dtype=tdt)))
     lib.synchronize()

@@ -7,6 +7,8 @@
 
 #include "HostArgumentChecks.h"
 
+#include "tile/Dialect/ShapeSpec.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "llvm/ADT/StringMap.h"
@@ -227,19 +229,27 @@ void mlir::tile::host::checkArguments(func::FuncOp func,
     if (!shape)
       continue;
     for (auto [d, entry] : llvm::enumerate(shape)) {
-      StringRef symbol = cast<StringAttr>(entry).getValue();
-      if (symbol == "?")
-        continue;
-      int64_t exact;
-      if (!symbol.getAsInteger(10, exact)) {
+      std::string error;
+      std::optional<tile::ShapeEntry> parsed =
+          tile::parseShapeEntry(cast<StringAttr>(entry).getValue(), error);
+      if (!parsed || parsed->kind == tile::ShapeEntry::Kind::Any)
+        continue; // malformed ones are tile-prepare-host's errors
+      if (parsed->kind == tile::ShapeEntry::Kind::Size) {
         if (!type.isDynamicDim(d))
           continue; // the type's size, checked above
-        report(cmp(arith::CmpIPredicate::ne, sizes[d], constant(exact)),
-               what + " dimension " + Twine(d) + " must be " + Twine(exact) +
-                   ", got ",
+        report(cmp(arith::CmpIPredicate::ne, sizes[d], constant(parsed->size)),
+               what + " dimension " + Twine(d) + " must be " +
+                   Twine(parsed->size) + ", got ",
                sizes[d], "");
         continue;
       }
+      StringRef symbol = parsed->name;
+      if (parsed->bound)
+        report(cmp(arith::CmpIPredicate::sgt, sizes[d],
+                   constant(*parsed->bound)),
+               what + " dimension " + Twine(d) + " ('" + symbol +
+                   "') must be at most " + Twine(*parsed->bound) + ", got ",
+               sizes[d], "");
       auto [it, inserted] = symbols.try_emplace(
           symbol, DimRef{static_cast<unsigned>(index), static_cast<unsigned>(d),
                          sizes[d]});

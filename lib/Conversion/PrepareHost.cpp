@@ -13,6 +13,8 @@
 
 #include "HostArgumentChecks.h"
 
+#include "tile/Dialect/ShapeSpec.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -153,21 +155,24 @@ private:
                << ": 'tile.shape' must be an array of one string per "
                   "dimension of a ranked memref";
       for (auto [dim, entry] : llvm::enumerate(array)) {
-        StringRef symbol = cast<StringAttr>(entry).getValue();
-        int64_t value;
-        if (symbol.empty())
+        std::string error;
+        std::optional<tile::ShapeEntry> parsed =
+            tile::parseShapeEntry(cast<StringAttr>(entry).getValue(), error);
+        if (!parsed)
           return func.emitOpError("argument #")
-                 << i << ": 'tile.shape' dimension " << dim
-                 << " is empty (use \"?\" for no constraint)";
-        if (!symbol.getAsInteger(10, value) && value < 0)
+                 << i << ": 'tile.shape' dimension " << dim << " " << error;
+        if (parsed->kind == tile::ShapeEntry::Kind::Size && !type.isDynamicDim(dim) &&
+            type.getDimSize(dim) != parsed->size)
           return func.emitOpError("argument #")
-                 << i << ": 'tile.shape' dimension " << dim
-                 << " is a negative size";
-        if (!symbol.getAsInteger(10, value) && !type.isDynamicDim(dim) &&
-            type.getDimSize(dim) != value)
+                 << i << ": 'tile.shape' dimension " << dim << " is "
+                 << parsed->size << " but the type's is "
+                 << type.getDimSize(dim);
+        if (parsed->bound && !type.isDynamicDim(dim) &&
+            type.getDimSize(dim) > *parsed->bound)
           return func.emitOpError("argument #")
-                 << i << ": 'tile.shape' dimension " << dim << " is " << value
-                 << " but the type's is " << type.getDimSize(dim);
+                 << i << ": 'tile.shape' dimension " << dim << " is at most "
+                 << *parsed->bound << " but the type's is "
+                 << type.getDimSize(dim);
       }
     }
     return success();

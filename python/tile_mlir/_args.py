@@ -114,29 +114,52 @@ def _bits(value, type_name):
 
 class _View:
     """What a memref argument is made of: a data pointer (in elements of
-    `element`), sizes and strides in elements, where the data lives, and the
-    object to keep alive during the call."""
+    `element`), sizes and strides in elements, where the data lives (a CUDA
+    device ordinal, or -1 for host memory), and the object to keep alive
+    during the call."""
+
+    __slots__ = ("pointer", "shape", "strides", "element", "device", "keep",
+                 "host_array", "torch")
 
     def __init__(self, pointer, shape, strides, element, device, keep,
-                 host_array=None):
+                 host_array=None, torch=False):
         self.pointer = pointer
-        self.shape = tuple(int(s) for s in shape)
-        self.strides = tuple(int(s) for s in strides)
+        self.shape = shape
+        self.strides = strides
         self.element = element
-        self.device = device  # "cuda:N" or "cpu"
+        self.device = device
         self.keep = keep
         self.host_array = host_array  # a NumPy array to copy in and out
+        self.torch = torch  # a CUDA torch tensor (torch's stream applies)
+
+
+_torch = None
+
+
+def torch_module():
+    global _torch
+    if _torch is None:
+        import torch
+        _torch = torch
+    return _torch
+
+
+_TORCH_ELEMENTS = {}  # torch dtype -> element type
 
 
 def _torch_view(value):
-    name = str(value.dtype).replace("torch.", "")
-    element = _TORCH_NAMES.get(name)
+    dtype = value.dtype
+    element = _TORCH_ELEMENTS.get(dtype)
     if element is None:
-        raise TypeError("torch dtype %s has no tile element type" % name)
+        name = str(dtype).replace("torch.", "")
+        element = _TORCH_NAMES.get(name)
+        if element is None:
+            raise TypeError("torch dtype %s has no tile element type" % name)
+        _TORCH_ELEMENTS[dtype] = element
     if not value.is_cuda:
         return None  # through DLPack: a host array
-    return _View(value.data_ptr(), value.shape, value.stride(), element,
-                 "cuda:%d" % value.device.index, value)
+    return _View(value.data_ptr(), tuple(value.shape), value.stride(),
+                 element, value.get_device(), value, torch=True)
 
 
 def _numpy_view(value):
@@ -144,7 +167,7 @@ def _numpy_view(value):
     if element is None:
         raise TypeError("NumPy dtype %s has no tile element type"
                         % value.dtype.name)
-    return _View(None, value.shape, (), element, "cpu", value,
+    return _View(None, value.shape, (), element, -1, value,
                  host_array=value)
 
 
@@ -175,11 +198,11 @@ def _dlpack_view(value):
     pointer = (tensor.data or 0) + tensor.byte_offset
     kind = tensor.device.device_type
     if kind in (_KDL_CUDA, _KDL_CUDA_MANAGED):
-        return _View(pointer, shape, strides, element,
-                     "cuda:%d" % tensor.device.device_id, (value, capsule))
+        return _View(pointer, tuple(shape), tuple(strides), element,
+                     tensor.device.device_id, (value, capsule))
     if kind in (_KDL_CPU, _KDL_CUDA_HOST):
-        # A host array: wrap the memory as bytes and copy it like NumPy's.
-        return _View(pointer, shape, strides, element, "cpu",
+        # A host array: copied like NumPy's (numpy.from_dlpack).
+        return _View(pointer, tuple(shape), tuple(strides), element, -1,
                      (value, capsule), host_array=("dlpack", size))
     raise TypeError("DLPack device type %d is not a CUDA or host device"
                     % kind)
@@ -202,21 +225,23 @@ def view_of(value):
 
 def check_view(view, arg, function, index):
     """Checks a view against the signature's memref argument."""
-    what = "%s: argument #%d (%s)" % (function, index, arg["name"])
+    def what():
+        return "%s: argument #%d (%s)" % (function, index, arg["name"])
+
     if not _same_element(arg["element"], view.element):
         raise TypeError("%s must hold %s elements, got %s"
-                        % (what, arg["element"], view.element))
-    rank = len(arg["shape"])
-    if len(view.shape) != rank:
+                        % (what(), arg["element"], view.element))
+    shape = arg["shape"]
+    if len(view.shape) != len(shape):
         raise TypeError("%s must have rank %d, got %d"
-                        % (what, rank, len(view.shape)))
-    for dim, (want, got) in enumerate(zip(arg["shape"], view.shape)):
-        if want is not None and want != got:
+                        % (what(), len(shape), len(view.shape)))
+    for dim, want in enumerate(shape):
+        if want is not None and want != view.shape[dim]:
             raise ValueError("%s dimension %d must be %d, got %d"
-                             % (what, dim, want, got))
-    if view.device.startswith("cuda:") and view.device != "cuda:0":
-        raise ValueError("%s is on %s: the tile runtime launches on the "
-                         "default device, cuda:0" % (what, view.device))
+                             % (what(), dim, want, view.shape[dim]))
+    if view.device > 0:
+        raise ValueError("%s is on cuda:%d: the tile runtime launches on the "
+                         "default device, cuda:0" % (what(), view.device))
 
 
 def check_dims(views, memref_args, function):
@@ -225,20 +250,43 @@ def check_dims(views, memref_args, function):
     code checks the same, but only after host arrays were copied."""
     seen = {}
     for (index, arg), view in zip(memref_args, views):
-        for dim, name in enumerate(arg.get("dims") or []):
+        dims = arg.get("dims")
+        if not dims:
+            continue
+        bounds = arg.get("bounds")
+        for dim, name in enumerate(dims):
             size = view.shape[dim]
-            where = "argument #%d (%s) dimension %d" % (index, arg["name"],
-                                                        dim)
-            if name.isdigit():
-                if size != int(name):
-                    raise ValueError("%s: %s must be %s, got %d"
-                                     % (function, where, name, size))
+            if bounds and bounds[dim] is not None and size > bounds[dim]:
+                raise ValueError(
+                    "%s: argument #%d (%s) dimension %d ('%s') must be at "
+                    "most %d, got %d" % (function, index, arg["name"], dim,
+                                         name, bounds[dim], size))
+            if name == "?":
                 continue
-            if name in seen and seen[name][0] != size:
-                raise ValueError("%s: %s ('%s') is %d, but %s is %d"
-                                 % (function, where, name, size,
-                                    seen[name][1], seen[name][0]))
-            seen.setdefault(name, (size, where))
+            first = seen.get(name)
+            if first is None:
+                if name.isdigit() and size != int(name):
+                    raise ValueError(
+                        "%s: argument #%d (%s) dimension %d must be %s, got %d"
+                        % (function, index, arg["name"], dim, name, size))
+                seen[name] = (size, index, arg["name"], dim)
+            elif first[0] != size:
+                raise ValueError(
+                    "%s: argument #%d (%s) dimension %d ('%s') is %d, but "
+                    "argument #%d (%s) dimension %d is %d"
+                    % (function, index, arg["name"], dim, name, size,
+                       first[1], first[2], first[3], first[0]))
+
+
+def descriptor_of(pointer, shape, strides):
+    """The memref descriptor of a view (the offset is 0: `pointer` is the
+    view's first element)."""
+    rank = len(shape)
+    desc = descriptor_type(rank)
+    if rank == 0:
+        return desc(pointer, pointer, 0)
+    sizes = ctypes.c_int64 * rank
+    return desc(pointer, pointer, 0, sizes(*shape), sizes(*strides))
 
 
 def scalar_of(value, arg, function, index):
@@ -249,7 +297,7 @@ def scalar_of(value, arg, function, index):
                                          arg["type"]))
     if hasattr(value, "item"):
         value = value.item()
-    if arg["type"].startswith("f"):
+    if arg["type"] in ("f16", "bf16", "f32", "f64"):
         if not isinstance(value, (int, float)):
             raise TypeError("%s: argument #%d (%s) must be a number, got %s"
                             % (function, index, arg["name"],

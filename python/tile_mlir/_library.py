@@ -2,11 +2,16 @@
 
 import ctypes
 import json
+import struct
+import threading
 
 from . import _args
 from ._errors import TileError
 
 _SIGNATURES_SYMBOL = "tile_mlir_signatures"
+
+# Per thread: the stream last set in each runtime (keyed by Runtime.key).
+_THREAD = threading.local()
 
 
 class _Runtime:
@@ -33,6 +38,8 @@ class _Runtime:
         self.mem_free = fn("mgpuMemFree", None, vp, vp)
         self.memcpy = fn("mgpuMemcpy", None, vp, vp, ctypes.c_size_t, vp)
         self.stream_synchronize = fn("mgpuStreamSynchronize", None, vp)
+        # The runtime's identity: where its tileRtSetStream is.
+        self.key = ctypes.cast(self.set_stream, ctypes.c_void_p).value
 
     def check(self, what=None):
         code = self.get_error()
@@ -48,6 +55,8 @@ def _describe(arg):
         return "%s: %s" % (arg["name"], arg["type"])
     dims = arg.get("dims") or ["?" if s is None else str(s)
                                for s in arg["shape"]]
+    bounds = arg.get("bounds") or [None] * len(dims)
+    dims = [d if b is None else "%s<=%d" % (d, b) for d, b in zip(dims, bounds)]
     return "%s: %s[%s]" % (arg["name"], arg["element"], ", ".join(dims))
 
 
@@ -64,13 +73,22 @@ class Function:
         self.args = entry["args"]
         self.result = entry["result"]
         argtypes = []
+        # The descriptors of one call are packed into one buffer (struct
+        # layout of tile_memref_<r>d: two pointers, then int64 offset, sizes
+        # and strides, all 8 bytes); each argument is its address.
+        layout, self._offsets = "=", []
         for arg in self.args:
             if arg["kind"] == "memref":
-                argtypes.append(ctypes.POINTER(
-                    _args.descriptor_type(len(arg["shape"]))))
+                self._offsets.append(struct.calcsize(layout))
+                layout += "QQq" + "q" * (2 * len(arg["shape"]))
+                argtypes.append(ctypes.c_void_p)
             else:
                 argtypes.append(_args.SCALAR_TYPES.get(arg["type"],
                                                        ctypes.c_void_p))
+        self._memref_args = [(i, a) for i, a in enumerate(self.args)
+                             if a["kind"] == "memref"]
+        self._layout = struct.Struct(layout)
+        self._buffer_type = ctypes.c_char * max(self._layout.size, 1)
         self._fn = getattr(library._cdll, self.name)
         self._fn.argtypes = argtypes
         self._fn.restype = (_args.SCALAR_TYPES.get(self.result)
@@ -93,36 +111,45 @@ class Function:
                                len(values)))
         rt = self._library._runtime
         views, call_args = [], []
+        host = False
         for index, (value, arg) in enumerate(zip(values, self.args)):
             if arg["kind"] == "memref":
                 view = _args.view_of(value)
                 _args.check_view(view, arg, self.name, index)
                 views.append(view)
+                host = host or view.host_array is not None
                 call_args.append(None)  # filled in below
             else:
                 call_args.append(_args.scalar_of(value, arg, self.name,
                                                  index))
-        _args.check_dims(views, [(i, a) for i, a in enumerate(self.args)
-                                 if a["kind"] == "memref"], self.name)
-        stream = self._stream(views)
-        if stream is not None:
-            rt.set_stream(stream)
+        _args.check_dims(views, self._memref_args, self.name)
+        self._library._use_stream(self._stream(views))
+        if not host:
+            # GPU arrays only: descriptors of the views themselves.
+            buffer = self._pack(views, [v.pointer for v in views],
+                                [v.strides for v in views], call_args)
+            result = self._fn(*call_args)
+            del buffer
+            rt.check()
+            return result
         copies = []
         try:
-            position = 0
-            for index, arg in enumerate(self.args):
-                if arg["kind"] != "memref":
-                    continue
-                view = views[position]
-                position += 1
+            pointers, strides = [], []
+            for (index, arg), view in zip(self._memref_args, views):
                 what = "%s: copying argument #%d (%s)" % (self.name, index,
                                                           arg["name"])
-                descriptor = self._descriptor(view, rt, copies, what)
-                call_args[index] = ctypes.byref(descriptor)
+                if view.host_array is None:
+                    pointers.append(view.pointer)
+                    strides.append(view.strides)
+                else:
+                    pointer, stride = self._copy_in(view, rt, copies, what)
+                    pointers.append(pointer)
+                    strides.append(stride)
+            buffer = self._pack(views, pointers, strides, call_args)
             result = self._fn(*call_args)
+            del buffer
             rt.check()
-            if copies:
-                self._copy_back(rt, copies)
+            self._copy_back(rt, copies)
         finally:
             for copy in copies:
                 if copy["device"]:
@@ -131,29 +158,28 @@ class Function:
 
     @staticmethod
     def _stream(views):
+        """Torch's current stream when a CUDA torch tensor is passed, else
+        None (the thread's stream stays)."""
         for view in views:
-            if view.device.startswith("cuda:") and \
-                    type(view.keep).__module__.startswith("torch"):
-                import torch
-                return torch.cuda.current_stream(view.keep.device).cuda_stream
+            if view.torch:
+                return _args.torch_module().cuda.current_stream().cuda_stream
         return None
 
-    def _descriptor(self, view, rt, copies, what):
-        rank = len(view.shape)
-        descriptor = _args.descriptor_type(rank)()
-        if view.host_array is not None:
-            pointer, strides = self._copy_in(view, rt, copies, what)
-        else:
-            pointer, strides = view.pointer, view.strides
-        descriptor.allocated = pointer
-        descriptor.aligned = pointer
-        descriptor.offset = 0
-        for i in range(rank):
-            descriptor.sizes[i] = view.shape[i]
-            descriptor.strides[i] = strides[i]
-        # Kept alive until the call returns.
-        copies.append({"device": None, "keep": descriptor})
-        return descriptor
+    def _pack(self, views, pointers, strides, call_args):
+        """Packs the memref descriptors into a new buffer and puts their
+        addresses into `call_args`; the buffer must outlive the call (the
+        offset field is 0: each pointer is its view's first element)."""
+        values = []
+        for view, pointer, stride in zip(views, pointers, strides):
+            values += (pointer, pointer, 0)
+            values += view.shape
+            values += stride
+        buffer = self._buffer_type()
+        self._layout.pack_into(buffer, 0, *values)
+        base = ctypes.addressof(buffer)
+        for (index, _), offset in zip(self._memref_args, self._offsets):
+            call_args[index] = base + offset
+        return buffer
 
     @staticmethod
     def _host_numpy(view):
@@ -246,12 +272,26 @@ class Library:
         rt.stream_synchronize(rt.get_stream())
         rt.check("synchronize")
 
+    def _use_stream(self, stream):
+        """Makes `stream` the thread's stream unless it is already (the
+        runtime's stream is per thread, and so is this cache, which is
+        shared by the libraries over the same runtime)."""
+        if stream is None:
+            return
+        streams = _THREAD.__dict__.setdefault("streams", {})
+        if streams.get(self._runtime.key) == stream:
+            return
+        self._runtime.set_stream(stream or None)
+        streams[self._runtime.key] = stream
+
     def set_stream(self, stream):
         """Sets the calling thread's stream for later calls (a CUstream
         handle as an int, e.g. torch's ``stream.cuda_stream``; 0 for the
         legacy default stream). Calls with CUDA torch tensors use torch's
         current stream instead."""
         self._runtime.set_stream(stream or None)
+        _THREAD.__dict__.setdefault("streams", {})[self._runtime.key] = \
+            stream or 0
 
     def set_synchronous(self, on=True):
         """Synchronous mode (all threads): every call waits for its work

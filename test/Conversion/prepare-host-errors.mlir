@@ -35,6 +35,41 @@ func.func @negative(%A: memref<?xf16> {tile.shape = ["-4"]}) {
 
 // -----
 
+// expected-error @+1 {{'func.func' op argument #0: 'tile.shape' dimension 0 has a bound that is not a non-negative decimal number}}
+func.func @bad_bound(%A: memref<?xf16> {tile.shape = ["N<=many"]}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op argument #0: 'tile.shape' dimension 0 has a bound that is not a non-negative decimal number}}
+func.func @negative_bound(%A: memref<?xf16> {tile.shape = ["N<=-1"]}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op argument #0: 'tile.shape' dimension 1 has a bound but no name (write "N<=4096")}}
+func.func @unnamed_bound(%A: memref<?x?xf16> {tile.shape = ["M", "<=64"]}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op argument #0: 'tile.shape' dimension 0 is not a name, a size, "?" or "NAME<=BOUND"}}
+func.func @other_comparison(%A: memref<?xf16> {tile.shape = ["N>=4"]}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op argument #0: 'tile.shape' dimension 0 is at most 64 but the type's is 128}}
+func.func @static_over_bound(%A: memref<128xf16> {tile.shape = ["N<=64"]}) {
+  return
+}
+
+// -----
+
 module attributes {gpu.container_module} {
   gpu.module @k_module {
     gpu.func @k() kernel {

@@ -287,3 +287,34 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// A bound in tile.shape ("N<=4096"): the size must not exceed it; the name
+// is shared as without one.
+module attributes {gpu.container_module} {
+  gpu.module @k_module {
+    gpu.func @k() kernel {
+      gpu.return
+    }
+  }
+  // CHECK-DAG: llvm.mlir.global internal constant @[[BOUND:.*]]("argument #0 dimension 0 ('N') must be at most 4096, got \00")
+  // CHECK-DAG: llvm.mlir.global internal constant @[[SAME:.*]]("argument #1 dimension 0 ('N') differs from argument #0 dimension 0 ('N')\00")
+  // CHECK-LABEL: func.func @bounded(
+  // CHECK-SAME: {tile.shape = ["N<=4096"]}
+  // CHECK: %{{.*}}, %{{.*}}, %[[SZ:[^ ,:]+]], %{{.*}} = memref.extract_strided_metadata %arg0
+  // CHECK: %[[MAX:.*]] = arith.constant 4096 : index
+  // CHECK: %[[OVER:.*]] = arith.cmpi sgt, %[[SZ]], %[[MAX]] : index
+  // CHECK: scf.if %[[OVER]] {
+  // CHECK: llvm.mlir.addressof @[[BOUND]]
+  // CHECK: call @tileRtHostArgErrorValue(
+  // CHECK: llvm.mlir.addressof @[[SAME]]
+  // CHECK: gpu.launch_func
+  func.func @bounded(%x: memref<?xf32> {tile.shape = ["N<=4096"]},
+                     %y: memref<?xf32> {tile.shape = ["N"]}) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @k_module::@k blocks in (%c1, %c1, %c1)
+        threads in (%c1, %c1, %c1)
+    return
+  }
+}

@@ -85,6 +85,24 @@ func.func @scale(%x: memref<?xf32>) {
 """
 lib2 = tile_mlir.compile(text, work_dir=os.path.join(out, "text"))
 print("text module:", repr(lib2).replace(out, "OUT"))
+
+# A bound in tile.shape: the package checks it before the call, the
+# compiled host code at the call (here called without the package).
+text3 = text.replace("@scale(%x: memref<?xf32>)",
+                     '@clip(%x: memref<?xf32> {tile.shape = ["N<=4096"]})')
+lib3 = tile_mlir.compile(text3, work_dir=os.path.join(out, "bounded"))
+print("bounded:", lib3.clip.signature,
+      json.dumps(lib3.signatures["functions"][0]["args"][0]["bounds"]))
+expect(ValueError, lambda: lib3.clip(numpy.zeros(5000, numpy.float32)))
+import ctypes  # noqa: E402
+from tile_mlir._args import descriptor_of  # noqa: E402
+raw = ctypes.CDLL(lib3.path)
+raw.clip.argtypes = [ctypes.c_void_p]
+data = numpy.zeros(5000, numpy.float32)
+desc = descriptor_of(data.ctypes.data, (5000,), (1,))
+raw.clip(ctypes.addressof(desc))
+raw.tileRtGetErrorMessage.restype = ctypes.c_char_p
+print("host check:", raw.tileRtGetErrorMessage().decode())
 expect(tile_mlir.CompileError,
        lambda: tile_mlir.compile("func.func @f() {\n  tile.nonsense\n}\n",
                                  work_dir=os.path.join(out, "bad")))

@@ -160,7 +160,16 @@ char *tuneFuncSignature(MlirOperation func, char **dims, char *error,
           mlirAttributeIsAString(mlirArrayAttrGetElement(shape, d))) {
         MlirStringRef value =
             mlirStringAttrGetValue(mlirArrayAttrGetElement(shape, d));
-        name = tuneStrndup(value.data, value.length);
+        // "N<=4096": the name is N (the bound is the host code's check).
+        size_t length = value.length;
+        for (size_t c = 0; c + 1 < value.length; ++c)
+          if (value.data[c] == '<' && value.data[c + 1] == '=') {
+            length = c;
+            break;
+          }
+        while (length > 0 && value.data[length - 1] == ' ')
+          --length;
+        name = tuneStrndup(value.data, length);
       } else if (!mlirShapedTypeIsDynamicDim(arg, d)) {
         name = tuneFormat("%lld", (long long)mlirShapedTypeGetDimSize(arg, d));
       } else {

@@ -98,8 +98,8 @@ def PrepareHost : Pass<"tile-prepare-host", "ModuleOp"> {
       descriptor, where a dimension of at most one element may have any
       stride and an empty memref any offset; a non-empty memref with a null
       data pointer; a non-positive dynamic stride of a dimension of more
-      than one element; and dimensions that `tile.shape` argument
-      attributes name alike but that differ), reports each failed check with
+      than one element; dimensions that `tile.shape` argument attributes
+      name alike but that differ, or that exceed their bound), reports each failed check with
       `tileRtHostArgError(name, message)` or `tileRtHostArgErrorValue(name,
       before, value, after)` and then returns without launching
       anything; it launches its kernels on `tileRtHostStream()`, the
@@ -116,8 +116,10 @@ def PrepareHost : Pass<"tile-prepare-host", "ModuleOp"> {
 
     `tile.shape` on an argument is an array of one string per dimension:
     a symbol (`"K"`): every dimension named by the same symbol, in any
-    argument, must have the same size; a decimal number: the dimension must
-    have that size; `"?"`: no constraint.
+    argument, must have the same size; a symbol with an upper bound
+    (`"N<=4096"`): the same, and the size must be at most the bound (for
+    kernels written for sizes up to a limit); a decimal number: the
+    dimension must have that size; `"?"`: no constraint.
 
     With `c-interface` (the default), public functions with a body get
     `llvm.emit_c_interface`, and `tile-export-c-interface` later gives their

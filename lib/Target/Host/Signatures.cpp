@@ -8,6 +8,8 @@
 
 #include "tile/Target/Host/Host.h"
 
+#include "tile/Dialect/ShapeSpec.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/Support/JSON.h"
@@ -46,11 +48,25 @@ llvm::json::Value describeArgument(func::FuncOp func, BlockArgument arg,
                                                   : llvm::json::Value(size));
     entry["shape"] = std::move(shape);
     if (auto names = func.getArgAttrOfType<ArrayAttr>(index, "tile.shape")) {
-      llvm::json::Array dims;
-      for (Attribute name : names)
-        if (auto text = dyn_cast<StringAttr>(name))
-          dims.push_back(text.getValue().str());
+      // The names ("M", a size, "?"), and the bounds where there are any.
+      llvm::json::Array dims, bounds;
+      bool bounded = false;
+      for (Attribute name : names) {
+        StringRef text = cast<StringAttr>(name).getValue();
+        std::string error;
+        std::optional<tile::ShapeEntry> parsed =
+            tile::parseShapeEntry(text, error);
+        if (parsed && parsed->kind == tile::ShapeEntry::Kind::Name)
+          text = parsed->name;
+        dims.push_back(text.trim().str());
+        bounded |= parsed && parsed->bound;
+        bounds.push_back(parsed && parsed->bound
+                             ? llvm::json::Value(*parsed->bound)
+                             : llvm::json::Value(nullptr));
+      }
       entry["dims"] = std::move(dims);
+      if (bounded)
+        entry["bounds"] = std::move(bounds);
     }
   } else {
     entry["kind"] = "scalar";

@@ -36,7 +36,8 @@ LogicalResult emitCHeader(ModuleOp module, StringRef guard,
 ///               "shape": [null, 64], "dims": ["M", "K"]},
 ///              {"name": "alpha", "kind": "scalar", "type": "f32"}]}]}
 /// `shape` holds the static sizes (null where dynamic), `dims` the
-/// argument's `tile.shape` names when it has them, `element` and `type` the
+/// argument's `tile.shape` names when it has them (and `bounds` their upper
+/// bounds, null where none, when one has a bound: "N<=4096"), `element` and `type` the
 /// MLIR spelling of the type. Argument names are the C header's. Emits an
 /// error at the function and fails for a signature the table cannot
 /// describe (several results, unranked memrefs).

@@ -1,0 +1,82 @@
+//===- ShapeSpec.h - Entries of `tile.shape` argument attributes -*- C++ -*-===//
+//
+// `tile.shape` on a memref argument of a host function holds one string per
+// dimension: `"?"` (no constraint), a decimal size (`"128"`), a name shared
+// by dimensions of equal size (`"K"`), or a name with an upper bound
+// (`"N<=4096"`: the size is named N and at most 4096). tile-prepare-host
+// checks them at each call; the C header, the function table and the tuner
+// read them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_DIALECT_SHAPESPEC_H
+#define TILE_DIALECT_SHAPESPEC_H
+
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace mlir::tile {
+
+/// One parsed `tile.shape` entry.
+struct ShapeEntry {
+  enum class Kind { Any, Size, Name };
+  Kind kind = Kind::Any;
+  /// Kind::Size: the size.
+  int64_t size = 0;
+  /// Kind::Name: the name, and the upper bound if the entry has one.
+  StringRef name;
+  std::optional<int64_t> bound;
+};
+
+/// Parses `text`; on failure returns std::nullopt and sets `error` to what is
+/// wrong ("is empty", ...) for a diagnostic that names the dimension.
+inline std::optional<ShapeEntry> parseShapeEntry(StringRef text,
+                                                 std::string &error) {
+  ShapeEntry entry;
+  StringRef trimmed = text.trim();
+  if (trimmed.empty()) {
+    error = "is empty (use \"?\" for no constraint)";
+    return std::nullopt;
+  }
+  if (trimmed == "?")
+    return entry;
+  int64_t value;
+  if (!trimmed.getAsInteger(10, value)) {
+    if (value < 0) {
+      error = "is a negative size";
+      return std::nullopt;
+    }
+    entry.kind = ShapeEntry::Kind::Size;
+    entry.size = value;
+    return entry;
+  }
+  entry.kind = ShapeEntry::Kind::Name;
+  auto [name, bound] = trimmed.split("<=");
+  entry.name = name.trim();
+  if (entry.name.empty()) {
+    error = "has a bound but no name (write \"N<=4096\")";
+    return std::nullopt;
+  }
+  if (name.size() != trimmed.size()) {
+    int64_t limit;
+    if (bound.trim().getAsInteger(10, limit) || limit < 0) {
+      error = "has a bound that is not a non-negative decimal number";
+      return std::nullopt;
+    }
+    entry.bound = limit;
+  }
+  if (entry.name.contains('<') || entry.name.contains('>') ||
+      entry.name.contains('=')) {
+    error = "is not a name, a size, \"?\" or \"NAME<=BOUND\"";
+    return std::nullopt;
+  }
+  return entry;
+}
+
+} // namespace mlir::tile
+
+#endif // TILE_DIALECT_SHAPESPEC_H
