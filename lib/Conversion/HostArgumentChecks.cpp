@@ -245,11 +245,11 @@ void mlir::tile::host::checkArguments(func::FuncOp func,
       }
       StringRef symbol = parsed->name;
       if (parsed->bound)
-        report(cmp(arith::CmpIPredicate::sgt, sizes[d],
-                   constant(*parsed->bound)),
-               what + " dimension " + Twine(d) + " ('" + symbol +
-                   "') must be at most " + Twine(*parsed->bound) + ", got ",
-               sizes[d], "");
+        report(
+            cmp(arith::CmpIPredicate::sgt, sizes[d], constant(*parsed->bound)),
+            what + " dimension " + Twine(d) + " ('" + symbol +
+                "') must be at most " + Twine(*parsed->bound) + ", got ",
+            sizes[d], "");
       auto [it, inserted] = symbols.try_emplace(
           symbol, DimRef{static_cast<unsigned>(index), static_cast<unsigned>(d),
                          sizes[d]});

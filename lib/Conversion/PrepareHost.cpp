@@ -161,8 +161,8 @@ private:
         if (!parsed)
           return func.emitOpError("argument #")
                  << i << ": 'tile.shape' dimension " << dim << " " << error;
-        if (parsed->kind == tile::ShapeEntry::Kind::Size && !type.isDynamicDim(dim) &&
-            type.getDimSize(dim) != parsed->size)
+        if (parsed->kind == tile::ShapeEntry::Kind::Size &&
+            !type.isDynamicDim(dim) && type.getDimSize(dim) != parsed->size)
           return func.emitOpError("argument #")
                  << i << ": 'tile.shape' dimension " << dim << " is "
                  << parsed->size << " but the type's is "

@@ -1,4 +1,4 @@
-//===- ShapeSpec.h - Entries of `tile.shape` argument attributes -*- C++ -*-===//
+//===- ShapeSpec.h - Entries of tile.shape attributes ----------*- C++ -*-===//
 //
 // `tile.shape` on a memref argument of a host function holds one string per
 // dimension: `"?"` (no constraint), a decimal size (`"128"`), a name shared
