@@ -134,6 +134,7 @@ class _View:
 
 
 _torch = None
+_raw_stream = None
 
 
 def torch_module():
@@ -142,6 +143,19 @@ def torch_module():
         import torch
         _torch = torch
     return _torch
+
+
+def torch_current_stream():
+    """The CUstream handle of torch's current stream on device 0: torch's
+    raw getter where it has one (no Stream object per call), else
+    torch.cuda.current_stream()."""
+    global _raw_stream
+    if _raw_stream is None:
+        torch = torch_module()
+        getter = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+        _raw_stream = ((lambda: getter(0)) if getter else
+                       (lambda: torch.cuda.current_stream().cuda_stream))
+    return _raw_stream()
 
 
 _TORCH_ELEMENTS = {}  # torch dtype -> element type

@@ -162,7 +162,7 @@ class Function:
         None (the thread's stream stays)."""
         for view in views:
             if view.torch:
-                return _args.torch_module().cuda.current_stream().cuda_stream
+                return _args.torch_current_stream()
         return None
 
     def _pack(self, views, pointers, strides, call_args):
