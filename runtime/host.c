@@ -139,6 +139,33 @@ void *tileRtGetStream(void) { return currentStream; }
 
 void *tileRtHostStream(void) { return currentStream; }
 
+int32_t tileRtHostComputeCapability(void) {
+  static const char api[] = "tileRtHostComputeCapability";
+  int status = tileDriverLoad();
+  if (status != TILE_RT_SUCCESS) {
+    tileRecordErrorMessage(status, "%s: %s", api, tileDriverMessage());
+    return -1;
+  }
+  CUdevice device = 0;
+  CUresult result = tileCu.cuDeviceGet(&device, defaultDevice);
+  if (result != CUDA_SUCCESS) {
+    tileRecordError(result, "%s: cuDeviceGet(%d)", api, defaultDevice);
+    return -1;
+  }
+  int major = 0, minor = 0;
+  result = tileCu.cuDeviceGetAttribute(
+      &major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device);
+  if (result == CUDA_SUCCESS)
+    result = tileCu.cuDeviceGetAttribute(
+        &minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device);
+  if (result != CUDA_SUCCESS) {
+    tileRecordError(result, "%s: cuDeviceGetAttribute(device %d)", api,
+                    defaultDevice);
+    return -1;
+  }
+  return 10 * major + minor;
+}
+
 void tileRtHostEnd(void *stream) {
   // Without a loaded driver no work can have been issued: nothing to wait
   // for (and no driver to load just for that).

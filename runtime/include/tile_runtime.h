@@ -326,6 +326,12 @@ int32_t tileRtHostFailed(void);
 /// (tileRtSetStream; NULL, the legacy default stream, unless set).
 void *tileRtHostStream(void);
 
+/// The compute capability of the thread's default device as 10 * major +
+/// minor (90 for an H100), or -1 after recording the thread's error (no
+/// driver, no device). Libraries compiled for several chips call it to pick
+/// the image for the device.
+int32_t tileRtHostComputeCapability(void);
+
 /// Ends a compiled host call on `stream`. In synchronous mode it waits for
 /// the stream and records any error of the work (kernel faults show up
 /// here); otherwise it returns at once, leaving the work running.

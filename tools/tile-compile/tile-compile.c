@@ -26,6 +26,7 @@
 #include "Diagnostics.h"
 #include "Dispatch.h"
 #include "Library.h"
+#include "MultiChip.h"
 #include "Tune.h"
 
 #include "mlir-c/BuiltinAttributes.h"
@@ -62,7 +63,9 @@ static const char *const usage =
     "  -o FILE               the shared library (or object file with -c)\n"
     "  -c                    write an object file, do not link\n"
     "  --header FILE         also write a C header declaring the functions\n"
-    "  --chip CHIP           target GPU (default: the module's, else sm_90a)\n"
+    "  --chip CHIP[,CHIP...] target GPU (default: the module's, else sm_90a);\n"
+    "                        several NVIDIA chips: one library that picks\n"
+    "                        the image for the device at each call\n"
     "  --format bin|isa|fatbin  GPU object format (default bin: a cubin)\n"
     "  --pipeline-options S  more tile-to-nvvm options, e.g. \"pipeline=0\"\n"
     "  -O N                  host code optimization level, 0-3 (default 2)\n"
@@ -396,67 +399,71 @@ int main(int argc, char **argv) {
     fclose(file);
   }
 
-  // tile-to-nvvm, host included.
-  char pipeline[4096];
-  int n = snprintf(pipeline, sizeof(pipeline),
-                   "builtin.module(tile-to-nvvm{format=%s%s%s%s %s})", o.format,
-                   o.chip ? " chip=" : "", o.chip ? o.chip : "",
-                   o.remarks ? " remarks=true" : "", o.extra ? o.extra : "");
-  if (n < 0 || (size_t)n >= sizeof(pipeline)) {
-    fail("%s", "pipeline options too long");
+  // tile-to-nvvm, host included, into object files: one, or one per chip
+  // and a dispatcher (MultiChip.c).
+  ChipOptions chipOptions = {o.format, o.extra, o.remarks, o.optLevel};
+  bool multiChip = o.chip && strchr(o.chip, ',');
+  if (multiChip && (o.objectOnly || o.tuned || o.keepLLVM)) {
+    fail("%s", "--chip with several chips builds a shared library: not with "
+               "-c, --tuned or --keep-llvm");
     goto done;
   }
-  MlirPassManager pm = mlirPassManagerCreate(ctx);
-  MlirOpPassManager opm = mlirPassManagerGetAsOpPassManager(pm);
-  if (mlirLogicalResultIsFailure(
-          mlirParsePassPipeline(opm, mlirStringRefCreateFromCString(pipeline),
-                                writeToFile, stderr))) {
-    fprintf(stderr, "\n");
-    fail("invalid pipeline '%s'", pipeline);
-    mlirPassManagerDestroy(pm);
-    goto done;
-  }
-  MlirLogicalResult ran =
-      mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module));
-  mlirPassManagerDestroy(pm);
-  if (mlirLogicalResultIsFailure(ran)) {
-    fail("the tile-to-nvvm pipeline failed on '%s' (see above)", o.input);
-    goto done;
-  }
-  if (o.keepLLVM) {
-    FILE *file = fopen(o.keepLLVM, "w");
-    if (!file) {
-      fail("cannot write '%s'", o.keepLLVM);
+  char **objects = NULL;
+  int numObjects = 0;
+  if (multiChip) {
+    if (compileChips(ctx, module, source, o.input, o.chip, &chipOptions,
+                     o.output, &objects, &numObjects)) {
+      for (int i = 0; i < numObjects; ++i) {
+        remove(objects[i]);
+        free(objects[i]);
+      }
+      free(objects);
       goto done;
     }
-    mlirOperationPrint(mlirModuleGetOperation(module), writeToFile, file);
-    fclose(file);
-  }
-
-  // The object file: the output itself, or a temporary one to link.
-  char object[PATH_MAX];
-  if (o.objectOnly) {
-    snprintf(object, sizeof(object), "%s", o.output);
   } else {
-    snprintf(object, sizeof(object), "%s.tmp-XXXXXX.o", o.output);
-    int fd = mkstemps(object, 2);
-    if (fd < 0) {
-      fail("cannot create a temporary file next to '%s'", o.output);
+    // The object file: the output itself, or a temporary one to link.
+    objects = tuneAlloc(sizeof(char *));
+    if (o.objectOnly) {
+      objects[0] = tuneStrdup(o.output);
+    } else {
+      objects[0] = tuneFormat("%s.tmp-XXXXXX.o", o.output);
+      int fd = mkstemps(objects[0], 2);
+      if (fd < 0) {
+        fail("cannot create a temporary file next to '%s'", o.output);
+        free(objects[0]);
+        free(objects);
+        goto done;
+      }
+      close(fd);
+    }
+    numObjects = 1;
+    if (compileToObject(ctx, module, o.chip, &chipOptions, o.input,
+                        objects[0])) {
+      removeOutput(objects[0]);
+      free(objects[0]);
+      free(objects);
       goto done;
     }
-    close(fd);
-  }
-  if (mlirLogicalResultIsFailure(tileModuleEmitObjectFile(
-          module, mlirStringRefCreateFromCString(object), o.optLevel))) {
-    fail("cannot write the object file '%s'", object);
-    removeOutput(object);
-    goto done;
-  }
-  if (o.objectOnly) {
-    status = writeHeader(o.header, header, headerSize);
-    if (status)
-      removeOutput(object);
-    goto done;
+    if (o.keepLLVM) {
+      FILE *file = fopen(o.keepLLVM, "w");
+      if (!file) {
+        fail("cannot write '%s'", o.keepLLVM);
+        removeOutput(objects[0]);
+        free(objects[0]);
+        free(objects);
+        goto done;
+      }
+      mlirOperationPrint(mlirModuleGetOperation(module), writeToFile, file);
+      fclose(file);
+    }
+    if (o.objectOnly) {
+      status = writeHeader(o.header, header, headerSize);
+      if (status)
+        removeOutput(objects[0]);
+      free(objects[0]);
+      free(objects);
+      goto done;
+    }
   }
 
   char runtimeDir[PATH_MAX];
@@ -471,32 +478,41 @@ int main(int argc, char **argv) {
   char table[PATH_MAX];
   snprintf(table, sizeof(table), "%s.tmp-XXXXXX.c", o.output);
   int tableFd = mkstemps(table, 2);
-  if (tableFd < 0) {
-    fail("cannot create a temporary file next to '%s'", o.output);
-    remove(object);
-    goto done;
-  }
-  close(tableFd);
-  if (writeSignatureSource(table, signatures, signaturesSize)) {
+  if (tableFd < 0 || (close(tableFd), writeSignatureSource(table, signatures,
+                                                           signaturesSize))) {
+    if (tableFd < 0)
+      fail("cannot create a temporary file next to '%s'", o.output);
+    else
+      remove(table);
+  } else {
+    char shared[] = "-shared", pic[] = "-fPIC", dashO[] = "-o",
+         runtime[] = "-ltile_cuda_runtime",
+         noUndefined[] = "-Wl,--no-undefined";
+    char cc[PATH_MAX], output[PATH_MAX];
+    snprintf(cc, sizeof(cc), "%s", o.cc);
+    snprintf(output, sizeof(output), "%s", o.output);
+    char **link = tuneAlloc((size_t)(numObjects + 11) * sizeof(char *));
+    int n = 0;
+    link[n++] = cc, link[n++] = shared, link[n++] = pic, link[n++] = dashO;
+    link[n++] = output;
+    for (int i = 0; i < numObjects; ++i)
+      link[n++] = objects[i];
+    link[n++] = table, link[n++] = libFlag, link[n++] = rpathFlag;
+    link[n++] = runtime, link[n++] = noUndefined, link[n] = NULL;
+    status = run(link);
+    free(link);
     remove(table);
-    remove(object);
-    goto done;
+    if (status == 0) {
+      status = writeHeader(o.header, header, headerSize);
+      if (status)
+        removeOutput(o.output);
+    }
   }
-  char shared[] = "-shared", pic[] = "-fPIC", dashO[] = "-o",
-       runtime[] = "-ltile_cuda_runtime", noUndefined[] = "-Wl,--no-undefined";
-  char cc[PATH_MAX], output[PATH_MAX];
-  snprintf(cc, sizeof(cc), "%s", o.cc);
-  snprintf(output, sizeof(output), "%s", o.output);
-  char *link[] = {cc,    shared,  pic,       dashO,   output,      object,
-                  table, libFlag, rpathFlag, runtime, noUndefined, NULL};
-  status = run(link);
-  remove(object);
-  remove(table);
-  if (status == 0) {
-    status = writeHeader(o.header, header, headerSize);
-    if (status)
-      removeOutput(o.output);
+  for (int i = 0; i < numObjects; ++i) {
+    remove(objects[i]);
+    free(objects[i]);
   }
+  free(objects);
 
 done:
   free(header);
