@@ -1,5 +1,4 @@
-//===- MultiChip.c - One library for several NVIDIA chips ----------*- C
-//-*-===//
+//===- MultiChip.c - One library for several NVIDIA chips ---------*- C -*-===//
 //
 // `tile-compile --chip sm_80,sm_90a` links one library whose functions run
 // on either chip: the module is compiled once per chip (kernels, layouts and

@@ -1,5 +1,4 @@
-//===- MultiChip.h - One library for several NVIDIA chips ----------*- C
-//-*-===//
+//===- MultiChip.h - One library for several NVIDIA chips ---------*- C -*-===//
 //
 // tile-compile --chip sm_80,sm_90a (MultiChip.c).
 //
