@@ -212,6 +212,20 @@ int tileHipLaunch(TileRtFunction *fn, const unsigned grid[3],
   return TILE_RT_SUCCESS;
 }
 
+int tileHipLaunchRaw(TileRtContext *ctx, CUfunction function, const char *name,
+                     const unsigned grid[3], const unsigned block[3],
+                     unsigned sharedBytes, void **params) {
+  CHECK_HIP(ctx,
+            hip.hipModuleLaunchKernel((hipFunction_t)function, grid[0], grid[1],
+                                      grid[2], block[0], block[1], block[2],
+                                      sharedBytes, NULL, params, NULL),
+            "hipModuleLaunchKernel('%s', grid (%u, %u, %u), block (%u, %u, "
+            "%u), %u bytes of dynamic LDS)",
+            name, grid[0], grid[1], grid[2], block[0], block[1], block[2],
+            sharedBytes);
+  return TILE_RT_SUCCESS;
+}
+
 int tileHipMalloc(TileRtContext *ctx, size_t size, TileRtDevicePtr *ptr) {
   void *device = NULL;
   CHECK_HIP(ctx, hip.hipMalloc(&device, size), "hipMalloc(%zu bytes)", size);

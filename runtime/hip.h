@@ -32,6 +32,12 @@ TILE_RT_HIDDEN int tileHipGetFunction(TileRtContext *ctx, CUmodule module,
 TILE_RT_HIDDEN int tileHipLaunch(TileRtFunction *fn, const unsigned grid[3],
                                  const unsigned block[3], unsigned sharedBytes,
                                  void **params);
+/// The same for a kernel handle alone (the mgpu ABI's launches), `name`
+/// for messages; on the legacy default stream.
+TILE_RT_HIDDEN int tileHipLaunchRaw(TileRtContext *ctx, CUfunction function,
+                                    const char *name, const unsigned grid[3],
+                                    const unsigned block[3],
+                                    unsigned sharedBytes, void **params);
 TILE_RT_HIDDEN int tileHipMalloc(TileRtContext *ctx, size_t size,
                                  TileRtDevicePtr *ptr);
 TILE_RT_HIDDEN int tileHipFree(TileRtContext *ctx, TileRtDevicePtr ptr);

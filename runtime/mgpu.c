@@ -12,6 +12,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "driver.h"
+#include "mgpu_hip.h"
 #include "tile_mgpu.h"
 #include "tile_runtime.h"
 
@@ -114,6 +115,20 @@ void mgpuLaunchKernel(struct CUfunc_st *function, intptr_t gridX,
   const intptr_t gridValues[3] = {gridX, gridY, gridZ};
   const intptr_t blockValues[3] = {blockX, blockY, blockZ};
   unsigned grid[3], block[3];
+  // A kernel of an AMD code object (mgpu_hip.c): HIP's default stream.
+  if (tileMgpuIsHipFunction(function)) {
+    if (toDims(api, "grid", gridValues, grid, 3) ||
+        toDims(api, "block", blockValues, block, 3) || grid[0] == 0 ||
+        grid[1] == 0 || grid[2] == 0)
+      return;
+    if (smem < 0) {
+      tileRecordError(TILE_RT_ERROR_INVALID_ARGUMENT,
+                      "%s: %d bytes of dynamic shared memory", api, (int)smem);
+      return;
+    }
+    tileMgpuHipLaunch(function, grid, block, (unsigned)smem, params, api);
+    return;
+  }
   TileScope scope;
   if (prepareLaunch(api, function, gridValues, blockValues, smem, grid, block,
                     &scope))

@@ -16,6 +16,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "driver.h"
+#include "mgpu_hip.h"
 #include "tile_mgpu.h"
 #include "tile_runtime.h"
 
@@ -31,6 +32,8 @@ typedef struct TileLazyModule {
   size_t size;
   /// The JIT optimization level of PTX, or -1 (mgpuModuleLoad).
   int optLevel;
+  /// An AMDGPU code object, loaded through HIP (mgpu_hip.c).
+  int amd;
   const char *api;
   pthread_mutex_t lock;
   /// The module loaded in each device's primary context, or NULL.
@@ -97,7 +100,12 @@ static CUmodule loadOnDevice(TileLazyModule *module, int device,
                              const char *what) {
   pthread_mutex_lock(&module->lock);
   CUmodule loaded = module->loaded[device];
-  if (!loaded) {
+  if (!loaded && module->amd) {
+    loaded = tileMgpuHipLoad(device, module->image, module->size, what);
+    module->loaded[device] = loaded;
+    if (!loaded)
+      rememberLoadFailure();
+  } else if (!loaded) {
     char log[4096];
     int status = tileLoadModuleImage(&loaded, module->image, module->size,
                                      module->optLevel, log, sizeof(log));
@@ -108,8 +116,9 @@ static CUmodule loadOnDevice(TileLazyModule *module, int device,
       loaded = NULL;
       if (log[0])
         tileRecordErrorMessage(
-            status, "%s: %s: cuModuleLoadDataEx(%s, %zu bytes%s): %s; JIT "
-                    "log: %s",
+            status,
+            "%s: %s: cuModuleLoadDataEx(%s, %zu bytes%s): %s; JIT "
+            "log: %s",
             what, module->api, imageKind(module->image, module->size),
             module->size, options, tileRtErrorString(status), log);
       else
@@ -142,6 +151,7 @@ static struct CUmod_st *createModule(const char *api, const void *data,
   module->image = data;
   module->size = size;
   module->optLevel = optLevel;
+  module->amd = tileIsAmdCodeObject(data, size);
   module->api = api;
   pthread_mutex_init(&module->lock, NULL);
   return (struct CUmod_st *)module;
@@ -173,6 +183,10 @@ void mgpuModuleUnload(struct CUmod_st *handle) {
   for (int device = 0; device < kTileMaxDevices; ++device) {
     if (!module->loaded[device])
       continue;
+    if (module->amd) {
+      tileMgpuHipUnload(device, module->loaded[device]);
+      continue;
+    }
     int previous = tileDefaultDevice();
     mgpuSetDefaultDevice(device);
     TileScope scope;
@@ -202,6 +216,11 @@ struct CUfunc_st *mgpuModuleGetFunction(struct CUmod_st *handle,
     tileRecordError(TILE_RT_ERROR_INVALID_ARGUMENT, "%s: NULL kernel name",
                     what);
     return NULL;
+  }
+  if (module->amd) {
+    int device = tileDefaultDevice();
+    CUmodule loaded = loadOnDevice(module, device, what);
+    return loaded ? tileMgpuHipFunction(device, loaded, name, what) : NULL;
   }
   TileScope scope;
   if (tileScopeEnter(&scope, what)) {

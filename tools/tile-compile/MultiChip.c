@@ -28,20 +28,108 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static void writeToFile(MlirStringRef text, void *userData) {
   fwrite(text.data, 1, text.length, (FILE *)userData);
 }
 
+/// Whether `path` is an executable file.
+static bool executable(const char *path) { return access(path, X_OK) == 0; }
+
+/// For AMD chips: the rocm-path tile-to-rocdl links code objects with
+/// (<rocm-path>/llvm/bin/ld.lld). NULL when $ROCM_PATH or /opt/rocm has
+/// one (the pipeline's default); else a new stand-in directory next to
+/// `object` whose llvm/bin/ld.lld links to LLVM's ld.lld (lld-22: the one
+/// found when tile-mlir was built, else ld.lld on $PATH), which the caller
+/// removes with removeRocmStandIn. Sets `*error` when no ld.lld is found.
+static char *rocmStandIn(const char *object, bool *error) {
+  *error = false;
+  const char *rocm = getenv("ROCM_PATH");
+  char *lld =
+      tuneFormat("%s/llvm/bin/ld.lld", rocm && *rocm ? rocm : "/opt/rocm");
+  bool found = executable(lld);
+  free(lld);
+  if (found)
+    return NULL;
+  const char *candidates[] = {TILE_LD_LLD, "/usr/lib/llvm-22/bin/ld.lld"};
+  const char *target = NULL;
+  for (size_t i = 0; i < sizeof(candidates) / sizeof(*candidates); ++i)
+    if (candidates[i][0] && executable(candidates[i])) {
+      target = candidates[i];
+      break;
+    }
+  if (!target) {
+    fprintf(stderr, "tile-compile: error: no ld.lld to link the AMD code "
+                    "object: install lld-22, or set ROCM_PATH to a ROCm "
+                    "folder\n");
+    *error = true;
+    return NULL;
+  }
+  char *dir = tuneFormat("%s.tmp-rocm-XXXXXX", object);
+  if (!mkdtemp(dir)) {
+    fprintf(stderr, "tile-compile: error: cannot create '%s'\n", dir);
+    free(dir);
+    *error = true;
+    return NULL;
+  }
+  char *llvm = tuneFormat("%s/llvm", dir),
+       *bin = tuneFormat("%s/llvm/bin", dir),
+       *link = tuneFormat("%s/llvm/bin/ld.lld", dir);
+  if (mkdir(llvm, 0700) || mkdir(bin, 0700) || symlink(target, link)) {
+    fprintf(stderr, "tile-compile: error: cannot make '%s'\n", link);
+    *error = true;
+  }
+  free(llvm);
+  free(bin);
+  free(link);
+  return dir;
+}
+
+static void removeRocmStandIn(char *dir) {
+  if (!dir)
+    return;
+  char *link = tuneFormat("%s/llvm/bin/ld.lld", dir);
+  char *bin = tuneFormat("%s/llvm/bin", dir),
+       *llvm = tuneFormat("%s/llvm", dir);
+  remove(link);
+  rmdir(bin);
+  rmdir(llvm);
+  rmdir(dir);
+  free(link);
+  free(bin);
+  free(llvm);
+  free(dir);
+}
+
 int compileToObject(MlirContext ctx, MlirModule module, const char *chip,
                     const ChipOptions *options, const char *input,
                     const char *object) {
-  char *pipeline =
-      tuneFormat("builtin.module(tile-to-nvvm{format=%s%s%s%s %s})",
-                 options->format, chip ? " chip=" : "", chip ? chip : "",
-                 options->remarks ? " remarks=true" : "",
-                 options->extra ? options->extra : "");
+  bool amd = chip && !strncmp(chip, "gfx", 3);
+  char *rocm = NULL;
+  if (amd) {
+    if (strcmp(options->format, "bin")) {
+      fprintf(stderr,
+              "tile-compile: error: --chip %s: an AMD library holds code "
+              "objects: --format bin (not %s)\n",
+              chip, options->format);
+      return 1;
+    }
+    bool error = false;
+    if (!options->extra || !strstr(options->extra, "rocm-path"))
+      rocm = rocmStandIn(object, &error);
+    if (error) {
+      removeRocmStandIn(rocm);
+      return 1;
+    }
+  }
+  char *pipeline = tuneFormat(
+      "builtin.module(%s{format=%s%s%s%s%s%s %s})",
+      amd ? "tile-to-rocdl" : "tile-to-nvvm", options->format,
+      chip ? " chip=" : "", chip ? chip : "", rocm ? " rocm-path=" : "",
+      rocm ? rocm : "", options->remarks ? " remarks=true" : "",
+      options->extra ? options->extra : "");
   MlirPassManager pm = mlirPassManagerCreate(ctx);
   MlirOpPassManager opm = mlirPassManagerGetAsOpPassManager(pm);
   int status = 0;
@@ -53,9 +141,10 @@ int compileToObject(MlirContext ctx, MlirModule module, const char *chip,
   } else if (mlirLogicalResultIsFailure(
                  mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module)))) {
     fprintf(stderr,
-            "tile-compile: error: the tile-to-nvvm pipeline failed on '%s'%s%s"
+            "tile-compile: error: the %s pipeline failed on '%s'%s%s"
             " (see above)\n",
-            input, chip ? " for " : "", chip ? chip : "");
+            amd ? "tile-to-rocdl" : "tile-to-nvvm", input, chip ? " for " : "",
+            chip ? chip : "");
     status = 1;
   } else if (mlirLogicalResultIsFailure(tileModuleEmitObjectFile(
                  module, mlirStringRefCreateFromCString(object),
@@ -66,6 +155,7 @@ int compileToObject(MlirContext ctx, MlirModule module, const char *chip,
   }
   mlirPassManagerDestroy(pm);
   free(pipeline);
+  removeRocmStandIn(rocm);
   return status;
 }
 

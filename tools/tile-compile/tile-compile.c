@@ -3,13 +3,15 @@
 // tile-compile INPUT.mlir -o libgemm.so [--header gemm.h] [options]
 //
 // Compiles a module of tile kernels and the host functions around them
-// (tile-to-nvvm) into a shared library (or an object file, -c) whose public
+// (tile-to-nvvm; tile-to-rocdl for AMD chips) into a shared library (or an object file, -c) whose public
 // functions a C program calls with pointers to memref descriptors, and
 // writes a C header declaring them. The library needs libtile_cuda_runtime.so
 // (the mgpu runtime ABI) at run time; it is linked against it, with an rpath
 // to it.
 //
-// `${NAME}` placeholders in INPUT take their values from `-D NAME=VALUE`;
+// `--chip sm_80,sm_90a` links one library for several NVIDIA chips
+// (MultiChip.c). `${NAME}` placeholders in INPUT take their values from
+// `-D NAME=VALUE`;
 // with `--tuned CACHE` the library holds the winners tile-tune found for
 // each function and a dispatcher that picks one per call by shape
 // (Dispatch.c, docs/tuner.md).
@@ -65,7 +67,9 @@ static const char *const usage =
     "  --header FILE         also write a C header declaring the functions\n"
     "  --chip CHIP[,CHIP...] target GPU (default: the module's, else sm_90a);\n"
     "                        several NVIDIA chips: one library that picks\n"
-    "                        the image for the device at each call\n"
+    "                        the image for the device at each call; gfx90a\n"
+    "                        or gfx942: an AMD library (tile-to-rocdl,\n"
+    "                        launched through HIP)\n"
     "  --format bin|isa|fatbin  GPU object format (default bin: a cubin)\n"
     "  --pipeline-options S  more tile-to-nvvm options, e.g. \"pipeline=0\"\n"
     "  -O N                  host code optimization level, 0-3 (default 2)\n"
