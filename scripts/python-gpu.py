@@ -6,7 +6,8 @@ function tables; the GPU machine has no MLIR) and calls them on torch
 tensors and NumPy arrays:
 
   python3 scripts/python-gpu.py --package DIR --saxpy LIB --gemm LIB \
-      [--gemm-dtype f16|bf16] [--fa LIB]
+      [--gemm-dtype f16|bf16] [--fa LIB] [--softmax LIB] \
+      [--pad-copy LIB] [--no-speed]
 
 --package is the directory holding tile_mlir/. Checks, each printed as
 PASS or FAIL:
@@ -17,7 +18,15 @@ PASS or FAIL:
   - the GEMM on fresh random inputs (1x1x1, 3x5x7, 1000^3, 4095x4097x1023,
     views at offset 1 and 8, C poisoned with NaN) against an fp64
     reference, the error within 2x cuBLAS's own;
-  - FlashAttention (B4 H16 S1000 D128, views) against SDPA in fp32.
+  - FlashAttention (B4 H16 S1000 D128, views) against SDPA in fp32;
+  - the softmax example (examples/softmax.mlir: out-of-bounds columns read
+    as -inf, the copy's padding) on R x N from 1x1 to 4097x1000, views at
+    offsets 1 and 8, Y poisoned with NaN, against an fp64 reference, the
+    error within 2x torch.softmax's; N past the kernel's bound refused;
+  - test/Runtime/Inputs/pad_copy.mlir (a pipelined asynchronous copy
+    padding with 7.0) on R x C from 1x1 to 1000x1000, views at offsets 1
+    and 8: Y is X padded to whole tiles with 7.0, bit for bit.
+--no-speed skips the timings (for runs under compute-sanitizer).
 Speed: median of 5 runs of N back-to-back calls between CUDA events, the
 package's call against torch.mm (cuBLAS) alternating, at 4096^3 and 8192^3;
 and the package's call overhead against a raw ctypes call of the same
@@ -222,6 +231,65 @@ def fa_checks(tm, path):
           flush=True)
 
 
+def softmax_checks(tm, path, speed):
+    lib = tm.load(path)
+    print(lib, flush=True)
+    for (r, n) in ((1, 1), (5, 7), (3, 1024), (1000, 513), (4097, 1000),
+                   (64, 100)):
+        for offset in (0, 1, 8):
+            # Scaled so that exp() of unshifted values would overflow.
+            x = at_offset((torch.randn(r, n, device="cuda") * 20).half(),
+                          offset)
+            y = at_offset(torch.full((r, n), float("nan"), device="cuda",
+                                     dtype=torch.float16), offset)
+            lib.softmax(x, y)
+            ref = torch.softmax(x.double(), dim=1)
+            ours = (y.double() - ref).norm() / ref.norm()
+            theirs = (torch.softmax(x.float(), dim=1).half().double()
+                      - ref).norm() / ref.norm()
+            check("softmax %dx%d offset=%d" % (r, n, offset),
+                  bool(torch.isfinite(y).all()) and
+                  float(ours) <= 2 * float(theirs) + 1e-6,
+                  "(error %.3g, torch %.3g)" % (ours, theirs))
+    x = torch.randn(4, 1025, device="cuda", dtype=torch.float16)
+    expect("softmax N past its bound", ValueError,
+           lambda: lib.softmax(x, torch.empty_like(x)))
+    lib.synchronize()
+    if not speed:
+        return
+    x = torch.randn(16384, 1024, device="cuda", dtype=torch.float16)
+    y = torch.empty_like(x)
+    ours, theirs = [], []
+    for _ in range(3):
+        lib.softmax(x, y)
+        torch.softmax(x, dim=1)
+    for _ in range(5):
+        ours.append(time_ms(lambda: lib.softmax(x, y), 20))
+        theirs.append(time_ms(lambda: torch.softmax(x, dim=1, out=y), 20))
+    t, r = statistics.median(ours), statistics.median(theirs)
+    gbs = 2.0 * x.numel() * 2 / 1e6
+    print("speed softmax 16384x1024 f16: package %.4f ms (%.0f GB/s), torch "
+          "%.4f ms (%.0f GB/s), ratio %.3f" % (t, gbs / t, r, gbs / r, r / t),
+          flush=True)
+
+
+def pad_copy_checks(tm, path):
+    lib = tm.load(path)
+    print(lib, flush=True)
+    for (r, c) in ((1, 1), (5, 7), (64, 64), (100, 130), (1000, 1000)):
+        for offset in (0, 1, 8):
+            x = at_offset(torch.randn(r, c, device="cuda").half(), offset)
+            rt, ct = -(-r // 64) * 64, -(-c // 64) * 64
+            y = at_offset(torch.full((rt, ct), float("nan"), device="cuda",
+                                     dtype=torch.float16), offset)
+            lib.pad_copy(x, y)
+            ref = torch.full((rt, ct), 7.0, device="cuda",
+                             dtype=torch.float16)
+            ref[:r, :c] = x
+            check("pad_copy %dx%d offset=%d" % (r, c, offset),
+                  bool(torch.equal(y, ref)))
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--package", required=True)
@@ -230,6 +298,9 @@ def main():
     p.add_argument("--gemm-dtype", default="f16")
     p.add_argument("--fa")
     p.add_argument("--half")
+    p.add_argument("--softmax")
+    p.add_argument("--pad-copy")
+    p.add_argument("--no-speed", action="store_true")
     args = p.parse_args()
     sys.path.insert(0, args.package)
     import tile_mlir as tm
@@ -243,6 +314,10 @@ def main():
         gemm_checks(tm, args.gemm, args.gemm_dtype)
     if args.fa:
         fa_checks(tm, args.fa)
+    if args.softmax:
+        softmax_checks(tm, args.softmax, not args.no_speed)
+    if args.pad_copy:
+        pad_copy_checks(tm, args.pad_copy)
     print("python-gpu: %d of %d checks passed" % (sum(results), len(results)))
     return 0 if all(results) else 1
 

@@ -207,6 +207,27 @@ MlirOperation tileCopyOpCreate(MlirLocation loc, MlirValue source,
           .getOperation());
 }
 
+MlirLogicalResult tileCopyOpSetPadding(MlirOperation op,
+                                       MlirAttribute padding) {
+  auto copy = getOp<CopyOp>(op);
+  if (!copy)
+    return mlirLogicalResultFailure();
+  if (mlirAttributeIsNull(padding)) {
+    copy.removePaddingAttr();
+    return mlirLogicalResultSuccess();
+  }
+  auto value = dyn_cast<TypedAttr>(unwrap(padding));
+  if (!isa_and_nonnull<FloatAttr, IntegerAttr>(value))
+    return mlirLogicalResultFailure();
+  copy.setPaddingAttr(value);
+  return mlirLogicalResultSuccess();
+}
+
+MlirAttribute tileCopyOpGetPadding(MlirOperation op) {
+  auto copy = getOp<CopyOp>(op);
+  return wrap(copy ? Attribute(copy.getPaddingAttr()) : Attribute());
+}
+
 //===----------------------------------------------------------------------===//
 // tile.gemm
 //===----------------------------------------------------------------------===//

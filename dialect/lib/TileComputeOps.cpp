@@ -72,6 +72,21 @@ LogicalResult CopyOp::verify() {
     return emitOpError("'tma' copies move 2-D tiles of tensors of rank 2 to "
                        "5 without converting the element type");
 
+  if (TypedAttr padding = getPaddingAttr()) {
+    if (!isa<FloatAttr, IntegerAttr>(padding))
+      return emitOpError("expects a float or integer padding, got ") << padding;
+    if (srcKind != MemoryKind::Global)
+      return emitOpError("'padding' needs a copy from global memory");
+    if (padding.getType() != dstElt)
+      return emitOpError("expects a padding of the destination's element "
+                         "type ")
+             << dstElt << ", got " << padding.getType();
+    if (getTma() && getNonZeroPadding())
+      return emitOpError("'tma' copies fill out-of-bounds elements with "
+                         "zero: a padding other than zero needs a copy "
+                         "without 'tma'");
+  }
+
   if (getInBounds() && srcKind != MemoryKind::Global &&
       dstKind != MemoryKind::Global)
     return emitOpError("'in_bounds' needs a global operand");
@@ -117,6 +132,15 @@ LogicalResult CopyOp::verify() {
                        "least ")
            << tileType.getRank() << ", got " << regionType.getRank();
   return success();
+}
+
+TypedAttr CopyOp::getNonZeroPadding() {
+  TypedAttr padding = getPaddingAttr();
+  if (auto f = dyn_cast_or_null<FloatAttr>(padding))
+    return f.getValue().isPosZero() ? TypedAttr() : padding;
+  if (auto i = dyn_cast_or_null<IntegerAttr>(padding))
+    return i.getValue().isZero() ? TypedAttr() : padding;
+  return padding;
 }
 
 //===----------------------------------------------------------------------===//

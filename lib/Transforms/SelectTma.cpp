@@ -358,11 +358,16 @@ struct SelectTmaPass : public tile::impl::SelectTmaBase<SelectTmaPass> {
         continue;
       }
       legal.try_emplace(pipe, true);
-      // A hand-off that barriers cannot count keeps the whole pipe on the
-      // copy engine; a copy that cannot be a tensor copy stays a copy-engine
-      // copy beside the others (its threads then arrive on the slot's
-      // barrier when their copies land).
+      // A hand-off that barriers cannot count (or a copy padding with a
+      // value other than zero) keeps the whole pipe on the copy engine; a copy
+      // that cannot be a tensor copy stays a copy-engine copy beside the others
+      // (its threads then arrive on the slot's barrier when their copies land).
       std::string why = checkHandOff(copy, handOff);
+      // Padding other than zero is written through registers at the
+      // tensor's edge, ordered by the group's wait and barrier: the pipe
+      // keeps them.
+      if (why.empty() && copy.getNonZeroPadding())
+        why = "the copy's padding is not zero (tensor copies fill with zero)";
       if (!why.empty())
         legal[pipe] = false;
       else if (why = checkStatically(copy, kernel); why.empty())

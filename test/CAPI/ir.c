@@ -181,8 +181,18 @@ static MlirOperation buildGemm(MlirContext ctx, MlirModule module) {
   MlirValue n0 = muli(body, loc, bx, c128);
   MlirValue k0 = indexConstant(ctx, body, loc, 0);
   MlirValue aOffsets[] = {m0, k0}, bOffsets[] = {k0, n0}, cOffsets[] = {m0, n0};
-  insert(body, expectOp(tileCopyOpCreate(loc, A, 2, aOffsets, As, 0, NULL),
-                        "tile.copy"));
+  MlirOperation copyA =
+      insert(body, expectOp(tileCopyOpCreate(loc, A, 2, aOffsets, As, 0, NULL),
+                            "tile.copy"));
+  // A padding (here zero, as without one); only numbers, only on copies.
+  MlirAttribute zero16 = mlirFloatAttrDoubleGet(ctx, mlirF16TypeGet(ctx), 0.0);
+  printf(
+      "padding set: %d, on a kernel: %d, a string: %d\n",
+      mlirLogicalResultIsSuccess(tileCopyOpSetPadding(copyA, zero16)),
+      mlirLogicalResultIsSuccess(
+          tileCopyOpSetPadding(mlirOperationGetParentOperation(copyA), zero16)),
+      mlirLogicalResultIsSuccess(tileCopyOpSetPadding(
+          copyA, mlirStringAttrGet(ctx, mlirStringRefCreateFromCString("x")))));
   insert(body, expectOp(tileCopyOpCreate(loc, B, 2, bOffsets, Bs, 0, NULL),
                         "tile.copy"));
   insert(body, expectOp(tileGemmOpCreate(loc, As, Bs, acc, false, false, false,
@@ -278,7 +288,11 @@ static void queryKernel(MlirOperation kernel) {
            mlirBlockGetFirstOperation(tileKernelOpGetBody(kernel));
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
     printf("  %s", opKind(op));
-    if (tileOperationIsAAllocOp(op)) {
+    if (tileOperationIsACopyOp(op)) {
+      MlirAttribute padding = tileCopyOpGetPadding(op);
+      if (!mlirAttributeIsNull(padding))
+        printf(" padding %g", mlirFloatAttrGetValueDouble(padding));
+    } else if (tileOperationIsAAllocOp(op)) {
       MlirType type = mlirValueGetType(result(op));
       MlirStringRef kind =
           tileMemoryKindGetName(tileMemRefTypeGetMemoryKind(type));
@@ -397,6 +411,7 @@ int main(void) {
   mlirOperationPrint(moduleOp, printToStdout, NULL);
   printf("\n");
   // clang-format off
+  // CHECK: padding set: 1, on a kernel: 0, a string: 0
   // CHECK: verified: 1
   // CHECK-LABEL: func.func @gemm(
   // CHECK-SAME: %[[A:.*]]: memref<?x?xf16>, %[[B:.*]]: memref<?x?xf16>, %[[C:.*]]: memref<?x?xf16>, %[[GX:.*]]: index)
@@ -410,7 +425,7 @@ int main(void) {
   // CHECK-NEXT: %[[M0:.*]] = arith.muli %[[BY]], %[[C128]] : index
   // CHECK-NEXT: %[[N0:.*]] = arith.muli %[[BX]], %[[C128]] : index
   // CHECK-NEXT: %[[K0:.*]] = arith.constant 0 : index
-  // CHECK-NEXT: tile.copy %[[A]][%[[M0]], %[[K0]]], %[[AS]] : memref<?x?xf16> to memref<128x32xf16, #gpu.address_space<workgroup>>
+  // CHECK-NEXT: tile.copy %[[A]][%[[M0]], %[[K0]]], %[[AS]] padding(0.000000e+00 : f16) : memref<?x?xf16> to memref<128x32xf16, #gpu.address_space<workgroup>>
   // CHECK-NEXT: tile.copy %[[B]][%[[K0]], %[[N0]]], %[[BS]] : memref<?x?xf16> to memref<32x128xf16, #gpu.address_space<workgroup>>
   // CHECK-NEXT: tile.gemm %[[AS]], %[[BS]], %[[ACC]] policy <full_row> : memref<128x32xf16, #gpu.address_space<workgroup>>, memref<32x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.mem<fragment>>
   // CHECK-NEXT: tile.copy %[[ACC]], %[[C]][%[[M0]], %[[N0]]] : memref<128x128xf32, #tile.mem<fragment>> to memref<?x?xf16>
@@ -444,7 +459,7 @@ int main(void) {
   // CHECK-NEXT: other
   // CHECK-NEXT: other
   // CHECK-NEXT: other
-  // CHECK-NEXT: copy
+  // CHECK-NEXT: copy padding 0
   // CHECK-NEXT: copy
   // CHECK-NEXT: gemm transpose_a 0 transpose_b 0 clear_accum 0 policy 1 (attribute: 1)
   // CHECK-NEXT: copy

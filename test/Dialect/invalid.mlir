@@ -673,6 +673,54 @@ func.func @copy_vector_elements(%A: memref<?xvector<4xf32>>, %s: memref<16xvecto
 
 // -----
 
+// CopyOp::verify: padding is a number.
+func.func @copy_padding_not_number(%A: memref<?x?xf16>, %m: index) {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %f = tile.alloc : memref<64x32xf16, #tile.mem<fragment>>
+    // expected-error @+1 {{'tile.copy' op expects a float or integer padding, got dense<0.000000e+00> : vector<2xf16>}}
+    tile.copy %A[%m, %m], %f padding(dense<0.0> : vector<2xf16>) : memref<?x?xf16> to memref<64x32xf16, #tile.mem<fragment>>
+  }
+  return
+}
+
+// -----
+
+// CopyOp::verify: padding only where global memory is read.
+func.func @copy_padding_store(%A: memref<?x?xf16>, %m: index) {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %f = tile.alloc : memref<64x32xf16, #tile.mem<fragment>>
+    // expected-error @+1 {{'tile.copy' op 'padding' needs a copy from global memory}}
+    tile.copy %f, %A[%m, %m] padding(1.0 : f16) : memref<64x32xf16, #tile.mem<fragment>> to memref<?x?xf16>
+  }
+  return
+}
+
+// -----
+
+// CopyOp::verify: the padding has the destination's element type.
+func.func @copy_padding_type(%A: memref<?x?xf16>, %m: index) {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %f = tile.alloc : memref<64x32xf32, #tile.mem<fragment>>
+    // expected-error @+1 {{'tile.copy' op expects a padding of the destination's element type 'f32', got 'f16'}}
+    tile.copy %A[%m, %m], %f padding(0xFC00 : f16) : memref<?x?xf16> to memref<64x32xf32, #tile.mem<fragment>>
+  }
+  return
+}
+
+// -----
+
+// CopyOp::verify: tensor copies pad with zero only.
+func.func @copy_padding_tma(%A: memref<?x?xf16>, %m: index) {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %s = tile.alloc : memref<64x32xf16, #gpu.address_space<workgroup>>
+    // expected-error @+1 {{'tile.copy' op 'tma' copies fill out-of-bounds elements with zero: a padding other than zero needs a copy without 'tma'}}
+    tile.copy async tma %A[%m, %m], %s padding(0xFC00 : f16) : memref<?x?xf16> to memref<64x32xf16, #gpu.address_space<workgroup>>
+  }
+  return
+}
+
+// -----
+
 // CopyOp::verify: offsets on one operand only.
 func.func @copy_offsets_on_both(%A: memref<?x?xf16>, %m: index) {
   tile.kernel @k blocks(%bx) in [1] threads(128) {

@@ -199,6 +199,12 @@ func.func @copy_directions(%A: !gA, %G: memref<128x32xf16>, %m: index, %k: index
     // CHECK: tile.copy %[[L]], %[[A]][%[[M]], %[[K]]] : memref<128x32xf16, #tile.mem<local>> to memref<?x?xf16>
     tile.copy %l, %A[%m, %k] : !lA to !gA
 
+    // Out-of-bounds elements read as the padding (-inf, 1.5 in f16).
+    // CHECK: tile.copy %[[A]][%[[M]], %[[K]]], %[[F]] padding(0xFC00 : f16) : memref<?x?xf16> to memref<128x32xf16, #tile.mem<fragment>>
+    tile.copy %A[%m, %k], %f padding(0xFC00 : f16) : !gA to !fA
+    // CHECK: tile.copy async %[[A]][%[[M]], %[[K]]], %[[S]] padding(1.500000e+00 : f16) : memref<?x?xf16> to memref<128x32xf16, #gpu.address_space<workgroup>>
+    tile.copy async %A[%m, %k], %s padding(1.5 : f16) : !gA to !sA
+
     // Global <-> on chip without offsets: same static shape.
     // CHECK: tile.copy %[[G]], %[[S]] : memref<128x32xf16> to memref<128x32xf16, #gpu.address_space<workgroup>>
     tile.copy %G, %s : memref<128x32xf16> to !sA

@@ -262,6 +262,39 @@ func.func @copies_in_stage_1(%A: !g, %B: !g, %kt: index) {
 
 // -----
 
+// A copy padding with a value other than zero (tensor copies fill with
+// zero) keeps its whole pipe on cp.async, its neighbour included.
+!g = memref<?x?xf16>
+!sA = memref<128x32xf16, #gpu.address_space<workgroup>>
+!sB = memref<32x128xf16, #gpu.address_space<workgroup>>
+!fC = memref<128x128xf32, #tile.mem<fragment>>
+
+// CHECK-LABEL: func.func @nonzero_padding
+// CHECK-NOT: tma
+// CHECK: tile.copy async %arg0{{.*}} padding(1.000000e+00 : f16)
+// CHECK-NOT: tma
+// CHECK: return
+func.func @nonzero_padding(%A: !g, %B: !g, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %as = tile.alloc : !sA
+    %bs = tile.alloc : !sB
+    %acc = tile.alloc : !fC
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c32 : index
+      // REMARK: [[@LINE+1]]:7: remark: not a tensor copy (TMA): the copy's padding is not zero (tensor copies fill with zero)
+      tile.copy %A[%c0, %k0], %as padding(1.0 : f16) : !g to !sA
+      tile.copy %B[%k0, %c0], %bs : !g to !sB
+      tile.gemm %as, %bs, %acc : !sA, !sB, !fC
+    } {tile.num_stages = 3 : i64}
+  }
+  return
+}
+
+// -----
+
 // Tensor copies written by hand (a producer warpgroup, tile.ws, with its own
 // pipe ops): the caller vouches for the tensors, so the kernel is not
 // versioned (a producer on other warps than its consumers has no cp.async

@@ -324,6 +324,18 @@ tileCopyOpCreate(MlirLocation loc, MlirValue source, intptr_t numSourceOffsets,
                  const MlirValue *sourceOffsets, MlirValue target,
                  intptr_t numTargetOffsets, const MlirValue *targetOffsets);
 
+/// Sets the value out-of-bounds elements of a `tile.copy` from global memory
+/// read as (its `padding`; zero without one): a float or integer attribute
+/// of the destination's element type, e.g. mlirFloatAttrDoubleGet(ctx, f32,
+/// -INFINITY). A null attribute removes the padding. Returns failure, and
+/// changes nothing, when `op` is not a copy or `padding` is not a float or
+/// integer attribute; the verifier checks the rest.
+MLIR_CAPI_EXPORTED MlirLogicalResult
+tileCopyOpSetPadding(MlirOperation op, MlirAttribute padding);
+
+/// The padding of a `tile.copy`, or a null attribute (none, or not a copy).
+MLIR_CAPI_EXPORTED MlirAttribute tileCopyOpGetPadding(MlirOperation op);
+
 //===----------------------------------------------------------------------===//
 // tile.gemm
 //===----------------------------------------------------------------------===//

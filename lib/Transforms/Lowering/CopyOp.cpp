@@ -4,10 +4,8 @@
 // threads (through the target's asynchronous copy engine for `async`
 // copies where it has one, through registers otherwise); one uniform test
 // per copy sends tiles wholly inside the tensor, with aligned rows, to an
-// unmasked path. Copies to and from fragments move each thread's own
-// elements (as runs of registers for interior tiles, with the target's
-// shared -> register instruction when the layout has one); fragment ->
-// fragment copies between layouts go through shared memory.
+// unmasked path. Copies involving register tiles are in FragmentCopy.cpp,
+// tensor copies in TmaCopy.cpp and TmaStore.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,20 +25,6 @@ using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::lowering;
 
-/// Global coordinates of a tile element: the region offsets plus the tile
-/// coordinates aligned to the trailing dimensions.
-static SmallVector<Value> globalCoords(OpBuilder &b, Location loc,
-                                       ValueRange offsets,
-                                       ArrayRef<Value> tileCoords) {
-  SmallVector<Value> coords(offsets.begin(), offsets.end());
-  if (coords.empty())
-    return SmallVector<Value>(tileCoords);
-  unsigned lead = coords.size() - tileCoords.size();
-  for (auto [i, c] : llvm::enumerate(tileCoords))
-    coords[lead + i] = arith::AddIOp::create(b, loc, coords[lead + i], c);
-  return coords;
-}
-
 namespace {
 class CopyLowering {
 public:
@@ -49,20 +33,7 @@ public:
 
 private:
   LogicalResult copyGlobalShared(bool toShared);
-  LogicalResult copyFragmentMemory();
-  LogicalResult copyFragmentFragment();
   LogicalResult copySharedShared();
-  /// True when vectors of `vec` elements of `global` (extents `dims`) are
-  /// aligned at `offsets`: the data pointer is a multiple of the vector's
-  /// bytes, and the rows and the last offset are multiples of `vec` (null
-  /// when vec is 1). Tensors that are views into larger buffers may start
-  /// at any element.
-  Value alignedRows(Value global, ArrayRef<Value> dims, ValueRange offsets,
-                    int64_t vec);
-  /// True when the region `shape` at `offsets` lies within `dims` (the shape
-  /// covers the trailing dimensions).
-  Value regionInBounds(ArrayRef<Value> dims, ValueRange offsets,
-                       ArrayRef<int64_t> shape);
 
   /// Whether the copy goes through the target's asynchronous copy engine:
   /// `async` copies on targets without one move through registers and are
@@ -80,10 +51,8 @@ private:
 LogicalResult CopyLowering::run() {
   MemoryKind src = getMemoryKind(op.getSourceType());
   MemoryKind dst = getMemoryKind(op.getTargetType());
-  if (src == MemoryKind::Fragment && dst == MemoryKind::Fragment)
-    return copyFragmentFragment();
   if (src == MemoryKind::Fragment || dst == MemoryKind::Fragment)
-    return copyFragmentMemory();
+    return lowerFragmentCopy(ctx, op);
   if (src == MemoryKind::Global && dst == MemoryKind::Shared)
     return copyGlobalShared(/*toShared=*/true);
   if (src == MemoryKind::Shared && dst == MemoryKind::Global)
@@ -95,38 +64,6 @@ LogicalResult CopyLowering::run() {
          << " memory are not supported by the lowering yet";
 }
 
-Value CopyLowering::alignedRows(Value global, ArrayRef<Value> dims,
-                                ValueRange offsets, int64_t vec) {
-  if (vec <= 1)
-    return nullptr;
-  auto isMultiple = [&](Value v, int64_t n) {
-    return arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq,
-                                 arith::RemUIOp::create(b, loc(), v, idx(n)),
-                                 idx(0));
-  };
-  Value aligned = isMultiple(dims.back(), vec);
-  if (!offsets.empty())
-    aligned = ctx.andBool(aligned, isMultiple(offsets.back(), vec));
-  // Row-major memrefs have offset 0: the aligned pointer is the data's.
-  int64_t bytes =
-      vec * cast<MemRefType>(global.getType()).getElementTypeBitWidth() / 8;
-  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc(), global);
-  return ctx.andBool(aligned, isMultiple(base, std::max<int64_t>(bytes, 1)));
-}
-
-Value CopyLowering::regionInBounds(ArrayRef<Value> dims, ValueRange offsets,
-                                   ArrayRef<int64_t> shape) {
-  Value inBounds;
-  unsigned lead = dims.size() - shape.size();
-  for (unsigned d = 0; d < dims.size(); ++d) {
-    Value start = offsets.empty() ? idx(0) : offsets[d];
-    int64_t extent = d < lead ? 1 : shape[d - lead];
-    inBounds = ctx.andBool(
-        inBounds, arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ule,
-                                        ctx.addConst(start, extent), dims[d]));
-  }
-  return inBounds;
-}
 LogicalResult CopyLowering::copyGlobalShared(bool toShared) {
   Value global = toShared ? op.getSource() : op.getTarget();
   Value sharedValue = toShared ? op.getTarget() : op.getSource();
@@ -140,6 +77,8 @@ LogicalResult CopyLowering::copyGlobalShared(bool toShared) {
   ArrayRef<int64_t> shape = ref->shape;
   Type sharedElt = ref->tile->type.getElementType();
   Type globalElt = globalType.getElementType();
+  // Out-of-bounds elements read as `padding` (zero when null).
+  TypedAttr padding = toShared ? op.getNonZeroPadding() : TypedAttr();
   int64_t maxBits = std::max<int64_t>(ref->tile->elementBits,
                                       globalType.getElementTypeBitWidth());
   // Elements per vector: 16 bytes of the wider type, dividing the last dim.
@@ -160,7 +99,7 @@ LogicalResult CopyLowering::copyGlobalShared(bool toShared) {
   SmallVector<Value> dims;
   for (unsigned d = 0; d < grank; ++d)
     dims.push_back(memref::DimOp::create(b, loc(), global, d));
-  Value aligned = alignedRows(global, dims, offsets, vec);
+  Value aligned = ctx.alignedRows(global, dims, offsets, vec);
 
   int64_t iters = llvm::divideCeil(chunks, threads);
   // Small copies are unrolled (each thread moves a few chunks).
@@ -183,7 +122,7 @@ LogicalResult CopyLowering::copyGlobalShared(bool toShared) {
       tcoords[d] = arith::RemUIOp::create(b, loc(), rest, idx(shape[d]));
       rest = arith::DivUIOp::create(b, loc(), rest, idx(shape[d]));
     }
-    SmallVector<Value> gcoords = globalCoords(b, loc(), offsets, tcoords);
+    SmallVector<Value> gcoords = ctx.globalCoords(offsets, tcoords);
     Value smemIndex = ctx.sharedIndex(*ref, tcoords);
     // One 16-byte vector between global and shared memory, through
     // registers.
@@ -234,9 +173,9 @@ LogicalResult CopyLowering::copyGlobalShared(bool toShared) {
         Value in = ctx.andBool(rowIn, ctx.ult(gc.back(), dims.back()));
         Value sIdx = ctx.sharedVectorElement(*ref, smemIndex, e, vec);
         if (toShared) {
-          memref::StoreOp::create(b, loc(),
-                                  ctx.loadOrZero(in, global, gc, sharedElt),
-                                  ref->tile->view, sIdx);
+          memref::StoreOp::create(
+              b, loc(), ctx.loadOrPad(in, global, gc, sharedElt, padding),
+              ref->tile->view, sIdx);
         } else {
           auto branch = scf::IfOp::create(b, loc(), in, false);
           OpBuilder::InsertionGuard g(b);
@@ -254,6 +193,19 @@ LogicalResult CopyLowering::copyGlobalShared(bool toShared) {
     if (useCopyEngine() && sharedElt != globalElt)
       return op.emitOpError("asynchronous copies cannot convert element "
                             "types");
+    if (useCopyEngine() && padding) {
+      // The copy engine fills with zero: chunks crossing the tensor's edge
+      // move through registers (their stores are visible, as the engine's
+      // copies are, after the wait and barrier of the group).
+      auto fast =
+          scf::IfOp::create(b, loc(), ctx.andBool(aligned, vecIn), true);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(fast.thenBlock());
+      emitAsyncCopy(gcoords, /*count=*/Value());
+      b.setInsertionPointToStart(fast.elseBlock());
+      emitScalar();
+      return success();
+    }
     if (useCopyEngine()) {
       // cp.async of 16 bytes (or less), reading only the in-bounds elements
       // and zero-filling the rest; fully out-of-bounds chunks read nothing
@@ -317,7 +269,7 @@ LogicalResult CopyLowering::copyGlobalShared(bool toShared) {
   // Residue handling: one uniform test whether the whole region is in
   // bounds and aligned; interior tiles then move unmasked 16-byte vectors
   // and only edge tiles pay for per-chunk masking.
-  Value tileIn = ctx.andBool(aligned, regionInBounds(dims, offsets, shape));
+  Value tileIn = ctx.andBool(aligned, ctx.regionInBounds(dims, offsets, shape));
   auto split = scf::IfOp::create(b, loc(), tileIn, /*withElseRegion=*/true);
   {
     OpBuilder::InsertionGuard g(b);
@@ -356,240 +308,6 @@ LogicalResult CopyLowering::copySharedShared() {
   memref::StoreOp::create(b, loc(),
                           ctx.convert(v, dst->tile->type.getElementType()),
                           dst->tile->view, ctx.sharedIndex(*dst, coords));
-  return success();
-}
-
-LogicalResult CopyLowering::copyFragmentMemory() {
-  bool fromFragment = getMemoryKind(op.getSourceType()) == MemoryKind::Fragment;
-  Value fragValue = fromFragment ? op.getSource() : op.getTarget();
-  Value other = fromFragment ? op.getTarget() : op.getSource();
-  ValueRange offsets =
-      fromFragment ? op.getTargetOffsets() : op.getSourceOffsets();
-  RegisterOperand *tile = ctx.getRegTile(fragValue, op);
-  if (!tile)
-    return failure();
-  MemoryKind otherKind = getMemoryKind(cast<MemRefType>(other.getType()));
-  Type fragElt = tile->type.getElementType();
-  Type otherElt = cast<MemRefType>(other.getType()).getElementType();
-  ArrayRef<int64_t> shape = tile->type.getShape();
-  Value tid = ctx.threadId(op);
-  SmallVector<uint64_t> masks;
-  SmallVector<Value> tcoords = ctx.threadCoords(tile->layout, tid, masks);
-  // Replicas write once; every holder reads.
-  Value writer =
-      fromFragment ? ctx.canonicalHolder(tile->layout, tid) : Value();
-
-  std::optional<SharedRef> ref;
-  SmallVector<Value> dims;
-  if (otherKind == MemoryKind::Shared) {
-    FailureOr<SharedRef> r = ctx.resolveShared(other, op);
-    if (failed(r))
-      return failure();
-    ref = *r;
-  } else if (otherKind == MemoryKind::Global) {
-    for (int64_t d = 0; d < cast<MemRefType>(other.getType()).getRank(); ++d)
-      dims.push_back(memref::DimOp::create(b, loc(), other, d));
-  } else {
-    return op.emitOpError("copies between fragments and ")
-           << stringifyMemoryKind(otherKind)
-           << " memory are not supported by the lowering yet";
-  }
-  SmallVector<int64_t> padded = getPaddedShape(shape);
-  if (ref && !fromFragment &&
-      succeeded(ctx.target.emitSharedToRegisters(b, loc(), ctx.toOperand(*ref),
-                                                 *tile, tid)))
-    return success();
-
-  // Interior tiles of global memory: runs of registers holding consecutive
-  // elements of a row move as one unmasked vector (up to 16 bytes), after
-  // one uniform test that the whole tile is in bounds and aligned.
-  auto otherType = cast<MemRefType>(other.getType());
-  int64_t want = std::max<int64_t>(1, 128 / otherType.getElementTypeBitWidth());
-  int64_t vec = std::min<int64_t>(contiguousRegisters(tile->layout), want);
-  // Stores of fragments whose rows are spread over neighbouring lanes
-  // first gather longer runs through shuffles (LaneExchange.cpp).
-  std::optional<LaneExchange> wide;
-  if (fromFragment && !ref && otherElt.isIntOrFloat() &&
-      otherElt.getIntOrFloatBitWidth() >= 8)
-    wide = planLaneExchange(tile->layout, want);
-  // Vectors of `width` elements of `layout`, whose registers are `values`
-  // (stores; loads and empty `values` use the fragment's registers).
-  auto emitVectors = [&](const LinearLayout &layout, int64_t width,
-                         ArrayRef<Value> values) {
-    SmallVector<uint64_t> bits;
-    SmallVector<Value> thread = ctx.threadCoords(layout, tid, bits);
-    auto vecType = VectorType::get({width}, otherElt);
-    int64_t align = width * otherType.getElementTypeBitWidth() / 8;
-    for (int64_t r = 0; r < layout.getRegistersPerThread(); r += width) {
-      SmallVector<Value> coords = ctx.elementCoords(layout, r, thread, bits);
-      SmallVector<Value> memCoords = globalCoords(b, loc(), offsets, coords);
-      if (fromFragment) {
-        SmallVector<Value> elems;
-        for (int64_t e = 0; e < width; ++e)
-          elems.push_back(values.empty() ? ctx.convert(memref::LoadOp::create(
-                                                           b, loc(), tile->regs,
-                                                           idx(r + e)),
-                                                       otherElt)
-                                         : values[r + e]);
-        Value v = vector::FromElementsOp::create(b, loc(), vecType, elems);
-        OpBuilder::InsertionGuard g(b);
-        if (writer) {
-          auto branch = scf::IfOp::create(b, loc(), writer, false);
-          b.setInsertionPointToStart(branch.thenBlock());
-        }
-        vector::StoreOp::create(b, loc(), v, other, memCoords,
-                                /*nontemporal=*/false, llvm::MaybeAlign(align));
-      } else {
-        Value v = vector::LoadOp::create(b, loc(), vecType, other, memCoords,
-                                         /*nontemporal=*/false,
-                                         llvm::MaybeAlign(align));
-        for (int64_t e = 0; e < width; ++e) {
-          Value x =
-              vector::ExtractOp::create(b, loc(), v, ArrayRef<int64_t>{e});
-          memref::StoreOp::create(b, loc(), ctx.convert(x, fragElt), tile->regs,
-                                  idx(r + e));
-        }
-      }
-    }
-  };
-  auto emitElements = [&]() {
-    for (int64_t r = 0; r < tile->layout.getRegistersPerThread(); ++r) {
-      SmallVector<Value> coords =
-          ctx.elementCoords(tile->layout, r, tcoords, masks);
-      // Elements of the padded layout beyond the tile, and (for global
-      // memory) beyond the tensor.
-      Value valid = writer;
-      for (unsigned d = 0; d < shape.size(); ++d)
-        if (padded[d] != shape[d])
-          valid = ctx.andBool(valid, ctx.ult(coords[d], idx(shape[d])));
-      SmallVector<Value> memCoords;
-      if (ref) {
-        memCoords.push_back(ctx.sharedIndex(*ref, coords));
-      } else {
-        memCoords = globalCoords(b, loc(), offsets, coords);
-        for (auto [c, dim] : llvm::zip_equal(memCoords, dims))
-          valid = ctx.andBool(valid, ctx.ult(c, dim));
-      }
-      Value memref = ref ? ref->tile->view : other;
-      if (fromFragment) {
-        auto emitStore = [&]() {
-          Value v = memref::LoadOp::create(b, loc(), tile->regs, idx(r));
-          memref::StoreOp::create(b, loc(), ctx.convert(v, otherElt), memref,
-                                  memCoords);
-        };
-        if (!valid) {
-          emitStore();
-          continue;
-        }
-        auto branch = scf::IfOp::create(b, loc(), valid, false);
-        OpBuilder::InsertionGuard g(b);
-        b.setInsertionPointToStart(branch.thenBlock());
-        emitStore();
-      } else {
-        memref::StoreOp::create(
-            b, loc(), ctx.loadOrZero(valid, memref, memCoords, fragElt),
-            tile->regs, idx(r));
-      }
-    }
-  };
-  if (ref && padded == SmallVector<int64_t>(shape) &&
-      succeeded(copySharedVectors(ctx, *tile, *ref, fromFragment, tcoords,
-                                  masks, writer)))
-    return success();
-  if (ref || (vec < 2 && !wide) || padded != SmallVector<int64_t>(shape) ||
-      !otherType.getLayout().isIdentity()) {
-    emitElements();
-    return success();
-  }
-  OpBuilder::InsertionGuard g(b);
-  Value inBounds =
-      op.getInBounds() ? Value() : regionInBounds(dims, offsets, shape);
-  // Interior tiles with rows aligned for the widest vectors, then for the
-  // fragment's own runs, then element by element.
-  if (wide) {
-    Value aligned = alignedRows(other, dims, offsets, wide->vector);
-    auto split = scf::IfOp::create(b, loc(), ctx.andBool(inBounds, aligned),
-                                   /*withElseRegion=*/true);
-    b.setInsertionPointToStart(split.thenBlock());
-    SmallVector<Value> values;
-    for (int64_t r = 0; r < tile->layout.getRegistersPerThread(); ++r)
-      values.push_back(ctx.convert(
-          memref::LoadOp::create(b, loc(), tile->regs, idx(r)), otherElt));
-    emitVectors(wide->layout, wide->vector,
-                exchangeLanes(ctx, *wide, values, tid));
-    b.setInsertionPointToStart(split.elseBlock());
-  }
-  if (vec < 2) {
-    emitElements();
-    return success();
-  }
-  if (op.getInBounds()) {
-    emitVectors(tile->layout, vec, {});
-    return success();
-  }
-  Value interior =
-      ctx.andBool(alignedRows(other, dims, offsets, vec), inBounds);
-  auto split = scf::IfOp::create(b, loc(), interior, /*withElseRegion=*/true);
-  b.setInsertionPointToStart(split.thenBlock());
-  emitVectors(tile->layout, vec, {});
-  b.setInsertionPointToStart(split.elseBlock());
-  emitElements();
-  return success();
-}
-
-LogicalResult CopyLowering::copyFragmentFragment() {
-  RegisterOperand *src = ctx.getRegTile(op.getSource(), op);
-  RegisterOperand *dst = ctx.getRegTile(op.getTarget(), op);
-  if (!src || !dst)
-    return failure();
-  Type dstElt = dst->type.getElementType();
-  if (src->layout == dst->layout) {
-    for (int64_t r = 0; r < src->layout.getRegistersPerThread(); ++r) {
-      Value v = memref::LoadOp::create(b, loc(), src->regs, idx(r));
-      memref::StoreOp::create(b, loc(), ctx.convert(v, dstElt), dst->regs,
-                              idx(r));
-    }
-    return success();
-  }
-  // Different layouts: through shared memory (row-major scratch tile).
-  Value scratchTile = ctx.scratch.lookup(op);
-  if (!scratchTile)
-    return op.emitOpError("no scratch buffer for a layout conversion");
-  SharedRef ref{&ctx.shared[scratchTile], idx(0), src->type.getShape()};
-  Value tid = ctx.threadId(op);
-  ArrayRef<int64_t> shape = src->type.getShape();
-  SmallVector<int64_t> padded = getPaddedShape(shape);
-  auto visit = [&](RegisterOperand *tile, bool store) {
-    SmallVector<uint64_t> masks;
-    SmallVector<Value> tcoords = ctx.threadCoords(tile->layout, tid, masks);
-    for (int64_t r = 0; r < tile->layout.getRegistersPerThread(); ++r) {
-      SmallVector<Value> coords =
-          ctx.elementCoords(tile->layout, r, tcoords, masks);
-      Value valid;
-      for (unsigned d = 0; d < shape.size(); ++d)
-        if (padded[d] != shape[d])
-          valid = ctx.andBool(valid, ctx.ult(coords[d], idx(shape[d])));
-      OpBuilder::InsertionGuard g(b);
-      if (valid) {
-        auto branch = scf::IfOp::create(b, loc(), valid, false);
-        b.setInsertionPointToStart(branch.thenBlock());
-      }
-      Value sIdx = ctx.sharedIndex(ref, coords);
-      if (store) {
-        Value v = memref::LoadOp::create(b, loc(), tile->regs, idx(r));
-        memref::StoreOp::create(b, loc(), v, ref.tile->view, sIdx);
-      } else {
-        Value v = memref::LoadOp::create(b, loc(), ref.tile->view, sIdx);
-        memref::StoreOp::create(b, loc(), ctx.convert(v, dstElt), tile->regs,
-                                idx(r));
-      }
-    }
-  };
-  ctx.barrier(op);
-  visit(src, /*store=*/true);
-  ctx.barrier(op);
-  visit(dst, /*store=*/false);
-  ctx.barrier(op);
   return success();
 }
 

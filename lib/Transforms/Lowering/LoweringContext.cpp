@@ -134,8 +134,8 @@ Value LoweringContext::zeroOf(Type type) {
   return arith::ConstantOp::create(b, loc(), type, b.getZeroAttr(type));
 }
 
-Value LoweringContext::loadOrZero(Value valid, Value memref, ValueRange indices,
-                                  Type to) {
+Value LoweringContext::loadOrPad(Value valid, Value memref, ValueRange indices,
+                                 Type to, TypedAttr padding) {
   if (!valid)
     return convert(memref::LoadOp::create(b, loc(), memref, indices), to);
   auto branch = scf::IfOp::create(b, loc(), TypeRange{to}, valid, true);
@@ -144,8 +144,55 @@ Value LoweringContext::loadOrZero(Value valid, Value memref, ValueRange indices,
   Value v = memref::LoadOp::create(b, loc(), memref, indices);
   scf::YieldOp::create(b, loc(), convert(v, to));
   b.setInsertionPointToStart(branch.elseBlock());
-  scf::YieldOp::create(b, loc(), zeroOf(to));
+  scf::YieldOp::create(
+      b, loc(),
+      padding ? arith::ConstantOp::create(b, loc(), padding).getResult()
+              : zeroOf(to));
   return branch.getResult(0);
+}
+
+SmallVector<Value> LoweringContext::globalCoords(ValueRange offsets,
+                                                 ArrayRef<Value> tileCoords) {
+  SmallVector<Value> coords(offsets.begin(), offsets.end());
+  if (coords.empty())
+    return SmallVector<Value>(tileCoords);
+  unsigned lead = coords.size() - tileCoords.size();
+  for (auto [i, c] : llvm::enumerate(tileCoords))
+    coords[lead + i] = arith::AddIOp::create(b, loc(), coords[lead + i], c);
+  return coords;
+}
+
+Value LoweringContext::alignedRows(Value global, ArrayRef<Value> dims,
+                                   ValueRange offsets, int64_t vec) {
+  if (vec <= 1)
+    return nullptr;
+  auto isMultiple = [&](Value v, int64_t n) {
+    return arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq,
+                                 arith::RemUIOp::create(b, loc(), v, idx(n)),
+                                 idx(0));
+  };
+  Value aligned = isMultiple(dims.back(), vec);
+  if (!offsets.empty())
+    aligned = andBool(aligned, isMultiple(offsets.back(), vec));
+  // Row-major memrefs have offset 0: the aligned pointer is the data's.
+  int64_t bytes =
+      vec * cast<MemRefType>(global.getType()).getElementTypeBitWidth() / 8;
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc(), global);
+  return andBool(aligned, isMultiple(base, std::max<int64_t>(bytes, 1)));
+}
+
+Value LoweringContext::regionInBounds(ArrayRef<Value> dims, ValueRange offsets,
+                                      ArrayRef<int64_t> shape) {
+  Value inBounds;
+  unsigned lead = dims.size() - shape.size();
+  for (unsigned d = 0; d < dims.size(); ++d) {
+    Value start = offsets.empty() ? idx(0) : offsets[d];
+    int64_t extent = d < lead ? 1 : shape[d - lead];
+    inBounds = andBool(
+        inBounds, arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ule,
+                                        addConst(start, extent), dims[d]));
+  }
+  return inBounds;
 }
 
 FailureOr<SharedRef> LoweringContext::resolveShared(Value value,

@@ -141,8 +141,25 @@ public:
   Value convert(Value v, Type to);
   Value zeroOf(Type type);
   /// memref[indices] converted to `to` where `valid` holds (always when
-  /// null), else zero.
-  Value loadOrZero(Value valid, Value memref, ValueRange indices, Type to);
+  /// null), else `padding` (of type `to`; zero when null).
+  Value loadOrPad(Value valid, Value memref, ValueRange indices, Type to,
+                  TypedAttr padding = {});
+
+  /// Global coordinates of a copy's tile element: the region `offsets` plus
+  /// the tile coordinates aligned to the trailing dimensions.
+  SmallVector<Value> globalCoords(ValueRange offsets,
+                                  ArrayRef<Value> tileCoords);
+  /// True when vectors of `vec` elements of the row-major `global` (extents
+  /// `dims`) are aligned at `offsets`: the data pointer is a multiple of the
+  /// vector's bytes, and the rows and the last offset are multiples of
+  /// `vec` (null when vec is 1). Tensors that are views into larger buffers
+  /// may start at any element.
+  Value alignedRows(Value global, ArrayRef<Value> dims, ValueRange offsets,
+                    int64_t vec);
+  /// True when the region `shape` at `offsets` lies within `dims` (the shape
+  /// covers the trailing dimensions).
+  Value regionInBounds(ArrayRef<Value> dims, ValueRange offsets,
+                       ArrayRef<int64_t> shape);
 
   /// The executing thread's base of `pipe` (0 for a pipe never advanced).
   Value pipeBase(Value pipe);
@@ -208,6 +225,9 @@ public:
 // Per-op lowerings, one file each. They emit at the builder's insertion
 // point (before the op), which the driver erases afterwards.
 LogicalResult lowerCopy(LoweringContext &ctx, CopyOp op);
+/// Copies between register tiles and memory, or between register layouts
+/// (FragmentCopy.cpp).
+LogicalResult lowerFragmentCopy(LoweringContext &ctx, CopyOp op);
 LogicalResult lowerFill(LoweringContext &ctx, FillOp op);
 LogicalResult lowerGemm(LoweringContext &ctx, GemmOp op);
 /// Orders the threads' ordinary writes to shared tiles that asynchronous

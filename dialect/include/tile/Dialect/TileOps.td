@@ -8,6 +8,7 @@ include "tile/Dialect/TileAttrs.td"
 include "tile/Dialect/TileInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
 include "mlir/IR/OpAsmInterface.td"
 include "mlir/IR/RegionKindInterface.td"
 
@@ -218,6 +219,19 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     a loop version that a uniform test selects; a copy that breaks the
     assertion has undefined behavior, like an out-of-bounds
     `vector.transfer_read` marked `in_bounds`.
+
+    `padding` gives the value that out-of-bounds elements of a copy from
+    global memory read as, instead of zero: a float or integer attribute of
+    the destination's element type (`-inf` for a softmax is
+    `padding(0xFF800000 : f32)`). Copies with a padding other than zero are
+    never tensor copies (the tensor copy engine fills with zero); an
+    asynchronous one moves the chunks that cross the tensor's edge through
+    registers.
+
+    ```mlir
+    tile.copy %X[%row, %c0], %Xf padding(0xFF800000 : f32)
+        : memref<?x?xf32> to memref<4x1024xf32, #frag>
+    ```
   }];
   let arguments = (ins
     Arg<AnyMemRef, "source", [MemRead]>:$source,
@@ -226,12 +240,24 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     Variadic<Index>:$target_offsets,
     UnitAttr:$async,
     UnitAttr:$tma,
-    UnitAttr:$in_bounds);
+    UnitAttr:$in_bounds,
+    OptionalAttr<TypedAttrInterface>:$padding);
   let assemblyFormat = [{
     (`async` $async^)? (`tma` $tma^)? (`in_bounds` $in_bounds^)? $source
     (`[` $source_offsets^ `]`)? `,` $target
-    (`[` $target_offsets^ `]`)? attr-dict `:` type($source) `to` type($target)
+    (`[` $target_offsets^ `]`)? (`padding` `(` $padding^ `)`)? attr-dict
+    `:` type($source) `to` type($target)
   }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$source,
+                   "::mlir::ValueRange":$sourceOffsets,
+                   "::mlir::Value":$target,
+                   "::mlir::ValueRange":$targetOffsets), [{
+      build($_builder, $_state, source, sourceOffsets, target, targetOffsets,
+            /*async=*/false, /*tma=*/false, /*in_bounds=*/false,
+            /*padding=*/::mlir::TypedAttr());
+    }]>
+  ];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     ::mlir::MemRefType getSourceType() {
@@ -245,6 +271,9 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
       return getSourceOffsets().empty() ? getSourceType().getShape()
                                         : getTargetType().getShape();
     }
+    /// The padding when it is not zero (null otherwise): the value that
+    /// out-of-bounds elements read as.
+    ::mlir::TypedAttr getNonZeroPadding();
   }];
 }
 
