@@ -301,7 +301,9 @@ static LogicalResult lowerOp(LoweringContext &ctx, Operation *op) {
           .Case<PipeBaseOp, PipeAdvanceOp, PipeProduceAcquireOp,
                 PipeProduceCommitOp, PipeConsumeWaitOp, PipeConsumeReleaseOp>(
               [&](Operation *o) { return lowerPipeOp(ctx, o); })
-          .Default([](Operation *) { return success(); });
+          .Default([](Operation *o) {
+            return o->emitOpError("has no lowering in tile-lower-ops");
+          });
   if (failed(result))
     return failure();
   if (isLoweredOp(op))
@@ -392,6 +394,20 @@ static LogicalResult lowerKernel(KernelOp kernel) {
     ctx.currentLoc = end->getLoc();
     ctx.target.emitClusterBarrier(ctx.b, ctx.loc());
   }
+  // Every other op of the kernel is one the GPU lowering knows: a tile op
+  // left here (one added to the dialect without a lowering) or an op of an
+  // unregistered dialect is an error, not silently passed on.
+  WalkResult unknown = kernel.getBody().walk([&](Operation *op) {
+    if (op->getName().isRegistered() &&
+        (!isa<TileDialect>(op->getDialect()) ||
+         isa<YieldOp, AllocOp, PipeCreateOp>(op)))
+      return WalkResult::advance();
+    op->emitOpError("is not lowered by tile-lower-ops: a kernel may hold tile "
+                    "ops and ops of registered dialects only");
+    return WalkResult::interrupt();
+  });
+  if (unknown.wasInterrupted())
+    return failure();
   // Views of tiles (e.g. versions of multi-buffered tiles), pipes and
   // allocations are now unused.
   if (failed(eraseUnused<memref::SubViewOp>(

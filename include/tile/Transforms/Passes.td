@@ -321,8 +321,10 @@ def SelectMma : Pass<"tile-select-mma", "ModuleOp"> {
     Records on every `tile.gemm` the instruction its kernel's target computes
     it with, its shape and how the warps executing the gemm split the
     accumulator, as `mma = #tile.mma<kind, shape = [M, N, K], warps = [WM,
-    WN]>` (NVIDIA: `mma_sync` m16n8k16 for f16 and bf16; the warp partition
-    follows the gemm's `policy`). A gemm that already has an `mma` attribute
+    WN]>`: on sm_90a `wgmma` (m64nNk16, one warpgroup per 64-row slab)
+    where the operands and thread count allow it, `mma_sync` m16n8k16
+    otherwise and on sm_80; `mfma` on CDNA. The warp partition follows the
+    gemm's `policy`. A gemm that already has an `mma` attribute
     (pinned by the user) is checked against the target instead: an
     instruction the chip does not have, a shape or element type the
     instruction does not take, or a partition over another number of warps
@@ -423,27 +425,35 @@ def LowerOps : Pass<"tile-lower-ops", "ModuleOp"> {
     * `tile.copy` between global and shared memory moves 16-byte vectors
       spread over the threads. One uniform test per copy sends tiles that
       lie wholly inside the tensor, with aligned rows, to an unmasked path;
-      edge tiles read zeros and drop writes outside the tensor (cp.async
-      zero-fills through its source size; rows that are not 16-byte aligned
-      go element by element). Copies from global into shared memory use the
-      asynchronous copy engine (`cp.async`): `async` copies are waited for
-      by `tile.async_wait`, synchronous runs of copies get a commit and a
-      wait for all groups right after them. Copies to and from fragments
-      move each thread's own elements; fragment-to-fragment copies between
-      different layouts go through shared memory;
-    * `tile.gemm` becomes `nvgpu.ldmatrix` loads of the shared operands and
-      `nvgpu.mma.sync` m16n8k16 (f16 and bf16 inputs, f32 or f16
-      accumulators) over each warp's part of the accumulator;
+      edge tiles read zeros (or the copy's `padding`) and drop writes
+      outside the tensor (the copy engine zero-fills through its source
+      size; rows that are not 16-byte aligned go element by element). On
+      targets with an asynchronous copy engine (NVIDIA's `cp.async`),
+      copies from global into shared memory use it: `async` copies are
+      waited for by `tile.async_wait` or their pipe's barriers, synchronous
+      runs of copies get a commit and a wait right after them. `tma` copies
+      become tensor copies completed on their pipe's mbarriers, and copies
+      marked `tile.tma_store` tensor stores staged through shared memory.
+      Copies to and from fragments move each thread's own elements;
+      fragment-to-fragment copies between different layouts go through
+      shared memory;
+    * `tile.gemm` becomes the MMA its `#tile.mma` names, through the target:
+      `mma.sync` with `ldmatrix` operand loads, asynchronous `wgmma` from
+      shared-memory descriptors (its wait placed by the pipe's release), or
+      AMD's MFMA, over each warp's (warpgroup's) part of the accumulator;
     * `tile.fill` and `tile.parallel` run over each thread's own elements;
       `tile.reduce` combines in-thread, then across lanes with shuffles, then
       across warps through shared memory;
-    * `tile.ws` becomes a branch on the thread's warpgroup.
+    * `tile.ws` becomes a branch on the thread's warpgroup (with its
+      register budget where it names one); pipes become mbarrier pairs per
+      slot, turns named barriers.
 
-    `gpu.barrier`s are placed around writes to shared memory (a barrier or
-    async wait already executed just before a write is reused). Inside
-    `tile.ws`, ops that would need a barrier are diagnosed: only the region's
-    threads reach it, and warpgroup-scoped barriers are not lowered yet. The
-    kernel records its shared memory size in `tile.shared_memory_bytes`.
+    Barriers are placed around writes to shared memory (a barrier or async
+    wait already executed just before a write is reused); inside `tile.ws`
+    they are named barriers over the region's threads. The kernel records
+    its shared memory size in `tile.shared_memory_bytes`. An op in a kernel
+    that the lowering does not know (a tile op without a lowering, an op of
+    an unregistered dialect) is an error.
   }];
   let dependentDialects = [
     "::mlir::tile::TileDialect",

@@ -1,14 +1,19 @@
 //===- NVIDIATargetInfo.h - NVIDIA sm_80 / sm_90 targets --------*- C++ -*-===//
 //
 // The NVIDIA implementation of `TargetInfo`. sm_80-class chips use
-// `mma.sync`, `ldmatrix` and `cp.async`; sm_90a adds `setmaxnreg` (TMA,
-// mbarriers and `wgmma` come with the Hopper lowering). Each instruction
-// family has its own file in this folder:
+// `mma.sync`, `ldmatrix` and `cp.async`; sm_90a adds tensor copies (TMA)
+// completed on mbarriers, tensor stores, clusters, asynchronous `wgmma`
+// and `setmaxnreg`. Each instruction family has its own file in this
+// folder:
 //
 //   Sync.cpp      block and named barriers, shuffles, register budgets
 //   CpAsync.cpp   the asynchronous copy engine (cp.async groups)
+//   Tma.cpp       tensor maps, tensor copies and stores, mbarriers,
+//                 clusters
 //   LdMatrix.cpp  shared -> register fragment loads
 //   MmaSync.cpp   mma.sync selection, operand layouts and emission
+//   Wgmma.cpp     wgmma selection, descriptors and emission
+//   Layouts.cpp   shared-tile layouts for the MMA operands
 //
 //===----------------------------------------------------------------------===//
 
