@@ -11,6 +11,7 @@
 
 #include "tile/Dialect/TileDialect.h"
 #include "tile/Dialect/TileOps.h"
+#include "tile/Target/TargetInfo.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -288,7 +289,7 @@ struct PipelinePreflightPass
       failed = true;
     });
     // Tensor-copy versions are made on chips with tensor copies only.
-    bool tma = !target || target.getDescription()->tma;
+    bool tma = !target || createTargetInfo(target)->tensorCopies();
     // Names derived from a kernel's: its gpu.module (`<kernel>_module`)
     // and its tensor-copy version (`<kernel>_tma`, with its module).
     for (KernelOp kernel : ordered) {

@@ -98,8 +98,7 @@ LogicalResult collectCaptures(KernelOp kernel,
 /// real dynamic shared memory, so the kernel uses that instead.
 LogicalResult useExternSharedMemory(KernelOp kernel, gpu::GPUModuleOp gpuModule,
                                     gpu::GPUFuncOp func) {
-  TargetAttr target = getTargetAttr(kernel);
-  if (!target || !target.getDescription() || !target.getDescription()->tma)
+  if (!getTargetInfo(kernel)->tensorCopies())
     return success();
   SmallVector<gpu::DynamicSharedMemoryOp> uses;
   func.walk([&](gpu::DynamicSharedMemoryOp op) { uses.push_back(op); });

@@ -174,7 +174,7 @@ LogicalResult TargetInfo::verifyKernel(KernelOp kernel) const {
         return WalkResult::interrupt();
       }
     if (std::optional<int64_t> regs = ws.getRegisters()) {
-      if (!chip->setMaxNReg) {
+      if (!registerBudgets()) {
         ws.emitOpError("sets a register budget, which needs setmaxnreg "
                        "(sm_90a); the target is ")
             << getChipName();
@@ -194,18 +194,31 @@ LogicalResult TargetInfo::verifyKernel(KernelOp kernel) const {
   return verifyRegisterBudgets(*this, kernel);
 }
 
+AsyncCopyInfo::~AsyncCopyInfo() = default;
+TensorCopyInfo::~TensorCopyInfo() = default;
+ClusterInfo::~ClusterInfo() = default;
+AsyncMmaInfo::~AsyncMmaInfo() = default;
+NamedBarrierInfo::~NamedBarrierInfo() = default;
+RegisterBudgetInfo::~RegisterBudgetInfo() = default;
+
+bool TargetInfo::isAsyncMma(MmaAttr mma) const {
+  const AsyncMmaInfo *async = asyncMma();
+  return async && async->isAsync(mma);
+}
+
+int64_t TargetInfo::getNumNamedBarriers() const {
+  const NamedBarrierInfo *named = namedBarriers();
+  return named ? named->getNumNamedBarriers() : 0;
+}
+
+int64_t TargetInfo::getCopyVectorElements(int64_t elementBits) const {
+  return std::max<int64_t>(1, 128 / std::max<int64_t>(elementBits, 1));
+}
+
 void TargetInfo::emitBarrier(OpBuilder &b, Location loc,
                              BarrierScope scope) const {
   assert(scope.isBlock() && "this target has no named barriers");
   gpu::BarrierOp::create(b, loc);
-}
-
-void TargetInfo::emitTurnWait(OpBuilder &, Location, Value, int64_t) const {
-  llvm_unreachable("callers check getNumNamedBarriers()");
-}
-
-void TargetInfo::emitTurnPass(OpBuilder &, Location, Value, int64_t) const {
-  llvm_unreachable("callers check getNumNamedBarriers()");
 }
 
 Value TargetInfo::emitShuffleXor(OpBuilder &b, Location loc, Value v,
@@ -217,35 +230,6 @@ Value TargetInfo::emitShuffleXor(OpBuilder &b, Location loc, Value v,
       .getShuffleResult();
 }
 
-void TargetInfo::emitAsyncCopy(OpBuilder &, Location, Value, Value, Value,
-                               ValueRange, int64_t, int64_t, Value) const {
-  llvm_unreachable("callers check hasAsyncCopy()");
-}
-
-void TargetInfo::emitAsyncCommit(OpBuilder &, Location) const {
-  llvm_unreachable("callers check hasAsyncCopy()");
-}
-
-void TargetInfo::emitAsyncWait(OpBuilder &, Location, int64_t) const {
-  llvm_unreachable("callers check hasAsyncCopy()");
-}
-
-void TargetInfo::emitMbarrierInit(OpBuilder &, Location, Value, int64_t) const {
-  llvm_unreachable("callers check hasTma()");
-}
-
-void TargetInfo::emitMmaWait(OpBuilder &, Location, int64_t) const {
-  llvm_unreachable("callers check isAsyncMma()");
-}
-
-void TargetInfo::emitMbarrierInitFence(OpBuilder &, Location) const {
-  llvm_unreachable("callers check hasTma()");
-}
-
-void TargetInfo::emitMbarrierArrive(OpBuilder &, Location, Value) const {
-  llvm_unreachable("callers check hasTma()");
-}
-
 Value mlir::tile::loadRegisterRun(OpBuilder &b, Location loc,
                                   const RegisterOperand &tile, int64_t first,
                                   VectorType type) {
@@ -255,66 +239,6 @@ Value mlir::tile::loadRegisterRun(OpBuilder &b, Location loc,
         b, loc, tile.regs,
         arith::ConstantIndexOp::create(b, loc, first + i).getResult()));
   return vector::FromElementsOp::create(b, loc, type, elems);
-}
-
-void TargetInfo::emitAsyncCopyArrive(OpBuilder &, Location, Value) const {
-  llvm_unreachable("callers check hasTma()");
-}
-
-void TargetInfo::emitMbarrierArriveExpectTx(OpBuilder &, Location, Value,
-                                            int64_t) const {
-  llvm_unreachable("callers check hasTma()");
-}
-
-void TargetInfo::emitMbarrierWait(OpBuilder &, Location, Value, Value) const {
-  llvm_unreachable("callers check hasTma()");
-}
-
-Value TargetInfo::emitTensorMap(OpBuilder &, Location, Value, ArrayRef<int64_t>,
-                                int64_t) const {
-  llvm_unreachable("callers check hasTma()");
-}
-
-void TargetInfo::emitTensorCopy(OpBuilder &, Location, Value, Value, ValueRange,
-                                Value, Value) const {
-  llvm_unreachable("callers check hasTma()");
-}
-
-Value TargetInfo::emitClusterRank(OpBuilder &, Location) const {
-  llvm_unreachable("clusters are made for chips with tensor copies only");
-}
-
-void TargetInfo::emitClusterBarrier(OpBuilder &, Location) const {
-  llvm_unreachable("clusters are made for chips with tensor copies only");
-}
-
-void TargetInfo::emitRemoteMbarrierArrive(OpBuilder &, Location, Value,
-                                          Value) const {
-  llvm_unreachable("clusters are made for chips with tensor copies only");
-}
-
-void TargetInfo::emitTensorStore(OpBuilder &, Location, Value, Value,
-                                 ValueRange) const {
-  llvm_unreachable("callers check hasTma()");
-}
-
-void TargetInfo::emitTensorStoreCommit(OpBuilder &, Location) const {
-  llvm_unreachable("callers check hasTma()");
-}
-
-void TargetInfo::emitTensorStoreWait(OpBuilder &, Location, int64_t,
-                                     bool) const {
-  llvm_unreachable("callers check hasTma()");
-}
-
-void TargetInfo::emitAsyncProxyFence(OpBuilder &, Location) const {
-  llvm_unreachable("callers check hasTma()");
-}
-
-LogicalResult TargetInfo::emitRegisterBudget(OpBuilder &, Location, int64_t,
-                                             Operation *op) const {
-  return op->emitOpError("register budgets are not supported on ")
-         << getChipName();
 }
 
 LogicalResult TargetInfo::emitSharedToRegisters(OpBuilder &, Location,

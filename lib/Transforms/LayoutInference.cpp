@@ -333,11 +333,9 @@ void LayoutInference::resolveLoop(ParallelOp loop, bool freeChoice) {
         if (auto type = dyn_cast<MemRefType>(operand.getType()))
           bits = std::max<int64_t>(bits, type.getElementTypeBitWidth());
     });
-    candidates.push_back(
-        evaluate(loop,
-                 getPartitionLayout(loop.getExtents(), threads, bits,
-                                    target->getWarpSize()),
-                 "partition"));
+    candidates.push_back(evaluate(
+        loop, getPartitionLayout(loop.getExtents(), threads, bits, *target),
+        "partition"));
   }
   // Fewest conversions, then least replication, then widest vectors; ties
   // keep the first candidate (program order, then the plain partition).
@@ -443,9 +441,9 @@ void LayoutInference::assignDefaults() {
         threads = getNumThreads(user, kernel);
         break;
       }
-      layouts[alloc.getResult()] = getPartitionLayout(
-          alloc.getType().getShape(), threads,
-          alloc.getType().getElementTypeBitWidth(), target->getWarpSize());
+      layouts[alloc.getResult()] =
+          getPartitionLayout(alloc.getType().getShape(), threads,
+                             alloc.getType().getElementTypeBitWidth(), *target);
       origins[alloc.getResult()] = alloc;
     }
     (void)propagate(); // (fails only on fixed layouts, which these are not)

@@ -338,7 +338,7 @@ static LogicalResult checkTmaStores(KernelOp kernel, const TargetInfo &target) {
   WalkResult result = kernel.walk([&](CopyOp copy) {
     if (getTmaStoreBuffers(copy) <= 0)
       return WalkResult::advance();
-    if (!target.getChip().tma) {
+    if (!target.tensorCopies()) {
       copy.emitOpError("is a tensor store (tile.tma_store), which needs a "
                        "chip with tensor copies; ")
           << target.getChipName() << " has none";
@@ -361,8 +361,13 @@ static LogicalResult lowerKernel(KernelOp kernel) {
     return failure();
   LoweringContext ctx(kernel, *target);
   if (auto cluster =
-          kernel->getAttrOfType<IntegerAttr>(TileDialect::kClusterAttrName))
+          kernel->getAttrOfType<IntegerAttr>(TileDialect::kClusterAttrName)) {
     ctx.clusterSize = cluster.getInt();
+    if (ctx.clusterSize > 1 && !ctx.clusters)
+      return kernel.emitOpError("runs in clusters of ")
+             << ctx.clusterSize << " blocks, which " << target->getChipName()
+             << " does not have";
+  }
   allocateScratch(ctx);
   insertSynchronization(kernel, *target);
   planProxyFences(ctx);
@@ -384,7 +389,8 @@ static LogicalResult lowerKernel(KernelOp kernel) {
     Operation *end = kernel.getBody().front().getTerminator();
     ctx.b.setInsertionPoint(end);
     ctx.currentLoc = end->getLoc();
-    ctx.target.emitTensorStoreWait(ctx.b, ctx.loc(), 0, /*readOnly=*/false);
+    ctx.tensorCopies->emitTensorStoreWait(ctx.b, ctx.loc(), 0,
+                                          /*readOnly=*/false);
   }
   // Blocks of a cluster that arrive on each other's barriers leave
   // together.
@@ -392,7 +398,7 @@ static LogicalResult lowerKernel(KernelOp kernel) {
     Operation *end = kernel.getBody().front().getTerminator();
     ctx.b.setInsertionPoint(end);
     ctx.currentLoc = end->getLoc();
-    ctx.target.emitClusterBarrier(ctx.b, ctx.loc());
+    ctx.clusters->emitClusterBarrier(ctx.b, ctx.loc());
   }
   // Every other op of the kernel is one the GPU lowering knows: a tile op
   // left here (one added to the dialect without a lowering) or an op of an

@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Target/TargetInfo.h"
 #include "tile/Transforms/LaunchOrder.h"
 #include "tile/Transforms/Passes.h"
 #include "tile/Transforms/Resources.h"
@@ -215,7 +216,7 @@ struct PersistentBlocksPass
         kernel->getAttrOfType<BoolAttr>(TileDialect::kWarpSpecializeAttrName);
     if (ws && !ws.getValue())
       return "it is not warp-specialized (tile.warp_specialize = false)";
-    if (!chip.setMaxNReg || !chip.warpgroupSize)
+    if (!getTargetInfo(kernel)->registerBudgets() || !chip.warpgroupSize)
       return "the target cannot move registers between warpgroups";
     if (kernel.getThreads() != chip.warpgroupSize)
       return "its " + std::to_string(kernel.getThreads()) +
@@ -260,9 +261,8 @@ struct PersistentBlocksPass
   /// The persistent grid size the compiler picks for `kernel`, or 0 with
   /// `why` set.
   int64_t choose(KernelOp kernel, std::string &why) {
-    TargetAttr target = getTargetAttr(kernel);
-    const ChipDescription *chip = target ? target.getDescription() : nullptr;
-    if (!chip || !chip->tma) {
+    const ChipDescription *chip = getTargetAttr(kernel).getDescription();
+    if (!getTargetInfo(kernel)->tensorCopies()) {
       why = "the target has no tensor copies to load the next tile's stages "
             "ahead";
       return 0;
@@ -318,9 +318,7 @@ struct PersistentBlocksPass
     if (!decide || !clusters)
       return 1;
     int64_t cluster = 1;
-    TargetAttr target = getTargetAttr(kernel);
-    const ChipDescription *chip = target ? target.getDescription() : nullptr;
-    if (!chip || !chip->tma)
+    if (!getTargetInfo(kernel)->clusters())
       why = "the target has no clusters of blocks";
     else if (!sharesOperandPanels(kernel))
       why = "its blocks share no operand panels";

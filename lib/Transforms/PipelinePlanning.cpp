@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Dialect/ChipDescription.h"
+#include "tile/Target/TargetInfo.h"
 #include "tile/Transforms/Passes.h"
 #include "tile/Transforms/Pipelining.h"
 #include "tile/Transforms/Resources.h"
@@ -313,8 +314,7 @@ LogicalResult PipelinePlanningPass::plan(scf::ForOp loop) {
     // release the slot read by the previous iteration's MMA, now completed,
     // before the producers refill it; producers first would wait for that
     // release in their own iteration.
-    const ChipDescription *chip = getTargetAttr(kernel).getDescription();
-    bool consumersFirst = chip && chip->wgmma;
+    bool consumersFirst = getTargetInfo(kernel)->asyncMma() != nullptr;
     SmallVector<unsigned> indices(ops.size());
     for (unsigned i = 0; i < ops.size(); ++i)
       indices[i] = i;

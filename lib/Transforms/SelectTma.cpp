@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Target/TargetInfo.h"
 #include "tile/Transforms/Epilogue.h"
 #include "tile/Transforms/Passes.h"
 #include "tile/Transforms/Pipelining.h"
@@ -42,11 +43,10 @@ namespace mlir::tile {
 using namespace mlir;
 using namespace mlir::tile;
 
-/// Largest box extent of a tensor copy.
-static constexpr int64_t kMaxBox = 256;
-
-/// Why `copy` cannot be a tensor copy whatever the call, or "".
-static std::string checkStatically(CopyOp copy, KernelOp kernel) {
+/// Why `copy` cannot be a tensor copy of `tensorCopies` whatever the call,
+/// or "".
+static std::string checkStatically(CopyOp copy, KernelOp kernel,
+                                   const TensorCopyInfo &tensorCopies) {
   MemRefType src = copy.getSourceType(), dst = copy.getTargetType();
   if (dst.getRank() != 2 || src.getRank() < 2 || src.getRank() > 5)
     return "tensor copies here move 2-D tiles of tensors of rank 2 to 5";
@@ -74,9 +74,10 @@ static std::string checkStatically(CopyOp copy, KernelOp kernel) {
   int64_t rows = dst.getShape()[0], cols = dst.getShape()[1];
   int64_t boxCols =
       layout.getSwizzle() ? std::min(cols, layout.getSwizzle() / bytes) : cols;
-  if (rows > kMaxBox || boxCols > kMaxBox)
+  int64_t maxBox = tensorCopies.getMaxBoxExtent();
+  if (rows > maxBox || boxCols > maxBox)
     return "a box of " + std::to_string(rows) + "x" + std::to_string(boxCols) +
-           " exceeds 256 elements per dimension";
+           " exceeds " + std::to_string(maxBox) + " elements per dimension";
   if ((boxCols * bytes) % 16 != 0)
     return "rows of the shared tile are not a multiple of 16 bytes";
   SmallVector<int64_t> strides;
@@ -334,7 +335,9 @@ struct SelectTmaPass : public tile::impl::SelectTmaBase<SelectTmaPass> {
         copy->removeAttr(kTmaStoreAttrName);
     });
     TargetAttr target = getTargetAttr(kernel);
-    if (!target || !target.getDescription() || !target.getDescription()->tma)
+    std::unique_ptr<TargetInfo> info = getTargetInfo(kernel);
+    const TensorCopyInfo *tensorCopies = info->tensorCopies();
+    if (!tensorCopies)
       return success();
     // The asynchronous copies of each pipe, and whether all can use TMA.
     llvm::MapVector<Operation *, SmallVector<CopyOp>> pipes;
@@ -370,7 +373,7 @@ struct SelectTmaPass : public tile::impl::SelectTmaBase<SelectTmaPass> {
         why = "the copy's padding is not zero (tensor copies fill with zero)";
       if (!why.empty())
         legal[pipe] = false;
-      else if (why = checkStatically(copy, kernel); why.empty())
+      else if (why = checkStatically(copy, kernel, *tensorCopies); why.empty())
         pipes[pipe].push_back(copy);
       // What the tensor's type says (strides, offset) is reported always:
       // the caller can change it; the rest with remarks=true.

@@ -61,9 +61,8 @@ public:
                            cy = getConstantIntValue(y);
     // Index arithmetic wraps (two's complement), as arith.addi does.
     if (cx && cy)
-      return constant(
-          static_cast<int64_t>(static_cast<uint64_t>(*cx) +
-                               static_cast<uint64_t>(*cy)));
+      return constant(static_cast<int64_t>(static_cast<uint64_t>(*cx) +
+                                           static_cast<uint64_t>(*cy)));
     if (cx == 0)
       return y;
     if (cy == 0)
@@ -74,9 +73,8 @@ public:
     std::optional<int64_t> cx = getConstantIntValue(x),
                            cy = getConstantIntValue(y);
     if (cx && cy)
-      return constant(
-          static_cast<int64_t>(static_cast<uint64_t>(*cx) *
-                               static_cast<uint64_t>(*cy)));
+      return constant(static_cast<int64_t>(static_cast<uint64_t>(*cx) *
+                                           static_cast<uint64_t>(*cy)));
     if (cx == 1)
       return y;
     if (cy == 1)
@@ -234,6 +232,7 @@ struct SpecializeBoundsPass
     Location loc = loop.getLoc();
     OpBuilder b(loop);
     IndexBuilder ib(b, loc);
+    std::unique_ptr<TargetInfo> target = getTargetInfo(loop);
     auto cmp = [&](arith::CmpIPredicate pred, Value x, Value y) -> Value {
       return arith::CmpIOp::create(b, loc, pred, x, y);
     };
@@ -283,7 +282,7 @@ struct SpecializeBoundsPass
                            ib.constant(d < lead ? 1 : extent[d - lead]));
         conjoin(cmp(arith::CmpIPredicate::ule, end, dim));
         // Aligned rows, and aligned last offsets in every iteration.
-        int64_t vec = getCopyVectorWidth(copy);
+        int64_t vec = getCopyVectorWidth(copy, *target);
         if (d + 1 < rank || vec == 1)
           continue;
         conjoin(ib.isMultiple(dim, vec));

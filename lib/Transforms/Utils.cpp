@@ -34,14 +34,15 @@ SmallVector<int64_t> mlir::tile::getPaddedShape(ArrayRef<int64_t> shape) {
 LinearLayout mlir::tile::getPartitionLayout(ArrayRef<int64_t> shape,
                                             int64_t threads,
                                             int64_t elementBits,
-                                            int64_t warpSize) {
+                                            const TargetInfo &target) {
   SmallVector<int64_t> padded = getPaddedShape(shape);
   int64_t elements = 1;
   for (int64_t size : padded)
     elements *= size;
-  int64_t vector = 128 / std::max<int64_t>(elementBits, 8);
+  int64_t vector =
+      target.getCopyVectorElements(std::max<int64_t>(elementBits, 8));
   vector = std::max<int64_t>(1, std::min(vector, elements / threads));
-  return LinearLayout::blocked(padded, threads, vector, warpSize);
+  return LinearLayout::blocked(padded, threads, vector, target.getWarpSize());
 }
 
 FailureOr<MmaAttr> mlir::tile::getOrSelectMma(GemmOp gemm,
@@ -58,15 +59,15 @@ FailureOr<MmaAttr> mlir::tile::getOrSelectMma(GemmOp gemm,
   return mma;
 }
 
-int64_t mlir::tile::getCopyVectorWidth(CopyOp copy) {
-  MemRefType source = copy.getSourceType(), target = copy.getTargetType();
+int64_t mlir::tile::getCopyVectorWidth(CopyOp copy, const TargetInfo &target) {
+  MemRefType source = copy.getSourceType(), dest = copy.getTargetType();
   bool globalSource = getMemoryKind(source) == MemoryKind::Global;
-  bool globalTarget = getMemoryKind(target) == MemoryKind::Global;
+  bool globalTarget = getMemoryKind(dest) == MemoryKind::Global;
   int64_t bits = globalSource != globalTarget
-                     ? (globalSource ? source : target).getElementTypeBitWidth()
+                     ? (globalSource ? source : dest).getElementTypeBitWidth()
                      : std::max(source.getElementTypeBitWidth(),
-                                target.getElementTypeBitWidth());
-  int64_t vec = std::max<int64_t>(1, 128 / bits);
+                                dest.getElementTypeBitWidth());
+  int64_t vec = target.getCopyVectorElements(bits);
   ArrayRef<int64_t> extent = copy.getExtent();
   while (vec > 1 && !extent.empty() && extent.back() % vec != 0)
     vec /= 2;

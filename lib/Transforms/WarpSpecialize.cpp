@@ -47,12 +47,6 @@ using namespace mlir::tile;
 
 /// Register budget of the producer warpgroup: it only computes addresses.
 static constexpr int64_t kProducerRegisters = kAddressRegisters;
-/// Largest budget given to consumers (CUTLASS's choice for one consumer).
-static constexpr int64_t kMaxConsumerRegisters = 240;
-/// Fewest registers a consumer thread is given when the launch is sized for
-/// several blocks per multiprocessor (a 64 x 256 f32 accumulator slab takes
-/// 128).
-static constexpr int64_t kMinConsumerRegisters = 168;
 
 /// Whether `copy` is a copy-engine copy filling a slot of a pipe of tensor
 /// copies (its threads arrive on the slot's barrier).
@@ -384,13 +378,13 @@ struct WarpSpecializePass
   }
 
   /// Blocks per multiprocessor the specialized kernel is launched for: as
-  /// many as leave each consumer thread kMinConsumerRegisters (at least
-  /// one).
+  /// many as leave each consumer thread the target's least consumer budget
+  /// (at least one).
   static int64_t specializedBlocks(const TargetInfo &target, int64_t total,
                                    int64_t warpgroup) {
     int64_t blocks = 1;
     while (consumerBudget(target, total, warpgroup, blocks + 1) >=
-           kMinConsumerRegisters)
+           target.registerBudgets()->getMinConsumerBudget())
       ++blocks;
     return blocks;
   }
@@ -401,7 +395,7 @@ struct WarpSpecializePass
                                 int64_t warpgroup, int64_t blocks) {
     int64_t entry = target.getEntryRegisters(total, blocks);
     int64_t available = entry * total - kProducerRegisters * warpgroup;
-    return std::min(kMaxConsumerRegisters,
+    return std::min(target.registerBudgets()->getMaxConsumerBudget(),
                     available / (total - warpgroup) / 8 * 8);
   }
 
@@ -421,8 +415,8 @@ struct WarpSpecializePass
                                   chip, threads, registers, shared);
     int64_t total = threads + chip.warpgroupSize;
     int64_t blocks;
-    if (chip.setMaxNReg) {
-      std::unique_ptr<TargetInfo> target = getTargetInfo(kernel);
+    std::unique_ptr<TargetInfo> target = getTargetInfo(kernel);
+    if (target->registerBudgets()) {
       blocks = std::min(specializedBlocks(*target, total, chip.warpgroupSize),
                         residentBlocksPerMultiprocessor(
                             chip, total, /*registers=*/1, shared));
@@ -441,7 +435,8 @@ struct WarpSpecializePass
   /// Every warp starts with the count the block is launched with; the
   /// producer's decrease frees registers for the consumers' increase. The
   /// launch is sized for as many blocks per multiprocessor as leave each
-  /// consumer thread kMinConsumerRegisters (the producer warpgroup would
+  /// consumer thread the target's least consumer budget (the producer
+  /// warpgroup would
   /// otherwise cost a block of one consumer warpgroup half its occupancy:
   /// 256 threads launched with up to 255 registers each fit one block), and
   /// as the shared memory lets be resident.
@@ -542,7 +537,7 @@ struct WarpSpecializePass
     // Register budgets when the target sets them and the consumers can have
     // more than what an even split gives them.
     clone.setThreads(turns * threads + chip.warpgroupSize);
-    if (chip.setMaxNReg)
+    if (getTargetInfo(kernel)->registerBudgets())
       setBudgets(clone, producer, consumers, chip);
     kernel.erase();
     return success();
@@ -552,9 +547,8 @@ struct WarpSpecializePass
     SmallVector<KernelOp> kernels;
     getOperation().walk([&](KernelOp kernel) { kernels.push_back(kernel); });
     for (KernelOp kernel : kernels) {
-      TargetAttr target = getTargetAttr(kernel);
-      const ChipDescription *chip = target ? target.getDescription() : nullptr;
-      if (!chip || !chip->tma)
+      const ChipDescription *chip = getTargetAttr(kernel).getDescription();
+      if (!getTargetInfo(kernel)->tensorCopies())
         continue;
       bool candidate;
       std::string why = check(kernel, *chip, candidate);

@@ -139,7 +139,7 @@ func.func @tma_on_sm80(%A: !g) {
   %c0 = arith.constant 0 : index
   tile.kernel @k blocks(%bx) in [1] threads(128) {
     %as = tile.alloc {alignment = 1024 : i64, layout = #tile.shared<swizzle = 128>} : !sA
-    // expected-error @below {{tensor copies (tma) need sm_90 or newer; the target is sm_80}}
+    // expected-error @below {{is a tensor copy (tma), which needs a chip with tensor copies; sm_80 has none}}
     tile.copy async tma %A[%c0, %c0], %as : !g to !sA
   }
   return

@@ -435,9 +435,11 @@ int main(int argc, char **argv) {
 
   Grid grid;
   if (isShared) {
+    // A cell is a 16-byte chunk, the unit shared-layout swizzles permute.
+    constexpr int64_t chunkBits = 128;
     int64_t elemsPerCell = 1;
-    if (!elementCells && (shape.back() * elementBits) % 128 == 0)
-      elemsPerCell = 128 / elementBits;
+    if (!elementCells && (shape.back() * elementBits) % chunkBits == 0)
+      elemsPerCell = chunkBits / elementBits;
     int64_t cells = 1;
     for (int64_t s : shape)
       cells *= s;

@@ -124,6 +124,158 @@ struct SharedLayoutChoice {
 /// different 16-byte bank groups.
 SharedLayoutAttr getChunkSwizzledLayout(MemRefType type);
 
+//===----------------------------------------------------------------------===//
+// Optional abilities
+//===----------------------------------------------------------------------===//
+//
+// What only some chips have is an interface of its own, returned by the
+// matching `TargetInfo` getter (`asyncCopies()`, `tensorCopies()`, ...) or
+// null: a target implements what it has, and generic code asks the getter
+// ("does this target copy asynchronously"), never the chip's name.
+
+/// Global -> shared copies that bypass registers (NVIDIA's cp.async),
+/// grouped and awaited per thread.
+class AsyncCopyInfo {
+public:
+  virtual ~AsyncCopyInfo();
+  /// One asynchronous copy of `elements` elements (at most 16 bytes) from
+  /// `src[srcIndices]` to `dst[dstIndex]`; only the first `count` (all when
+  /// null) are read, the rest zero-filled.
+  virtual void emitAsyncCopy(OpBuilder &b, Location loc, Value dst,
+                             Value dstIndex, Value src, ValueRange srcIndices,
+                             int64_t elements, int64_t elementBits,
+                             Value count) const = 0;
+  /// Closes a group of the executing thread's asynchronous copies.
+  virtual void emitAsyncCommit(OpBuilder &b, Location loc) const = 0;
+  /// Waits until at most `pending` groups are in flight.
+  virtual void emitAsyncWait(OpBuilder &b, Location loc,
+                             int64_t pending) const = 0;
+};
+
+/// Barriers in shared memory that count arrivals and transaction bytes
+/// (mbarriers), and the tensor copy engine whose copies and stores they
+/// complete (TMA).
+class TensorCopyInfo {
+public:
+  virtual ~TensorCopyInfo();
+  /// Largest extent of a tensor copy's box along any dimension.
+  virtual int64_t getMaxBoxExtent() const = 0;
+  /// Initializes the barrier at shared pointer `addr` for `arrivals`
+  /// arrivals per phase.
+  virtual void emitMbarrierInit(OpBuilder &b, Location loc, Value addr,
+                                int64_t arrivals) const = 0;
+  /// Makes initialized barriers visible to the copy engine; a block barrier
+  /// must follow before any thread uses them.
+  virtual void emitMbarrierInitFence(OpBuilder &b, Location loc) const = 0;
+  /// One arrival on the barrier at `addr`.
+  virtual void emitMbarrierArrive(OpBuilder &b, Location loc,
+                                  Value addr) const = 0;
+  /// One arrival on the barrier at `addr` once the executing thread's
+  /// earlier asynchronous (copy-engine) copies have landed; the barrier's
+  /// count includes it (no pending arrival is added).
+  virtual void emitAsyncCopyArrive(OpBuilder &b, Location loc,
+                                   Value addr) const = 0;
+  /// One arrival that also expects `bytes` more bytes of tensor copies.
+  virtual void emitMbarrierArriveExpectTx(OpBuilder &b, Location loc,
+                                          Value addr, int64_t bytes) const = 0;
+  /// Waits until the phase of parity `parity` (i32 0 or 1) has completed.
+  virtual void emitMbarrierWait(OpBuilder &b, Location loc, Value addr,
+                                Value parity) const = 0;
+  /// Host code, before the launch: the tensor map (an `!llvm.ptr` to a
+  /// device copy) of the global memref `tensor` (rank 2 to 5) for boxes of
+  /// `box` elements (one per dimension: 1 along the leading ones, then rows
+  /// and columns) written to shared memory with a swizzle span
+  /// of `swizzleBytes` (0: none); elements outside the tensor read as zero.
+  virtual Value emitTensorMap(OpBuilder &b, Location loc, Value tensor,
+                              ArrayRef<int64_t> box,
+                              int64_t swizzleBytes) const = 0;
+  /// One tensor copy of the box at `coords` (i32, innermost dimension
+  /// first) of the tensor map at global pointer `map` into shared pointer
+  /// `dst`, completing `bytes` on the barrier at `mbar`. With a
+  /// `multicastMask` (i16), the box lands at `dst` and completes on `mbar`
+  /// in every block of the cluster whose rank's bit is set.
+  virtual void emitTensorCopy(OpBuilder &b, Location loc, Value dst, Value map,
+                              ValueRange coords, Value mbar,
+                              Value multicastMask = Value()) const = 0;
+  /// One tensor store of the box at `coords` (i32, innermost dimension
+  /// first) of the tensor map at global pointer `map` from shared pointer
+  /// `src`, in the executing thread's current bulk group; parts of the box
+  /// outside the tensor are not written.
+  virtual void emitTensorStore(OpBuilder &b, Location loc, Value src, Value map,
+                               ValueRange coords) const = 0;
+  /// Closes the executing thread's bulk group (its tensor stores so far).
+  virtual void emitTensorStoreCommit(OpBuilder &b, Location loc) const = 0;
+  /// Waits until at most `pending` of the executing thread's bulk groups
+  /// are outstanding: until they have read their shared memory
+  /// (`readOnly`), or until their writes are done.
+  virtual void emitTensorStoreWait(OpBuilder &b, Location loc, int64_t pending,
+                                   bool readOnly) const = 0;
+};
+
+/// Clusters of blocks that arrive on each other's barriers.
+class ClusterInfo {
+public:
+  virtual ~ClusterInfo();
+  /// The executing block's rank in its cluster (i32).
+  virtual Value emitClusterRank(OpBuilder &b, Location loc) const = 0;
+  /// A barrier for every thread of the executing block's cluster, which
+  /// also orders their shared memory accesses (release, then acquire).
+  virtual void emitClusterBarrier(OpBuilder &b, Location loc) const = 0;
+  /// One arrival on the barrier at shared pointer `addr` of the block of
+  /// rank `rank` (i32) in the executing block's cluster, with release
+  /// semantics at cluster scope.
+  virtual void emitRemoteMbarrierArrive(OpBuilder &b, Location loc, Value addr,
+                                        Value rank) const = 0;
+};
+
+/// MMAs that run asynchronously from the threads issuing them, completed
+/// by a wait on the threads' groups of MMAs.
+class AsyncMmaInfo {
+public:
+  virtual ~AsyncMmaInfo();
+  /// Whether gemms with the choice `mma` run asynchronously.
+  virtual bool isAsync(MmaAttr mma) const = 0;
+  /// Waits until at most `pending` of the executing threads' asynchronous
+  /// MMA groups are in flight.
+  virtual void emitMmaWait(OpBuilder &b, Location loc,
+                           int64_t pending) const = 0;
+};
+
+/// Hardware barriers over warp-aligned subsets of the block (besides the
+/// block-wide one).
+class NamedBarrierInfo {
+public:
+  virtual ~NamedBarrierInfo();
+  /// How many there are.
+  virtual int64_t getNumNamedBarriers() const = 0;
+  /// Turns between warpgroups (`tile.ws ... pingpong`) on hardware barrier
+  /// `id` (an i32 known at run time: the warpgroup picks its own) over
+  /// `numThreads` threads: waiting for the turn, and passing it on without
+  /// waiting.
+  virtual void emitTurnWait(OpBuilder &b, Location loc, Value id,
+                            int64_t numThreads) const = 0;
+  virtual void emitTurnPass(OpBuilder &b, Location loc, Value id,
+                            int64_t numThreads) const = 0;
+};
+
+/// Register budgets per warpgroup (`tile.ws ... registers(n)`).
+class RegisterBudgetInfo {
+public:
+  virtual ~RegisterBudgetInfo();
+  /// The largest budget the compiler gives a warpgroup of consumers (the
+  /// instruction allows more, the register file's split does not pay).
+  virtual int64_t getMaxConsumerBudget() const = 0;
+  /// The fewest registers per consumer thread the compiler sizes a launch
+  /// of several blocks per multiprocessor for (what an MMA accumulator slab
+  /// of one warpgroup needs, with its addresses).
+  virtual int64_t getMinConsumerBudget() const = 0;
+  /// Sets the executing warpgroup's register budget to `registers`, every
+  /// warp having started with `entryRegisters`
+  /// (TargetInfo::getEntryRegisters).
+  virtual void emitRegisterBudget(OpBuilder &b, Location loc, int64_t registers,
+                                  int64_t entryRegisters) const = 0;
+};
+
 class TargetInfo {
 public:
   explicit TargetInfo(TargetAttr target);
@@ -179,20 +331,10 @@ public:
   // Instruction selection
   //===--------------------------------------------------------------------===//
 
-  /// Hardware barriers available for subsets of the block (besides the
-  /// block-wide one).
-  int64_t getNumNamedBarriers() const { return chip->namedBarriers ? 15 : 0; }
-  /// A barrier over `scope` (block-wide by default).
+  /// A barrier over `scope` (block-wide by default; other scopes only on
+  /// targets with named barriers).
   virtual void emitBarrier(OpBuilder &b, Location loc,
                            BarrierScope scope) const;
-  /// Turns between warpgroups (`tile.ws ... pingpong`) on hardware barrier
-  /// `id` (an i32 known at run time: the warpgroup picks its own) over
-  /// `numThreads` threads: waiting for the turn, and passing it on without
-  /// waiting. Only called on chips with named barriers.
-  virtual void emitTurnWait(OpBuilder &b, Location loc, Value id,
-                            int64_t numThreads) const;
-  virtual void emitTurnPass(OpBuilder &b, Location loc, Value id,
-                            int64_t numThreads) const;
   /// Waits until every lane of the warp has arrived here (nothing where
   /// warps run in lockstep).
   virtual void emitWarpSync(OpBuilder &b, Location loc) const {}
@@ -201,96 +343,15 @@ public:
   virtual Value emitShuffleXor(OpBuilder &b, Location loc, Value v,
                                int64_t mask, int64_t width) const;
 
-  /// Whether global -> shared copies can bypass registers asynchronously.
-  bool hasAsyncCopy() const { return chip->asyncCopy; }
-  /// One asynchronous copy of `elements` elements (at most 16 bytes) from
-  /// `src[srcIndices]` to `dst[dstIndex]`; only the first `count` (all when
-  /// null) are read, the rest zero-filled.
-  virtual void emitAsyncCopy(OpBuilder &b, Location loc, Value dst,
-                             Value dstIndex, Value src, ValueRange srcIndices,
-                             int64_t elements, int64_t elementBits,
-                             Value count) const;
-  /// Closes a group of the executing thread's asynchronous copies.
-  virtual void emitAsyncCommit(OpBuilder &b, Location loc) const;
-  /// Waits until at most `pending` groups are in flight.
-  virtual void emitAsyncWait(OpBuilder &b, Location loc, int64_t pending) const;
+  /// Elements of `elementBits` bits in the widest vector one thread moves
+  /// between global and shared memory in one access (16 bytes on NVIDIA and
+  /// AMD), at least 1.
+  virtual int64_t getCopyVectorElements(int64_t elementBits) const;
 
-  //===--------------------------------------------------------------------===//
-  // Transaction barriers and tensor copies (TMA); callers check hasTma()
-  //===--------------------------------------------------------------------===//
-
-  /// Whether the chip has tensor copies whose completion is counted in bytes
-  /// by barriers in shared memory (mbarriers with transaction counts).
-  bool hasTma() const { return chip->tma; }
-  /// Initializes the barrier at shared pointer `addr` for `arrivals`
-  /// arrivals per phase.
-  virtual void emitMbarrierInit(OpBuilder &b, Location loc, Value addr,
-                                int64_t arrivals) const;
-  /// Makes initialized barriers visible to the copy engine; a block barrier
-  /// must follow before any thread uses them.
-  virtual void emitMbarrierInitFence(OpBuilder &b, Location loc) const;
-  /// One arrival on the barrier at `addr`.
-  virtual void emitMbarrierArrive(OpBuilder &b, Location loc, Value addr) const;
-  /// One arrival on the barrier at `addr` once the executing thread's
-  /// earlier asynchronous (copy-engine) copies have landed; the barrier's
-  /// count includes it (no pending arrival is added).
-  virtual void emitAsyncCopyArrive(OpBuilder &b, Location loc,
-                                   Value addr) const;
-  /// One arrival that also expects `bytes` more bytes of tensor copies.
-  virtual void emitMbarrierArriveExpectTx(OpBuilder &b, Location loc,
-                                          Value addr, int64_t bytes) const;
-  /// Waits until the phase of parity `parity` (i32 0 or 1) has completed.
-  virtual void emitMbarrierWait(OpBuilder &b, Location loc, Value addr,
-                                Value parity) const;
-  /// Host code, before the launch: the tensor map (an `!llvm.ptr` to a
-  /// device copy) of the global memref `tensor` (rank 2 to 5) for boxes of
-  /// `box` elements (one per dimension: 1 along the leading ones, then rows
-  /// and columns) written to shared memory with a swizzle span
-  /// of `swizzleBytes` (0: none); elements outside the tensor read as zero.
-  virtual Value emitTensorMap(OpBuilder &b, Location loc, Value tensor,
-                              ArrayRef<int64_t> box,
-                              int64_t swizzleBytes) const;
-  /// One tensor copy of the box at `coords` (i32, innermost dimension
-  /// first) of the tensor map at global pointer `map` into shared pointer
-  /// `dst`, completing `bytes` on the barrier at `mbar`. With a
-  /// `multicastMask` (i16), the box lands at `dst` and completes on `mbar`
-  /// in every block of the cluster whose rank's bit is set.
-  virtual void emitTensorCopy(OpBuilder &b, Location loc, Value dst, Value map,
-                              ValueRange coords, Value mbar,
-                              Value multicastMask = Value()) const;
-  /// The executing block's rank in its cluster (i32).
-  virtual Value emitClusterRank(OpBuilder &b, Location loc) const;
-  /// A barrier for every thread of the executing block's cluster, which
-  /// also orders their shared memory accesses (release, then acquire).
-  virtual void emitClusterBarrier(OpBuilder &b, Location loc) const;
-  /// One arrival on the barrier at shared pointer `addr` of the block of
-  /// rank `rank` (i32) in the executing block's cluster, with release
-  /// semantics at cluster scope.
-  virtual void emitRemoteMbarrierArrive(OpBuilder &b, Location loc, Value addr,
-                                        Value rank) const;
-  /// One tensor store of the box at `coords` (i32, innermost dimension
-  /// first) of the tensor map at global pointer `map` from shared pointer
-  /// `src`, in the executing thread's current bulk group; parts of the box
-  /// outside the tensor are not written.
-  virtual void emitTensorStore(OpBuilder &b, Location loc, Value src, Value map,
-                               ValueRange coords) const;
-  /// Closes the executing thread's bulk group (its tensor stores so far).
-  virtual void emitTensorStoreCommit(OpBuilder &b, Location loc) const;
-  /// Waits until at most `pending` of the executing thread's bulk groups
-  /// are outstanding: until they have read their shared memory
-  /// (`readOnly`), or until their writes are done.
-  virtual void emitTensorStoreWait(OpBuilder &b, Location loc, int64_t pending,
-                                   bool readOnly) const;
   /// Makes the executing thread's earlier shared memory writes visible to
-  /// the tensor copy engine (the async proxy), e.g. before a tensor store
-  /// reads them.
-  virtual void emitAsyncProxyFence(OpBuilder &b, Location loc) const;
-
-  /// Sets the executing warpgroup's register budget; diagnoses targets
-  /// without one on `op`.
-  virtual LogicalResult emitRegisterBudget(OpBuilder &b, Location loc,
-                                           int64_t registers,
-                                           Operation *op) const;
+  /// the units that read shared memory asynchronously (NVIDIA's async
+  /// proxy: tensor stores, wgmma); nothing on targets without such units.
+  virtual void emitAsyncProxyFence(OpBuilder &b, Location loc) const {}
 
   /// Loads `dst`'s elements from `src` with a dedicated shared -> register
   /// instruction when the layout allows one (e.g. ldmatrix); fails without
@@ -303,12 +364,30 @@ public:
   /// Emits the gemm with the instruction `g.mma` chose.
   virtual LogicalResult emitGemm(OpBuilder &b, Location loc,
                                  const GemmEmission &g) const = 0;
-  /// Whether gemms with the choice `mma` run asynchronously from the
-  /// issuing threads (their groups can stay in flight, see GemmEmission).
-  virtual bool isAsyncMma(MmaAttr mma) const { return false; }
-  /// Waits until at most `pending` of the executing threads' asynchronous
-  /// MMA groups are in flight; callers check isAsyncMma().
-  virtual void emitMmaWait(OpBuilder &b, Location loc, int64_t pending) const;
+
+  //===--------------------------------------------------------------------===//
+  // Optional abilities: null where the chip does not have them
+  //===--------------------------------------------------------------------===//
+
+  /// Global -> shared copies that bypass registers.
+  virtual const AsyncCopyInfo *asyncCopies() const { return nullptr; }
+  /// Tensor copies and stores completed on transaction barriers.
+  virtual const TensorCopyInfo *tensorCopies() const { return nullptr; }
+  /// Clusters of blocks sharing barriers and tensor copies.
+  virtual const ClusterInfo *clusters() const { return nullptr; }
+  /// MMAs running asynchronously from the threads that issue them.
+  virtual const AsyncMmaInfo *asyncMma() const { return nullptr; }
+  /// Hardware barriers over warp-aligned subsets of the block.
+  virtual const NamedBarrierInfo *namedBarriers() const { return nullptr; }
+  /// Per-warpgroup register budgets.
+  virtual const RegisterBudgetInfo *registerBudgets() const { return nullptr; }
+
+  /// Whether gemms with the choice `mma` run asynchronously (their groups
+  /// can stay in flight, see GemmEmission).
+  bool isAsyncMma(MmaAttr mma) const;
+  /// Hardware barriers available for subsets of the block (0 without
+  /// named barriers).
+  int64_t getNumNamedBarriers() const;
 
 protected:
   TargetAttr target;

@@ -24,17 +24,19 @@ bool isFragment(Value value);
 SmallVector<int64_t> getPaddedShape(ArrayRef<int64_t> shape);
 
 /// A plain partition of `shape` over `threads` threads in warps of
-/// `warpSize`: vectors of up to 16 bytes of `elementBits`-bit elements, never
-/// so wide that threads go idle.
+/// `target`: vectors of `elementBits`-bit elements as wide as one copy
+/// access (TargetInfo::getCopyVectorElements, of elements of at least 8
+/// bits), never so wide that threads go idle.
 LinearLayout getPartitionLayout(ArrayRef<int64_t> shape, int64_t threads,
-                                int64_t elementBits, int64_t warpSize);
+                                int64_t elementBits, const TargetInfo &target);
 
 /// The alignment, in elements, that unmasked vector accesses of a copy
-/// between global and on-chip memory need: 16 bytes of the global element
-/// type, halved until it divides the last dimension of the copy extent. It
-/// is a multiple of every vector width the lowering uses for the copy; rows
-/// of the global operand and its last offset must be multiples of it.
-int64_t getCopyVectorWidth(CopyOp copy);
+/// between global and on-chip memory need: one access of the target
+/// (TargetInfo::getCopyVectorElements) of the global element type, halved
+/// until it divides the last dimension of the copy extent. It is a multiple
+/// of every vector width the lowering uses for the copy; rows of the global
+/// operand and its last offset must be multiples of it.
+int64_t getCopyVectorWidth(CopyOp copy, const TargetInfo &target);
 
 /// The instruction `gemm` is computed with: its `mma` attribute, checked
 /// against `target` (a user may pin it), or, when it has none, the target's

@@ -24,9 +24,37 @@
 
 namespace mlir::tile::nvidia {
 
-class NVIDIATargetInfo : public TargetInfo {
+class NVIDIATargetInfo : public TargetInfo,
+                         public AsyncCopyInfo,
+                         public TensorCopyInfo,
+                         public ClusterInfo,
+                         public AsyncMmaInfo,
+                         public NamedBarrierInfo,
+                         public RegisterBudgetInfo {
 public:
   using TargetInfo::TargetInfo;
+
+  // The abilities of the chip (sm_80: asynchronous copies and named
+  // barriers; sm_90: tensor copies and clusters too; sm_90a: asynchronous
+  // MMA and register budgets too).
+  const AsyncCopyInfo *asyncCopies() const override {
+    return chip->asyncCopy ? this : nullptr;
+  }
+  const TensorCopyInfo *tensorCopies() const override {
+    return chip->tma ? this : nullptr;
+  }
+  const ClusterInfo *clusters() const override {
+    return chip->tma ? this : nullptr;
+  }
+  const AsyncMmaInfo *asyncMma() const override {
+    return chip->wgmma ? this : nullptr;
+  }
+  const NamedBarrierInfo *namedBarriers() const override {
+    return chip->namedBarriers ? this : nullptr;
+  }
+  const RegisterBudgetInfo *registerBudgets() const override {
+    return chip->setMaxNReg ? this : nullptr;
+  }
 
   // MmaSync.cpp
   FailureOr<MmaAttr> selectMma(GemmOp op, int64_t numThreads) const override;
@@ -36,7 +64,7 @@ public:
   LogicalResult emitGemm(OpBuilder &b, Location loc,
                          const GemmEmission &g) const override;
   // Wgmma.cpp
-  bool isAsyncMma(MmaAttr mma) const override;
+  bool isAsync(MmaAttr mma) const override;
   void emitMmaWait(OpBuilder &b, Location loc, int64_t pending) const override;
 
   // Sync.cpp
@@ -48,9 +76,13 @@ public:
   void emitTurnPass(OpBuilder &b, Location loc, Value id,
                     int64_t numThreads) const override;
   void annotateKernelFunc(Operation *func, KernelOp kernel) const override;
-  LogicalResult emitRegisterBudget(OpBuilder &b, Location loc,
-                                   int64_t registers,
-                                   Operation *op) const override;
+  int64_t getNumNamedBarriers() const override { return 15; }
+  // CUTLASS's budget for one consumer warpgroup; a 64 x 256 f32 accumulator
+  // slab takes 128 registers of the 168.
+  int64_t getMaxConsumerBudget() const override { return 240; }
+  int64_t getMinConsumerBudget() const override { return 168; }
+  void emitRegisterBudget(OpBuilder &b, Location loc, int64_t registers,
+                          int64_t entryRegisters) const override;
 
   // CpAsync.cpp
   void emitAsyncCopy(OpBuilder &b, Location loc, Value dst, Value dstIndex,
@@ -63,6 +95,7 @@ public:
                            Value addr) const override;
 
   // Tma.cpp
+  int64_t getMaxBoxExtent() const override { return 256; }
   void emitMbarrierInit(OpBuilder &b, Location loc, Value addr,
                         int64_t arrivals) const override;
   void emitMbarrierInitFence(OpBuilder &b, Location loc) const override;

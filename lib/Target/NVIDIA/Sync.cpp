@@ -54,23 +54,18 @@ void NVIDIATargetInfo::emitWarpSync(OpBuilder &b, Location loc) const {
                            arith::ConstantIntOp::create(b, loc, -1, 32));
 }
 
-LogicalResult NVIDIATargetInfo::emitRegisterBudget(OpBuilder &b, Location loc,
-                                                   int64_t registers,
-                                                   Operation *op) const {
-  if (!chip->setMaxNReg)
-    return TargetInfo::emitRegisterBudget(b, loc, registers, op);
+void NVIDIATargetInfo::emitRegisterBudget(OpBuilder &b, Location loc,
+                                          int64_t registers,
+                                          int64_t entryRegisters) const {
   // Every warp starts with the entry count; a budget above it is an
   // increase, one below a decrease (verifyKernel checked that the
   // increases fit in what the decreases free).
-  auto kernel = op->getParentOfType<KernelOp>();
-  int64_t entry = getEntryRegisters(kernel);
-  if (registers == entry)
-    return success();
+  if (registers == entryRegisters)
+    return;
   NVVM::SetMaxRegisterOp::create(b, loc, static_cast<int32_t>(registers),
-                                 registers > entry
+                                 registers > entryRegisters
                                      ? NVVM::SetMaxRegisterAction::increase
                                      : NVVM::SetMaxRegisterAction::decrease);
-  return success();
 }
 
 void NVIDIATargetInfo::annotateKernelFunc(Operation *func,

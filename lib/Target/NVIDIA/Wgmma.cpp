@@ -463,7 +463,7 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
   return success();
 }
 
-bool NVIDIATargetInfo::isAsyncMma(MmaAttr mma) const {
+bool NVIDIATargetInfo::isAsync(MmaAttr mma) const {
   return mma.getKind() == MmaKind::Wgmma && chip->wgmma;
 }
 

@@ -257,7 +257,7 @@ static void planDeferredRelease(LoweringContext &ctx, Value pipe,
           b, loc, arith::CmpIPredicate::ne, loop.getInductionVar(), firstIt);
     }
     b.setInsertionPointAfter(loop);
-    ctx.target.emitMmaWait(b, loc, 0);
+    ctx.target.asyncMma()->emitMmaWait(b, loc, 0);
     Value ub = loop.getUpperBound().getDefiningOp<arith::AddIOp>().getLhs();
     Value empty =
         arith::CmpIOp::create(b, loc,
@@ -320,10 +320,10 @@ LogicalResult mlir::tile::lowering::planBarrierPipes(LoweringContext &ctx) {
   WalkResult result = ctx.kernel.walk([&](CopyOp copy) {
     if (!copy.getTma())
       return WalkResult::advance();
-    if (!ctx.target.hasTma()) {
-      copy.emitOpError("tensor copies (tma) need sm_90 or newer; the target "
-                       "is ")
-          << ctx.target.getChipName();
+    if (!ctx.tensorCopies) {
+      copy.emitOpError("is a tensor copy (tma), which needs a chip with "
+                       "tensor copies; ")
+          << ctx.target.getChipName() << " has none";
       return WalkResult::interrupt();
     }
     PipeProduceAcquireOp handOff = getHandOff(copy);

@@ -38,7 +38,7 @@ private:
   /// Whether the copy goes through the target's asynchronous copy engine:
   /// `async` copies on targets without one move through registers and are
   /// complete when the copy ends.
-  bool useCopyEngine() { return op.getAsync() && ctx.target.hasAsyncCopy(); }
+  bool useCopyEngine() { return op.getAsync() && ctx.target.asyncCopies(); }
 
   LoweringContext &ctx;
   CopyOp op;
@@ -81,8 +81,9 @@ LogicalResult CopyLowering::copyGlobalShared(bool toShared) {
   TypedAttr padding = toShared ? op.getNonZeroPadding() : TypedAttr();
   int64_t maxBits = std::max<int64_t>(ref->tile->elementBits,
                                       globalType.getElementTypeBitWidth());
-  // Elements per vector: 16 bytes of the wider type, dividing the last dim.
-  int64_t vec = std::max<int64_t>(1, 128 / maxBits);
+  // Elements per vector: one access of the wider type, dividing the last
+  // dim.
+  int64_t vec = ctx.target.getCopyVectorElements(maxBits);
   while (vec > 1 && shape.back() % vec != 0)
     vec /= 2;
   int64_t numel = 1;
@@ -146,8 +147,9 @@ LogicalResult CopyLowering::copyGlobalShared(bool toShared) {
     // One cp.async of up to 16 bytes reading `count` elements (all when
     // null) from `coords`.
     auto emitAsyncCopy = [&](ValueRange coords, Value count) {
-      ctx.target.emitAsyncCopy(b, loc(), ref->tile->view, smemIndex, global,
-                               coords, vec, ref->tile->elementBits, count);
+      ctx.target.asyncCopies()->emitAsyncCopy(b, loc(), ref->tile->view,
+                                              smemIndex, global, coords, vec,
+                                              ref->tile->elementBits, count);
     };
     if (unmasked) {
       if (useCopyEngine())

@@ -91,7 +91,8 @@ LogicalResult FragmentCopy::copyFragmentMemory() {
   // elements of a row move as one unmasked vector (up to 16 bytes), after
   // one uniform test that the whole tile is in bounds and aligned.
   auto otherType = cast<MemRefType>(other.getType());
-  int64_t want = std::max<int64_t>(1, 128 / otherType.getElementTypeBitWidth());
+  int64_t want =
+      ctx.target.getCopyVectorElements(otherType.getElementTypeBitWidth());
   int64_t vec = std::min<int64_t>(contiguousRegisters(tile->layout), want);
   // Stores of fragments whose rows are spread over neighbouring lanes
   // first gather longer runs through shuffles (LaneExchange.cpp).

@@ -47,7 +47,7 @@ void mlir::tile::lowering::planProxyFences(LoweringContext &ctx) {
       if (copy.getTma() ||
           getMemoryKind(copy.getTargetType()) != MemoryKind::Shared)
         return;
-      if (copy.getAsync() && ctx.target.hasAsyncCopy()) {
+      if (copy.getAsync() && ctx.target.asyncCopies()) {
         // Complete at its wait, where the fence goes.
         ctx.proxyFenceAfterAsyncWait |= readAsync(copy.getTarget());
         return;

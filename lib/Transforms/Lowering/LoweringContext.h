@@ -70,10 +70,20 @@ struct BarrierPipe {
 class LoweringContext {
 public:
   LoweringContext(KernelOp kernel, const TargetInfo &target)
-      : kernel(kernel), target(target), b(kernel.getContext()) {}
+      : kernel(kernel), target(target), tensorCopies(target.tensorCopies()),
+        clusters(target.clusters()), namedBarriers(target.namedBarriers()),
+        b(kernel.getContext()) {}
 
   KernelOp kernel;
   const TargetInfo &target;
+  /// The target's tensor copies and clusters (null without them): the
+  /// lowering uses them only after checking that the kernel's tensor
+  /// copies, tensor stores and clusters have them (lowerKernel).
+  const TensorCopyInfo *tensorCopies;
+  const ClusterInfo *clusters;
+  /// The target's named barriers (null without them): turns are lowered
+  /// only once assignBarrierIds found barriers for them.
+  const NamedBarrierInfo *namedBarriers;
   OpBuilder b;
   Location currentLoc = UnknownLoc::get(kernel.getContext());
   Value tidValue;

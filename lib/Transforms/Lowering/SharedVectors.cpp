@@ -23,7 +23,7 @@ LogicalResult mlir::tile::lowering::copySharedVectors(
     Value writer) {
   int64_t bits = ref.tile->elementBits;
   int64_t vec = std::min<int64_t>(contiguousRegisters(tile.layout),
-                                  std::max<int64_t>(1, 128 / bits));
+                                  ctx.target.getCopyVectorElements(bits));
   // A vector the swizzle splits must be exactly its two units.
   if (vec < 2 || ref.shape.back() % vec != 0 ||
       (ctx.splitsVectors(ref, vec) &&

@@ -31,15 +31,15 @@ LogicalResult mlir::tile::lowering::lowerBarrier(LoweringContext &ctx,
 // copied data visible to the other threads.
 LogicalResult mlir::tile::lowering::lowerAsyncCommit(LoweringContext &ctx,
                                                      AsyncCommitOp op) {
-  if (ctx.target.hasAsyncCopy())
-    ctx.target.emitAsyncCommit(ctx.b, ctx.loc());
+  if (const AsyncCopyInfo *copies = ctx.target.asyncCopies())
+    copies->emitAsyncCommit(ctx.b, ctx.loc());
   return success();
 }
 
 LogicalResult mlir::tile::lowering::lowerAsyncWait(LoweringContext &ctx,
                                                    AsyncWaitOp op) {
-  if (ctx.target.hasAsyncCopy()) {
-    ctx.target.emitAsyncWait(ctx.b, ctx.loc(), op.getPending());
+  if (const AsyncCopyInfo *copies = ctx.target.asyncCopies()) {
+    copies->emitAsyncWait(ctx.b, ctx.loc(), op.getPending());
     if (ctx.proxyFenceAfterAsyncWait)
       ctx.target.emitAsyncProxyFence(ctx.b, ctx.loc());
   }
@@ -75,15 +75,16 @@ LogicalResult mlir::tile::lowering::lowerPipeOp(LoweringContext &ctx,
   // Without a copy engine the slot's copies were synchronous (through
   // registers, CopyOp.cpp): the consumers only wait for the producers'
   // writes to shared memory to be visible.
-  if (!ctx.target.hasAsyncCopy()) {
+  const AsyncCopyInfo *copies = ctx.target.asyncCopies();
+  if (!copies) {
     if (isa<PipeConsumeWaitOp>(op))
       ctx.barrier(op);
     return success();
   }
   if (isa<PipeProduceCommitOp>(op))
-    ctx.target.emitAsyncCommit(ctx.b, ctx.loc());
+    copies->emitAsyncCommit(ctx.b, ctx.loc());
   if (auto wait = dyn_cast<PipeConsumeWaitOp>(op)) {
-    ctx.target.emitAsyncWait(ctx.b, ctx.loc(), wait.getInFlight());
+    copies->emitAsyncWait(ctx.b, ctx.loc(), wait.getInFlight());
     if (ctx.proxyFenceAfterAsyncWait)
       ctx.target.emitAsyncProxyFence(ctx.b, ctx.loc());
     ctx.barrier(op);
@@ -103,7 +104,7 @@ LogicalResult mlir::tile::lowering::checkPipes(LoweringContext &ctx) {
   // recent. Never leave the waited group among them: k is lowered to the
   // later hand-offs the same threads provably committed before the wait
   // (tile-check-handoffs' analysis), 0 where nothing is proved.
-  if (ctx.target.hasAsyncCopy()) {
+  if (ctx.target.asyncCopies()) {
     llvm::DenseMap<Operation *, int64_t> laterCommits;
     (void)analyzeHandoffs(ctx.kernel, /*diagnose=*/false, &laterCommits);
     ctx.kernel.walk([&](PipeConsumeWaitOp wait) {

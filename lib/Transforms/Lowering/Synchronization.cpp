@@ -138,7 +138,7 @@ static void insertBarriers(KernelOp kernel) {
 
 void mlir::tile::lowering::insertSynchronization(KernelOp kernel,
                                                  const TargetInfo &target) {
-  if (target.hasAsyncCopy())
+  if (target.asyncCopies())
     useAsyncCopyEngine(kernel);
   insertBarriers(kernel);
 }

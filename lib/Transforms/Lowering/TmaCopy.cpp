@@ -70,14 +70,14 @@ void mlir::tile::lowering::initBarrierPipes(LoweringContext &ctx) {
     b.setInsertionPointToStart(init.thenBlock());
     for (auto &[pipe, entry] : ctx.barrierPipes)
       for (int64_t slot = 0; slot < entry.slots; ++slot) {
-        ctx.target.emitMbarrierInit(b, ctx.loc(),
-                                    barrierAt(ctx, entry, 0, ctx.idx(slot)),
-                                    entry.fullArrivals);
-        ctx.target.emitMbarrierInit(b, ctx.loc(),
-                                    barrierAt(ctx, entry, 1, ctx.idx(slot)),
-                                    entry.emptyArrivals);
+        ctx.tensorCopies->emitMbarrierInit(
+            b, ctx.loc(), barrierAt(ctx, entry, 0, ctx.idx(slot)),
+            entry.fullArrivals);
+        ctx.tensorCopies->emitMbarrierInit(
+            b, ctx.loc(), barrierAt(ctx, entry, 1, ctx.idx(slot)),
+            entry.emptyArrivals);
       }
-    ctx.target.emitMbarrierInitFence(b, ctx.loc());
+    ctx.tensorCopies->emitMbarrierInitFence(b, ctx.loc());
   }
   // Blocks of a cluster arrive on each other's barriers: all must be
   // initialized before any block goes on (and no block may exit while
@@ -85,8 +85,8 @@ void mlir::tile::lowering::initBarrierPipes(LoweringContext &ctx) {
   // with the same barrier).
   if (llvm::any_of(ctx.barrierPipes,
                    [](auto &entry) { return entry.second.clusterRelease; })) {
-    ctx.clusterRank = ctx.target.emitClusterRank(b, ctx.loc());
-    ctx.target.emitClusterBarrier(b, ctx.loc());
+    ctx.clusterRank = ctx.clusters->emitClusterRank(b, ctx.loc());
+    ctx.clusters->emitClusterBarrier(b, ctx.loc());
     return;
   }
   ctx.target.emitBarrier(b, ctx.loc(), BarrierScope{});
@@ -98,7 +98,7 @@ void mlir::tile::lowering::initBarrierPipes(LoweringContext &ctx) {
 static void emitReleaseArrive(LoweringContext &ctx, BarrierPipe &pipe,
                               Value addr) {
   OpBuilder &b = ctx.b;
-  ctx.target.emitMbarrierArrive(b, ctx.loc(), addr);
+  ctx.tensorCopies->emitMbarrierArrive(b, ctx.loc(), addr);
   if (!pipe.clusterRelease)
     return;
   for (int64_t other = 1; other < ctx.clusterSize; ++other) {
@@ -108,7 +108,7 @@ static void emitReleaseArrive(LoweringContext &ctx, BarrierPipe &pipe,
             b, ctx.loc(), ctx.clusterRank,
             arith::ConstantIntOp::create(b, ctx.loc(), other, 32)),
         arith::ConstantIntOp::create(b, ctx.loc(), ctx.clusterSize, 32));
-    ctx.target.emitRemoteMbarrierArrive(b, ctx.loc(), addr, rank);
+    ctx.clusters->emitRemoteMbarrierArrive(b, ctx.loc(), addr, rank);
   }
 }
 
@@ -199,7 +199,8 @@ LogicalResult mlir::tile::lowering::lowerBarrierPipeOp(LoweringContext &ctx,
       Value valid = happens(ctx, seq, op->getOperand(0));
       HandOff h = decode(ctx, seq, pipe.slots);
       emitIf(ctx, valid, [&] {
-        ctx.target.emitAsyncCopyArrive(b, loc, barrierAt(ctx, pipe, 0, h.slot));
+        ctx.tensorCopies->emitAsyncCopyArrive(b, loc,
+                                              barrierAt(ctx, pipe, 0, h.slot));
       });
     }
     return success();
@@ -219,15 +220,15 @@ LogicalResult mlir::tile::lowering::lowerBarrierPipeOp(LoweringContext &ctx,
     emitIf(ctx, producer, [&] {
       Value flipped = arith::XOrIOp::create(
           b, loc, h.parity, arith::ConstantIntOp::create(b, loc, 1, 32));
-      ctx.target.emitMbarrierWait(b, loc, barrierAt(ctx, pipe, 1, h.slot),
-                                  flipped);
+      ctx.tensorCopies->emitMbarrierWait(
+          b, loc, barrierAt(ctx, pipe, 1, h.slot), flipped);
     });
     return success();
   }
   if (isa<PipeConsumeWaitOp>(op)) {
     emitIf(ctx, valid, [&] {
-      ctx.target.emitMbarrierWait(b, loc, barrierAt(ctx, pipe, 0, h.slot),
-                                  h.parity);
+      ctx.tensorCopies->emitMbarrierWait(
+          b, loc, barrierAt(ctx, pipe, 0, h.slot), h.parity);
     });
     return success();
   }
@@ -258,8 +259,8 @@ Value mlir::tile::lowering::getTensorMap(LoweringContext &ctx, Value tensor,
                              1);
     box.append({rows, cols});
     OpBuilder host(ctx.kernel);
-    map = ctx.target.emitTensorMap(host, ctx.kernel.getLoc(), tensor, box,
-                                   swizzle);
+    map = ctx.tensorCopies->emitTensorMap(host, ctx.kernel.getLoc(), tensor,
+                                          box, swizzle);
   }
   return map;
 }
@@ -312,7 +313,8 @@ LogicalResult mlir::tile::lowering::lowerTmaCopy(LoweringContext &ctx,
   Value row0 = offsets[rank - 2], col0 = offsets[rank - 1];
   emitIf(ctx, isZero(ctx, ctx.threadId(op)), [&] {
     Value full = barrierAt(ctx, pipe, 0, h.slot);
-    ctx.target.emitMbarrierArriveExpectTx(b, loc, full, rows * cols * bytes);
+    ctx.tensorCopies->emitMbarrierArriveExpectTx(b, loc, full,
+                                                 rows * cols * bytes);
     auto i32 = [&](Value v) {
       return arith::IndexCastOp::create(b, loc, b.getI32Type(), v);
     };
@@ -333,7 +335,7 @@ LogicalResult mlir::tile::lowering::lowerTmaCopy(LoweringContext &ctx,
           i32(ctx.add(row0, r0))};
       for (int64_t d = rank - 3; d >= 0; --d)
         coords.push_back(i32(offsets[d]));
-      ctx.target.emitTensorCopy(b, loc, dst, map, coords, full, mask);
+      ctx.tensorCopies->emitTensorCopy(b, loc, dst, map, coords, full, mask);
     };
     if (splitRows) {
       for (int64_t p = 0; p < panels; ++p)

@@ -91,7 +91,8 @@ LogicalResult mlir::tile::lowering::lowerTmaStore(LoweringContext &ctx,
   // panel p + 1, p + 1 - N, must be done, with the stores up to p - 1
   // issued: at most N - 2 may still read.
   auto waitForReads = [&](int64_t pending) {
-    onFirst([&] { ctx.target.emitTensorStoreWait(b, loc, pending, true); });
+    onFirst(
+        [&] { ctx.tensorCopies->emitTensorStoreWait(b, loc, pending, true); });
   };
   // Before the first panel: the buffer it writes was last read by a store
   // of the copy before (the previous tile of a persistent kernel), which
@@ -149,8 +150,8 @@ LogicalResult mlir::tile::lowering::lowerTmaStore(LoweringContext &ctx,
           i32(offsets[rank - 2])};
       for (int64_t d = rank - 3; d >= 0; --d)
         box.push_back(i32(offsets[d]));
-      ctx.target.emitTensorStore(b, loc, src, map, box);
-      ctx.target.emitTensorStoreCommit(b, loc);
+      ctx.tensorCopies->emitTensorStore(b, loc, src, map, box);
+      ctx.tensorCopies->emitTensorStoreCommit(b, loc);
     });
   }
   ctx.tensorStores = true;

@@ -65,13 +65,13 @@ mlir::tile::lowering::takeTurn(LoweringContext &ctx, GemmOp gemm) {
       turnsOf(ctx, gemm->getParentOfType<WsOp>(), ctx.threadId(gemm));
   if (!t)
     return nullptr;
-  ctx.target.emitTurnWait(ctx.b, ctx.loc(), turnBarrier(ctx, *t, 0),
-                          t->numThreads);
+  ctx.namedBarriers->emitTurnWait(ctx.b, ctx.loc(), turnBarrier(ctx, *t, 0),
+                                  t->numThreads);
   Value next = turnBarrier(ctx, *t, 1);
-  const TargetInfo &target = ctx.target;
+  const NamedBarrierInfo *named = ctx.namedBarriers;
   int64_t numThreads = t->numThreads;
-  return [&target, next, numThreads](OpBuilder &b, Location loc) {
-    target.emitTurnPass(b, loc, next, numThreads);
+  return [named, next, numThreads](OpBuilder &b, Location loc) {
+    named->emitTurnPass(b, loc, next, numThreads);
   };
 }
 
@@ -92,7 +92,7 @@ void mlir::tile::lowering::beginTurns(LoweringContext &ctx, WsOp ws,
   if (!t)
     return;
   onGroup(ctx, *t, t->groups - 1, [&] {
-    ctx.target.emitTurnPass(
+    ctx.namedBarriers->emitTurnPass(
         ctx.b, ctx.loc(),
         ctx.b.createOrFold<arith::ConstantIntOp>(ctx.loc(), t->first, 32),
         t->numThreads);
@@ -104,7 +104,7 @@ void mlir::tile::lowering::endTurns(LoweringContext &ctx, WsOp ws, Value tid) {
   if (!t)
     return;
   onGroup(ctx, *t, 0, [&] {
-    ctx.target.emitTurnWait(
+    ctx.namedBarriers->emitTurnWait(
         ctx.b, ctx.loc(),
         ctx.b.createOrFold<arith::ConstantIntOp>(ctx.loc(), t->first, 32),
         t->numThreads);
@@ -128,8 +128,8 @@ LogicalResult mlir::tile::lowering::lowerRegionTurn(LoweringContext &ctx,
   Value id = arith::ConstantIntOp::create(
       ctx.b, ctx.loc(), wait ? turn.waitBarrier : turn.passBarrier, 32);
   if (wait)
-    ctx.target.emitTurnWait(ctx.b, ctx.loc(), id, turn.waitThreads);
+    ctx.namedBarriers->emitTurnWait(ctx.b, ctx.loc(), id, turn.waitThreads);
   else
-    ctx.target.emitTurnPass(ctx.b, ctx.loc(), id, turn.passThreads);
+    ctx.namedBarriers->emitTurnPass(ctx.b, ctx.loc(), id, turn.passThreads);
   return success();
 }

@@ -40,9 +40,14 @@ LogicalResult mlir::tile::lowering::lowerWs(LoweringContext &ctx, WsOp op) {
                                body.begin(), std::prev(body.end()));
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(then);
-  if (std::optional<int64_t> regs = op.getRegisters())
-    if (failed(ctx.target.emitRegisterBudget(b, loc(), *regs, op)))
-      return failure();
+  if (std::optional<int64_t> regs = op.getRegisters()) {
+    const RegisterBudgetInfo *budgets = ctx.target.registerBudgets();
+    if (!budgets)
+      return op.emitOpError("register budgets are not supported on ")
+             << ctx.target.getChipName();
+    budgets->emitRegisterBudget(b, loc(), *regs,
+                                ctx.target.getEntryRegisters(ctx.kernel));
+  }
   if (op.getPingpong()) {
     Value tid = arith::SubIOp::create(b, loc(), ctx.tidValue, lo);
     beginTurns(ctx, op, tid);
