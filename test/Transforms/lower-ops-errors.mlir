@@ -30,3 +30,18 @@ module attributes {tile.target = #tile.target<"gfx942">} {
     return
   }
 }
+
+// -----
+
+// Clusters of blocks on a chip without them.
+module attributes {tile.target = #tile.target<"sm_80">} {
+  func.func @cluster_on_sm80(%X: memref<?xf32>) {
+    // expected-error @+1 {{'tile.kernel' op runs in clusters of 2 blocks, which sm_80 does not have}}
+    tile.kernel @k blocks(%bx) in [2] threads(128) attributes {tile.cluster = 2 : i64} {
+      %f = tile.alloc : memref<128xf32, #tile.mem<fragment>>
+      %c0 = arith.constant 0 : index
+      tile.copy %X[%c0], %f : memref<?xf32> to memref<128xf32, #tile.mem<fragment>>
+    }
+    return
+  }
+}
