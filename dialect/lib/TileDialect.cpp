@@ -44,7 +44,8 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
            kBlocksPerMultiprocessorAttrName.str(),
            kWarpSpecializeAttrName.str(), kPingpongAttrName.str(),
            kLaunchGroupAttrName.str(), kAlternateTilesAttrName.str(),
-           kPersistentAttrName.str(), kClusterAttrName.str()},
+           kPersistentAttrName.str(), kClusterAttrName.str(),
+           kSynchronizedAttrName.str()},
           name) &&
       !isa<KernelOp>(op))
     return op->emitError() << "'" << name
@@ -54,6 +55,11 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
       name == kFragmentRegistersAttrName) {
     if (!isa<IntegerAttr>(attr.getValue()))
       return op->emitError() << "'" << name << "' must be an integer";
+    return success();
+  }
+  if (name == kSynchronizedAttrName) {
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitError() << "'" << name << "' must be a unit attribute";
     return success();
   }
   if (name == kTargetAttrName) {

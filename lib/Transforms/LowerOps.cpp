@@ -368,8 +368,13 @@ static LogicalResult lowerKernel(KernelOp kernel) {
              << ctx.clusterSize << " blocks, which " << target->getChipName()
              << " does not have";
   }
+  // The block's barriers are tile-insert-barriers' decision, in the IR.
+  if (!kernel->hasAttr(TileDialect::kSynchronizedAttrName))
+    return kernel.emitOpError("has no barriers around its shared-memory "
+                              "writes yet: run tile-insert-barriers before "
+                              "tile-lower-ops");
+  kernel->removeAttr(TileDialect::kSynchronizedAttrName);
   allocateScratch(ctx);
-  insertSynchronization(kernel, *target);
   planProxyFences(ctx);
   if (failed(assignBarrierIds(ctx)) || failed(planBarrierPipes(ctx)) ||
       failed(checkPipes(ctx)) || failed(lowerAllocs(ctx)))

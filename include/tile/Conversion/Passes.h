@@ -60,9 +60,9 @@ struct TilePipelineOptions : public PassPipelineOptions<Derived> {
                      "specialization, launch order, persistent grids, "
                      "layouts)"),
       llvm::cl::init(false)};
-  detail::PassOptions::Option<int> optLevel{*this, "opt-level",
-                                    llvm::cl::desc("LLVM optimization level"),
-                                    llvm::cl::init(3)};
+  detail::PassOptions::Option<int> optLevel{
+      *this, "opt-level", llvm::cl::desc("LLVM optimization level"),
+      llvm::cl::init(3)};
 };
 
 /// Options of the one-shot tile-to-nvvm pipeline.

@@ -413,6 +413,32 @@ def LayoutInference : Pass<"tile-layout-inference", "ModuleOp"> {
   ];
 }
 
+def InsertBarriers : Pass<"tile-insert-barriers", "ModuleOp"> {
+  let summary = "Order the block's shared-memory writes with explicit "
+                "barriers";
+  let description = [{
+    Tile ops are executed by the whole block together: a tile op that
+    writes shared memory must not overwrite data other threads still read,
+    and its results must be visible to the next op. This pass writes that
+    ordering into the IR, kernel by kernel, before `tile-lower-ops`:
+
+    * on targets with an asynchronous copy engine, synchronous global ->
+      shared copies are made `async`, each run of them followed by one
+      `tile.async_commit` and a `tile.async_wait 0` (their semantics stay
+      synchronous, without the round trip through registers); kernels that
+      already count groups (pipelined loops) are left alone;
+    * a `tile.barrier` before every write to shared memory that no barrier
+      (or wait) directly precedes, and one after every synchronous write
+      whose next op is not another write; consecutive writers share them.
+      Tensor copies (`tma`) get none: their pipe's barriers order them.
+
+    The kernel is marked `tile.synchronized`; `tile-lower-ops` refuses a
+    kernel without the mark (its writes would race). Inside `tile.ws`, the
+    barriers become barriers over the region's threads when lowered.
+  }];
+  let dependentDialects = ["::mlir::tile::TileDialect"];
+}
+
 def LowerOps : Pass<"tile-lower-ops", "ModuleOp"> {
   let summary = "Lower block-cooperative tile ops to per-thread code";
   let description = [{

@@ -342,12 +342,6 @@ bool reducesAcrossWarps(ReduceOp op, const LinearLayout &src);
 /// planBarrierPipes.
 DenseMap<Value, Value> findScratchHosts(LoweringContext &ctx);
 
-/// Synchronization insertion (Synchronization.cpp), at tile level before
-/// the ops are lowered: picks the copy engine of synchronous global ->
-/// shared copies (the target's asynchronous one when it has it) and places
-/// `tile.barrier`s around writes to shared memory.
-void insertSynchronization(KernelOp kernel, const TargetInfo &target);
-
 /// Assigns hardware barrier ids to the tile.ws regions whose ops need a
 /// barrier over the region's threads, and to the turns of `pingpong`
 /// regions (Synchronization.cpp).

@@ -143,6 +143,10 @@ def Tile_Dialect : Dialect {
     /// Estimated registers per thread of a kernel's register tiles.
     static constexpr ::llvm::StringLiteral kFragmentRegistersAttrName =
         "tile.fragment_registers";
+    /// A kernel whose shared-memory writes are ordered by tile.barrier ops
+    /// (set by tile-insert-barriers; tile-lower-ops requires it).
+    static constexpr ::llvm::StringLiteral kSynchronizedAttrName =
+        "tile.synchronized";
     /// The `#tile.target` of a module or kernel.
     static constexpr ::llvm::StringLiteral kTargetAttrName = "tile.target";
 

@@ -1,0 +1,154 @@
+//===- InsertBarriers.cpp - Barriers around shared writes -------*- C++ -*-===//
+//
+// `tile-insert-barriers`: the block-cooperative semantics of tile ops made
+// explicit. A tile op that writes shared memory must not overwrite data
+// other threads still read (`tile.barrier` before) and its results must be
+// visible to the next op (`tile.barrier` after; asynchronous copies become
+// visible at their wait instead); consecutive writers share barriers.
+// Synchronous global -> shared copies first move to the target's
+// asynchronous copy engine where it has one: each run of them becomes async
+// copies followed by one commit and a wait for everything.
+//
+// Stage hand-offs (`tile.pipe.*`) need no barrier of their own on targets
+// that count asynchronous copies in groups: the barrier placed before a
+// slot's copies (the consumers' previous wait, or one inserted here) orders
+// the readers' release of that slot before it is overwritten. Tensor copies
+// (`tma`) get no barrier: their pipe's barriers order them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/TileDialect.h"
+#include "tile/Dialect/TileOps.h"
+#include "tile/Target/TargetInfo.h"
+#include "tile/Transforms/Passes.h"
+#include "tile/Transforms/Pipelining.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_INSERTBARRIERS
+#include "tile/Transforms/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+/// Whether `op` writes shared memory.
+static bool writesShared(Operation *op) {
+  if (auto copy = dyn_cast<CopyOp>(op))
+    return getMemoryKind(copy.getTargetType()) == MemoryKind::Shared;
+  if (auto fill = dyn_cast<FillOp>(op))
+    return getMemoryKind(cast<MemRefType>(fill.getTarget().getType())) ==
+           MemoryKind::Shared;
+  return false;
+}
+
+static bool isBarrier(Operation *op) {
+  return isa<gpu::BarrierOp, BarrierOp>(op);
+}
+
+/// Whether a barrier (or an async wait, which ends with one) executes right
+/// before `op` with only side-effect-free ops in between, looking through the
+/// start of enclosing scf.if regions.
+static bool precededByBarrier(Operation *op) {
+  Operation *cursor = op;
+  while (cursor) {
+    // Taking a slot or creating a pipe writes no shared memory: a barrier
+    // before them still orders what follows.
+    Operation *prev = cursor->getPrevNode();
+    while (prev && ((isMemoryEffectFree(prev) && prev->getNumRegions() == 0) ||
+                    isa<PipeProduceAcquireOp, PipeCreateOp>(prev)))
+      prev = prev->getPrevNode();
+    if (prev)
+      return isBarrier(prev) || isa<AsyncWaitOp, PipeConsumeWaitOp>(prev);
+    cursor = cursor->getParentOp();
+    if (!isa_and_nonnull<scf::IfOp>(cursor))
+      return false;
+  }
+  return false;
+}
+
+static void useAsyncCopyEngine(KernelOp kernel) {
+  // Kernels that already count async groups (pipelined loops) are left
+  // alone.
+  bool counted = false;
+  kernel.walk([&](Operation *op) {
+    counted |= isa<AsyncCommitOp, PipeProduceCommitOp>(op);
+  });
+  if (counted)
+    return;
+  auto qualifies = [&](Operation *op) {
+    auto copy = dyn_cast_or_null<CopyOp>(op);
+    return copy && !copy.getAsync() &&
+           getMemoryKind(copy.getSourceType()) == MemoryKind::Global &&
+           getMemoryKind(copy.getTargetType()) == MemoryKind::Shared &&
+           copy.getSourceType().getElementType() ==
+               copy.getTargetType().getElementType() &&
+           getRootAlloc(copy.getTarget());
+  };
+  SmallVector<Operation *> runEnds;
+  kernel.walk([&](Operation *op) {
+    if (!qualifies(op))
+      return;
+    cast<CopyOp>(op).setAsync(true);
+    if (!qualifies(op->getNextNode()))
+      runEnds.push_back(op);
+  });
+  OpBuilder b(kernel.getContext());
+  for (Operation *op : runEnds) {
+    b.setInsertionPointAfter(op);
+    AsyncCommitOp::create(b, op->getLoc());
+    AsyncWaitOp::create(b, op->getLoc(), 0);
+  }
+}
+
+static void insertBarriers(KernelOp kernel) {
+  auto isAsync = [](Operation *op) {
+    auto copy = dyn_cast<CopyOp>(op);
+    return copy && copy.getAsync();
+  };
+  SmallVector<Operation *> writers;
+  kernel.walk([&](Operation *op) {
+    if (writesShared(op))
+      writers.push_back(op);
+  });
+  OpBuilder b(kernel.getContext());
+  for (Operation *op : writers) {
+    // A tensor copy fills a pipe slot its producer acquired: the slot's
+    // barriers order it after the previous readers and before the next.
+    if (auto copy = dyn_cast<CopyOp>(op); copy && copy.getTma())
+      continue;
+    Operation *prev = op->getPrevNode();
+    if ((!prev || !(isBarrier(prev) || writesShared(prev))) &&
+        !precededByBarrier(op)) {
+      b.setInsertionPoint(op);
+      BarrierOp::create(b, op->getLoc());
+    }
+    if (isAsync(op))
+      continue;
+    Operation *next = op->getNextNode();
+    if (!next || !writesShared(next) || isAsync(next)) {
+      b.setInsertionPointAfter(op);
+      BarrierOp::create(b, op->getLoc());
+    }
+  }
+}
+
+namespace {
+struct InsertBarriersPass
+    : public tile::impl::InsertBarriersBase<InsertBarriersPass> {
+  void runOnOperation() override {
+    getOperation().walk([](KernelOp kernel) {
+      if (kernel->hasAttr(TileDialect::kSynchronizedAttrName))
+        return;
+      if (getTargetInfo(kernel)->asyncCopies())
+        useAsyncCopyEngine(kernel);
+      insertBarriers(kernel);
+      kernel->setAttr(TileDialect::kSynchronizedAttrName,
+                      UnitAttr::get(kernel.getContext()));
+    });
+  }
+};
+} // namespace

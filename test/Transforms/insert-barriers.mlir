@@ -1,0 +1,113 @@
+// RUN: tile-opt %s -split-input-file -tile-insert-barriers | FileCheck %s
+// RUN: tile-opt %s -split-input-file -tile-insert-barriers -tile-insert-barriers | FileCheck %s
+
+// The block's synchronization, written into the IR. On a chip with an
+// asynchronous copy engine (sm_80), the run of synchronous global -> shared
+// copies becomes async copies, one commit and a wait for everything (which
+// orders them before their readers); the barrier before them protects
+// earlier readers. A register -> shared write gets a barrier before it
+// (others still read the tile it overwrites) and after it (the next op
+// reads it). The kernel is marked: running the pass again changes nothing.
+
+!g = memref<?x?xf16>
+!s = memref<64x32xf16, #gpu.address_space<workgroup>>
+!f = memref<64x32xf16, #tile.mem<fragment>>
+
+// CHECK-LABEL: func.func @copy_engine
+// CHECK: tile.kernel @k {{.*}} attributes {tile.synchronized}
+// CHECK: tile.barrier
+// CHECK-NEXT: tile.copy async %{{.*}}, %[[A:.*]] :
+// CHECK-NEXT: tile.copy async %{{.*}}, %[[B:.*]] :
+// CHECK-NEXT: tile.async_commit
+// CHECK-NEXT: tile.async_wait 0
+// CHECK-NEXT: tile.copy %[[A]], %[[F:.*]] :
+// CHECK-NEXT: tile.barrier
+// CHECK-NEXT: tile.copy %[[F]], %[[B]] :
+// CHECK-NEXT: tile.barrier
+// CHECK-NEXT: tile.copy %[[B]], %{{.*}}[
+// CHECK-NOT: tile.barrier
+// CHECK: return
+module attributes {tile.target = #tile.target<"sm_80">} {
+  func.func @copy_engine(%A: !g, %i: index) {
+    tile.kernel @k blocks(%bx) in [1] threads(128) {
+      %a = tile.alloc : !s
+      %b = tile.alloc : !s
+      %f = tile.alloc : !f
+      tile.copy %A[%i, %i], %a : !g to !s
+      tile.copy %A[%i, %i], %b : !g to !s
+      tile.copy %a, %f : !s to !f
+      tile.copy %f, %b : !f to !s
+      tile.copy %b, %A[%i, %i] : !s to !g
+    }
+    return
+  }
+}
+
+// -----
+
+// Without a copy engine (gfx942) the copies stay synchronous: one barrier
+// before the two consecutive writers and one after them.
+
+!g = memref<?x?xf16>
+!s = memref<64x32xf16, #gpu.address_space<workgroup>>
+!f = memref<64x32xf16, #tile.mem<fragment>>
+
+// CHECK-LABEL: func.func @no_copy_engine
+// CHECK: tile.barrier
+// CHECK-NEXT: tile.copy %{{.*}}, %[[A:.*]] : memref<?x?xf16> to
+// CHECK-NEXT: tile.copy %{{.*}}, %{{.*}} : memref<?x?xf16> to
+// CHECK-NEXT: tile.barrier
+// CHECK-NEXT: tile.copy %[[A]], %{{.*}} :
+// CHECK-NOT: async
+// CHECK: return
+module attributes {tile.target = #tile.target<"gfx942">} {
+  func.func @no_copy_engine(%A: !g, %i: index) {
+    tile.kernel @k blocks(%bx) in [1] threads(128) {
+      %a = tile.alloc : !s
+      %b = tile.alloc : !s
+      %f = tile.alloc : !f
+      tile.copy %A[%i, %i], %a : !g to !s
+      tile.copy %A[%i, %i], %b : !g to !s
+      tile.copy %a, %f : !s to !f
+    }
+    return
+  }
+}
+
+// -----
+
+// A pipelined loop: its copies are already counted in groups (its hand-offs
+// order them), so none becomes a run of its own; the barrier before the
+// slot's copies orders the previous readers' release.
+
+!g = memref<?x?xf16>
+!s = memref<64x32xf16, #gpu.address_space<workgroup>>
+!f = memref<64x32xf16, #tile.mem<fragment>>
+
+// CHECK-LABEL: func.func @pipelined
+// CHECK: tile.pipe.produce_acquire
+// CHECK-NOT: tile.async_commit
+// CHECK: tile.copy async
+// CHECK: tile.pipe.produce_commit
+module attributes {tile.target = #tile.target<"sm_80">} {
+  func.func @pipelined(%A: !g, %n: index) {
+    tile.kernel @k blocks(%bx) in [1] threads(128) {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c32 = arith.constant 32 : index
+      %pipe = tile.pipe.create : <2>
+      %a = tile.alloc : memref<2x64x32xf16, #gpu.address_space<workgroup>>
+      scf.for %k = %c0 to %n step %c1 {
+        tile.pipe.produce_acquire %pipe[%k] : <2>
+        %s = arith.remui %k, %c1 : index
+        %v = memref.subview %a[%s, 0, 0] [1, 64, 32] [1, 1, 1] : memref<2x64x32xf16, #gpu.address_space<workgroup>> to memref<64x32xf16, strided<[32, 1], offset: ?>, #gpu.address_space<workgroup>>
+        %k0 = arith.muli %k, %c32 : index
+        tile.copy async %A[%c0, %k0], %v : !g to memref<64x32xf16, strided<[32, 1], offset: ?>, #gpu.address_space<workgroup>>
+        tile.pipe.produce_commit %pipe[%k] : <2>
+        tile.pipe.consume_wait %pipe[%k] in_flight(0) : <2>
+        tile.pipe.consume_release %pipe[%k] : <2>
+      }
+    }
+    return
+  }
+}
