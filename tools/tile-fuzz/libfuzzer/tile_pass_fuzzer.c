@@ -14,9 +14,12 @@
 //   (byte / N) % 3 == 2  builtin.module(tile-attach-target{chip=gfx942}, P)
 //
 // (tile-attach-target keeps the module's target and gives one that names
-// none sm_90a; most passes read the target). The pass manager does not
-// verify between passes: after a run that succeeded, the module must verify
-// (else the pass made invalid IR: a finding) and is printed.
+// none sm_90a; most passes read the target). A pass that requires another's
+// decisions in the IR runs after it: tile-lower-ops after
+// tile-insert-barriers (it refuses a kernel without the barriers). The pass
+// manager does not verify between passes: after a run that succeeded, the
+// module must verify (else the pass made invalid IR: a finding) and is
+// printed.
 //
 // Findings: crashes, sanitizer reports, timeouts, memory limits (libFuzzer's
 // own), an unlocated error of a failing step, an error reported by a step
@@ -34,6 +37,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const char *const kPasses[] = {TILE_FUZZ_PASSES};
 #define NUM_PASSES (sizeof(kPasses) / sizeof(kPasses[0]))
@@ -44,6 +48,11 @@ static const char *const kPrefixes[NUM_PREFIXES] = {
     "tile-attach-target,",
     "tile-attach-target{chip=gfx942},",
 };
+
+/// What must run right before `pass` (a pipeline prefix, possibly empty).
+static const char *requiredBefore(const char *pass) {
+  return strcmp(pass, "tile-lower-ops") == 0 ? "tile-insert-barriers," : "";
+}
 
 static MlirContext context;
 static unsigned inputsInContext;
@@ -57,8 +66,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   char pipeline[256];
   for (size_t p = 0; p < NUM_PASSES; ++p)
     for (int v = 0; v < NUM_PREFIXES; ++v) {
-      snprintf(pipeline, sizeof(pipeline), "builtin.module(%s%s)", kPrefixes[v],
-               kPasses[p]);
+      snprintf(pipeline, sizeof(pipeline), "builtin.module(%s%s%s)",
+               kPrefixes[v], requiredBefore(kPasses[p]), kPasses[p]);
       mlirPassManagerDestroy(fuzzCreatePassManager(context, pipeline));
     }
   if (getenv("TILE_FUZZ_LIST_PASSES")) {
@@ -85,7 +94,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   MlirOperation op = mlirModuleGetOperation(module);
 
   char pipeline[256];
-  snprintf(pipeline, sizeof(pipeline), "builtin.module(%s%s)", prefix, pass);
+  snprintf(pipeline, sizeof(pipeline), "builtin.module(%s%s%s)", prefix,
+           requiredBefore(pass), pass);
   MlirPassManager pm = fuzzCreatePassManager(context, pipeline);
   mlirPassManagerEnableVerifier(pm, false);
   fuzzResetDiagnostics();
