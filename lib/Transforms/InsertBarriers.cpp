@@ -140,15 +140,34 @@ namespace {
 struct InsertBarriersPass
     : public tile::impl::InsertBarriersBase<InsertBarriersPass> {
   void runOnOperation() override {
-    getOperation().walk([](KernelOp kernel) {
+    bool failed = false;
+    getOperation().walk([&](KernelOp kernel) {
       if (kernel->hasAttr(TileDialect::kSynchronizedAttrName))
         return;
+      // A schedule counts the loop body's ops: barriers placed into it now
+      // would break it. The pipeline is expanded first.
+      WalkResult scheduled = kernel.walk([&](scf::ForOp loop) {
+        if (!loop->hasAttr(TileDialect::kStageAttrName) &&
+            !loop->hasAttr(TileDialect::kOrderAttrName))
+          return WalkResult::advance();
+        loop.emitOpError("still carries a software-pipeline schedule ('")
+            << TileDialect::kStageAttrName << "' / '"
+            << TileDialect::kOrderAttrName
+            << "'): run tile-inject-pipeline before tile-insert-barriers";
+        return WalkResult::interrupt();
+      });
+      if (scheduled.wasInterrupted()) {
+        failed = true;
+        return;
+      }
       if (getTargetInfo(kernel)->asyncCopies())
         useAsyncCopyEngine(kernel);
       insertBarriers(kernel);
       kernel->setAttr(TileDialect::kSynchronizedAttrName,
                       UnitAttr::get(kernel.getContext()));
     });
+    if (failed)
+      signalPassFailure();
   }
 };
 } // namespace
