@@ -199,6 +199,30 @@ LogicalResult WsOp::verify() {
     return emitOpError("takes turns (pingpong) between at least two "
                        "warpgroups, got ")
            << groups.size();
+  // Barrier 0 is the whole block's.
+  if (std::optional<int64_t> id = getBarrier(); id && *id <= 0)
+    return emitOpError("expects a barrier id other than the block's (0), "
+                       "got ")
+           << *id;
+  if (std::optional<int64_t> first = getTurnBarrier()) {
+    if (!getPingpong())
+      return emitOpError("has turn barriers but does not take turns "
+                         "(pingpong)");
+    if (*first <= 0)
+      return emitOpError("expects turn barriers other than the block's (0), "
+                         "got ")
+             << *first;
+  }
+  if (std::optional<ArrayRef<int64_t>> turn = getRegionTurn()) {
+    if (turn->size() != 4)
+      return emitOpError("expects 'region_turn' as [wait barrier, threads, "
+                         "pass barrier, threads], got ")
+             << turn->size() << " values";
+    if ((*turn)[0] <= 0 || (*turn)[2] <= 0 || (*turn)[1] <= 0 ||
+        (*turn)[3] <= 0)
+      return emitOpError("expects positive barrier ids and thread counts in "
+                         "'region_turn'");
+  }
   return success();
 }
 

@@ -15,6 +15,12 @@
 // the readers' release of that slot before it is overwritten. Tensor copies
 // (`tma`) get no barrier: their pipe's barriers order them.
 //
+// A `tile.ws` region whose ops synchronize gets a hardware barrier of its
+// own (`barrier`), so that its barriers involve only the region's threads;
+// the warpgroups of a `pingpong` region get one barrier each for their
+// turns (`turn_barrier`, the first), and the ring of regions passing turns
+// to each other one per region (`region_turn`).
+//
 //===----------------------------------------------------------------------===//
 
 #include "tile/Dialect/TileDialect.h"
@@ -22,6 +28,7 @@
 #include "tile/Target/TargetInfo.h"
 #include "tile/Transforms/Passes.h"
 #include "tile/Transforms/Pipelining.h"
+#include "tile/Transforms/Utils.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -136,11 +143,84 @@ static void insertBarriers(KernelOp kernel) {
   }
 }
 
+/// Gives the tile.ws regions of `kernel` their hardware barriers (see the
+/// file comment), numbered from 1 in program order.
+static LogicalResult assignBarrierIds(KernelOp kernel,
+                                      const TargetInfo &target) {
+  int64_t next = 1;
+  // The ring of regions with turns between them, and each one's barrier.
+  SmallVector<WsOp> ring;
+  DenseMap<Operation *, int64_t> ringBarriers;
+  auto take = [&](WsOp ws, int64_t count, const Twine &what) -> int64_t {
+    if (next + count - 1 > target.getNumNamedBarriers()) {
+      ws.emitOpError("needs ")
+          << what << ", but " << target.getChipName() << " has "
+          << target.getNumNamedBarriers()
+          << " barriers for subsets of the block and earlier tile.ws "
+             "regions use them all";
+      return 0;
+    }
+    next += count;
+    return next - count;
+  };
+  OpBuilder b(kernel.getContext());
+  WalkResult result = kernel.walk([&](WsOp ws) {
+    bool syncs = false;
+    ws.walk([&](Operation *op) { syncs |= synchronizesThreads(op); });
+    if (syncs) {
+      int64_t id = take(ws, 1, "a barrier over its warpgroups");
+      if (!id)
+        return WalkResult::interrupt();
+      ws.setBarrierAttr(b.getI64IntegerAttr(id));
+    }
+    // One barrier per warpgroup taking turns: warpgroup i waits at the
+    // i-th for its turn.
+    int64_t groups = ws.getWarpgroups().size();
+    if (ws.getPingpong()) {
+      int64_t first =
+          take(ws, groups, Twine(groups).concat(" barriers for turns"));
+      if (!first)
+        return WalkResult::interrupt();
+      ws.setTurnBarrierAttr(b.getI64IntegerAttr(first));
+    }
+    // One barrier per region of the ring of turns between regions.
+    bool turns = ws.walk([](Operation *op) {
+                     return isa<TurnWaitOp, TurnPassOp>(op)
+                                ? WalkResult::interrupt()
+                                : WalkResult::advance();
+                   }).wasInterrupted();
+    if (turns) {
+      if (!(ringBarriers[ws] = take(ws, 1, "a barrier for its turns")))
+        return WalkResult::interrupt();
+      ring.push_back(ws);
+    }
+    return WalkResult::advance();
+  });
+  if (result.wasInterrupted())
+    return failure();
+  llvm::sort(ring, [](WsOp a, WsOp b) {
+    return a.getWarpgroups().front() < b.getWarpgroups().front();
+  });
+  // Region r waits at its own barrier with region r - 1, and passes at
+  // region r + 1's (turns with a single region are diagnosed when lowered).
+  size_t count = ring.size();
+  for (auto [index, ws] : llvm::enumerate(ring)) {
+    if (count < 2)
+      break;
+    WsOp prev = ring[(index + count - 1) % count];
+    WsOp succ = ring[(index + 1) % count];
+    ws.setRegionTurn(ArrayRef<int64_t>{
+        ringBarriers.lookup(ws), ws.getNumThreads() + prev.getNumThreads(),
+        ringBarriers.lookup(succ), ws.getNumThreads() + succ.getNumThreads()});
+  }
+  return success();
+}
+
 namespace {
 struct InsertBarriersPass
     : public tile::impl::InsertBarriersBase<InsertBarriersPass> {
   void runOnOperation() override {
-    bool failed = false;
+    bool anyFailed = false;
     getOperation().walk([&](KernelOp kernel) {
       if (kernel->hasAttr(TileDialect::kSynchronizedAttrName))
         return;
@@ -157,16 +237,21 @@ struct InsertBarriersPass
         return WalkResult::interrupt();
       });
       if (scheduled.wasInterrupted()) {
-        failed = true;
+        anyFailed = true;
         return;
       }
-      if (getTargetInfo(kernel)->asyncCopies())
+      std::unique_ptr<TargetInfo> target = getTargetInfo(kernel);
+      if (target->asyncCopies())
         useAsyncCopyEngine(kernel);
       insertBarriers(kernel);
+      if (failed(assignBarrierIds(kernel, *target))) {
+        anyFailed = true;
+        return;
+      }
       kernel->setAttr(TileDialect::kSynchronizedAttrName,
                       UnitAttr::get(kernel.getContext()));
     });
-    if (failed)
+    if (anyFailed)
       signalPassFailure();
   }
 };

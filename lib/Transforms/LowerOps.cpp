@@ -2,14 +2,14 @@
 //
 // The driver of `tile-lower-ops`. After layout inference every fragment and
 // tile.parallel has a distributed layout and every shared tile a memory
-// layout. For each kernel, this pass checks the kernel against its target,
-// runs the synchronization step (Lowering/Synchronization.cpp), lowers the
-// allocations (shared tiles to views of dynamic shared memory, fragments to
-// per-thread register arrays) and then each tile op with its per-op
-// lowering (Lowering/<Op>.cpp), innermost first. The per-op lowerings are
-// target-independent; instructions come from the kernel's TargetInfo
-// (lib/Target/<vendor>/). The kernel op itself stays; the conversion to gpu
-// outlines it afterwards.
+// layout. For each kernel, this pass checks the kernel against its target
+// and the decisions earlier passes wrote into it (barriers and barrier ids
+// by tile-insert-barriers), lowers the allocations (shared tiles to views
+// of dynamic shared memory, fragments to per-thread register arrays) and
+// then each tile op with its per-op lowering (Lowering/<Op>.cpp),
+// innermost first. The per-op lowerings are target-independent;
+// instructions come from the kernel's TargetInfo (lib/Target/<vendor>/).
+// The kernel op itself stays; the conversion to gpu outlines it afterwards.
 //
 //===----------------------------------------------------------------------===//
 
@@ -65,21 +65,6 @@ static LogicalResult checkLayouts(KernelOp kernel) {
     return WalkResult::advance();
   });
   return failure(result.wasInterrupted());
-}
-
-/// Whether a reduce needs to combine partial results across warps.
-bool mlir::tile::lowering::reducesAcrossWarps(ReduceOp op,
-                                              const LinearLayout &src) {
-  unsigned dim = op.getDim();
-  for (uint64_t basis : src.getBases(LinearLayout::kWarp)) {
-    SmallVector<int64_t> coord = src.unpackCoord(basis);
-    bool onlyDim = coord[dim] != 0;
-    for (auto [d, c] : llvm::enumerate(coord))
-      onlyDim &= d == dim || c == 0;
-    if (onlyDim)
-      return true;
-  }
-  return false;
 }
 
 static void allocateScratch(LoweringContext &ctx) {
@@ -354,6 +339,48 @@ static LogicalResult checkTmaStores(KernelOp kernel, const TargetInfo &target) {
   return failure(result.wasInterrupted());
 }
 
+/// The hardware barriers of tile.ws regions are tile-insert-barriers'
+/// decision (or the user's): a region that synchronizes needs one, a
+/// pingpong region its turn barriers, all within the target's barriers.
+static LogicalResult checkBarrierIds(KernelOp kernel,
+                                     const TargetInfo &target) {
+  int64_t available = target.getNumNamedBarriers();
+  WalkResult result = kernel.walk([&](WsOp ws) {
+    auto check = [&](int64_t first, int64_t count, StringRef what) {
+      if (first + count - 1 <= available)
+        return true;
+      ws.emitOpError("uses ")
+          << what << " up to id " << first + count - 1 << ", but "
+          << target.getChipName() << " has " << available
+          << " barriers for subsets of the block";
+      return false;
+    };
+    bool syncs = false;
+    ws.walk([&](Operation *op) { syncs |= synchronizesThreads(op); });
+    std::optional<int64_t> id = ws.getBarrier();
+    if (syncs && !id) {
+      ws.emitOpError("synchronizes its warpgroups but has no barrier of its "
+                     "own: run tile-insert-barriers before tile-lower-ops");
+      return WalkResult::interrupt();
+    }
+    if (id && !check(*id, 1, "a barrier"))
+      return WalkResult::interrupt();
+    std::optional<int64_t> turns = ws.getTurnBarrier();
+    if (ws.getPingpong() && !turns) {
+      ws.emitOpError("takes turns (pingpong) but has no turn barriers: run "
+                     "tile-insert-barriers before tile-lower-ops");
+      return WalkResult::interrupt();
+    }
+    if (turns && !check(*turns, ws.getWarpgroups().size(), "turn barriers"))
+      return WalkResult::interrupt();
+    if (std::optional<ArrayRef<int64_t>> ring = ws.getRegionTurn())
+      if (!check(std::max((*ring)[0], (*ring)[2]), 1, "turn barriers"))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
 static LogicalResult lowerKernel(KernelOp kernel) {
   std::unique_ptr<TargetInfo> target = getTargetInfo(kernel);
   if (failed(target->verifyKernel(kernel)) || failed(checkLayouts(kernel)) ||
@@ -376,7 +403,8 @@ static LogicalResult lowerKernel(KernelOp kernel) {
   kernel->removeAttr(TileDialect::kSynchronizedAttrName);
   allocateScratch(ctx);
   planProxyFences(ctx);
-  if (failed(assignBarrierIds(ctx)) || failed(planBarrierPipes(ctx)) ||
+  if (failed(checkBarrierIds(kernel, *target)) ||
+      failed(planBarrierPipes(ctx)) ||
       failed(checkPipes(ctx)) || failed(lowerAllocs(ctx)))
     return failure();
   // Lower innermost ops first (tile.ws bodies before the tile.ws), in

@@ -73,3 +73,33 @@ int64_t mlir::tile::getCopyVectorWidth(CopyOp copy, const TargetInfo &target) {
     vec /= 2;
   return vec;
 }
+
+bool mlir::tile::reducesAcrossWarps(ReduceOp op, const LinearLayout &src) {
+  unsigned dim = op.getDim();
+  for (uint64_t basis : src.getBases(LinearLayout::kWarp)) {
+    SmallVector<int64_t> coord = src.unpackCoord(basis);
+    bool onlyDim = coord[dim] != 0;
+    for (auto [d, c] : llvm::enumerate(coord))
+      onlyDim &= d == dim || c == 0;
+    if (onlyDim)
+      return true;
+  }
+  return false;
+}
+
+bool mlir::tile::synchronizesThreads(Operation *op) {
+  if (isa<BarrierOp, AsyncWaitOp, PipeConsumeWaitOp>(op))
+    return true;
+  if (auto copy = dyn_cast<CopyOp>(op)) {
+    auto src = copy.getSource().getDefiningOp<AllocOp>();
+    auto dst = copy.getTarget().getDefiningOp<AllocOp>();
+    return src && dst && getMemoryKind(src.getType()) == MemoryKind::Fragment &&
+           getMemoryKind(dst.getType()) == MemoryKind::Fragment &&
+           src.getLayoutAttr() != dst.getLayoutAttr();
+  }
+  if (auto reduce = dyn_cast<ReduceOp>(op))
+    if (auto src = reduce.getSource().getDefiningOp<AllocOp>())
+      if (auto layout = dyn_cast_or_null<LinearLayoutAttr>(src.getLayoutAttr()))
+        return reducesAcrossWarps(reduce, layout.getLinearLayout());
+  return false;
+}

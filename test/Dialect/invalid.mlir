@@ -289,6 +289,66 @@ func.func @ws_pingpong_alone() {
 
 // -----
 
+// WsOp::verify: barrier 0 is the block's.
+func.func @ws_barrier_zero() {
+  tile.kernel @k blocks(%bx) in [1] threads(256) {
+    // expected-error @+1 {{'tile.ws' op expects a barrier id other than the block's (0), got 0}}
+    tile.ws [1] attributes {barrier = 0 : i64} {
+    }
+  }
+  return
+}
+
+// -----
+
+// WsOp::verify: turn barriers belong to pingpong regions.
+func.func @ws_turns_without_pingpong() {
+  tile.kernel @k blocks(%bx) in [1] threads(256) {
+    // expected-error @+1 {{'tile.ws' op has turn barriers but does not take turns (pingpong)}}
+    tile.ws [0, 1] attributes {turn_barrier = 2 : i64} {
+    }
+  }
+  return
+}
+
+// -----
+
+// WsOp::verify: turn barriers other than 0.
+func.func @ws_turn_barrier_zero() {
+  tile.kernel @k blocks(%bx) in [1] threads(256) {
+    // expected-error @+1 {{'tile.ws' op expects turn barriers other than the block's (0), got 0}}
+    tile.ws [0, 1] pingpong attributes {turn_barrier = 0 : i64} {
+    }
+  }
+  return
+}
+
+// -----
+
+// WsOp::verify: region_turn is [wait barrier, threads, pass barrier, threads].
+func.func @ws_region_turn_size() {
+  tile.kernel @k blocks(%bx) in [1] threads(256) {
+    // expected-error @+1 {{'tile.ws' op expects 'region_turn' as [wait barrier, threads, pass barrier, threads], got 2 values}}
+    tile.ws [1] attributes {region_turn = array<i64: 1, 256>} {
+    }
+  }
+  return
+}
+
+// -----
+
+// WsOp::verify: positive ids and counts in region_turn.
+func.func @ws_region_turn_values() {
+  tile.kernel @k blocks(%bx) in [1] threads(256) {
+    // expected-error @+1 {{'tile.ws' op expects positive barrier ids and thread counts in 'region_turn'}}
+    tile.ws [1] attributes {region_turn = array<i64: 1, 256, 0, 256>} {
+    }
+  }
+  return
+}
+
+// -----
+
 // WsOp::verify: at least one warpgroup.
 func.func @ws_no_warpgroup() {
   tile.kernel @k blocks(%bx) in [1] threads(128) {

@@ -39,3 +39,28 @@ module attributes {tile.target = #tile.target<"gfx942">} {
     return
   }
 }
+
+// -----
+
+// More regions that synchronize than the chip has barriers for subsets of
+// the block (15 on sm_90a besides the block's): a pingpong region of four
+// warpgroups after regions that took the others.
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  func.func @out_of_barriers() {
+    tile.kernel @k blocks(%bx) in [1] threads(512) {
+      tile.ws [0, 1, 2, 3] pingpong {
+        tile.barrier
+      }
+      tile.ws [0, 1, 2, 3] pingpong {
+        tile.barrier
+      }
+      tile.ws [0, 1, 2, 3] pingpong {
+        tile.barrier
+      }
+      // expected-error @+1 {{'tile.ws' op needs 4 barriers for turns, but sm_90a has 15 barriers for subsets of the block and earlier tile.ws regions use them all}}
+      tile.ws [0, 1, 2, 3] pingpong {
+      }
+    }
+    return
+  }
+}

@@ -111,3 +111,69 @@ module attributes {tile.target = #tile.target<"sm_80">} {
     return
   }
 }
+
+// -----
+
+// Barrier ids of warp-specialized regions. The producer region [0] does not
+// synchronize its threads (no barrier of its own); the consumer region [1]
+// waits for hand-offs, so its barriers get barrier 1, over its threads
+// only. A pingpong region of two warpgroups takes the next two barriers for
+// its turns, one per warpgroup.
+
+!s = memref<64x32xf16, #gpu.address_space<workgroup>>
+
+// CHECK-LABEL: func.func @ws_ids
+// CHECK: tile.ws [0] {
+// CHECK: tile.ws [1] attributes {barrier = 1 : i64} {
+// CHECK: tile.ws [2, 3] pingpong attributes {barrier = 2 : i64, turn_barrier = 3 : i64} {
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  func.func @ws_ids(%n: index) {
+    tile.kernel @k blocks(%bx) in [1] threads(512) {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %pipe = tile.pipe.create : <2>
+      tile.ws [0] {
+        scf.for %k = %c0 to %n step %c1 {
+          tile.pipe.produce_acquire %pipe[%k] : <2>
+          tile.pipe.produce_commit %pipe[%k] : <2>
+        }
+      }
+      tile.ws [1] {
+        scf.for %k = %c0 to %n step %c1 {
+          tile.pipe.consume_wait %pipe[%k] in_flight(0) : <2>
+          tile.pipe.consume_release %pipe[%k] : <2>
+        }
+      }
+      tile.ws [2, 3] pingpong {
+        tile.barrier
+      }
+    }
+    return
+  }
+}
+
+// -----
+
+// Regions taking turns between them (tile.turn_wait / tile.turn_pass) form a
+// ring in warpgroup order, each with a barrier: region [1] waits at its own
+// (1, with region [2] before it in the ring: 256 threads) and passes at
+// region [2]'s (2).
+
+// CHECK-LABEL: func.func @region_ring
+// CHECK: tile.ws [1] attributes {region_turn = array<i64: 1, 256, 2, 256>} {
+// CHECK: tile.ws [2] attributes {region_turn = array<i64: 2, 256, 1, 256>} {
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  func.func @region_ring() {
+    tile.kernel @k blocks(%bx) in [1] threads(384) {
+      tile.ws [1] {
+        tile.turn_wait
+        tile.turn_pass
+      }
+      tile.ws [2] {
+        tile.turn_wait
+        tile.turn_pass
+      }
+    }
+    return
+  }
+}

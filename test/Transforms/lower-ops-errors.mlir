@@ -45,3 +45,54 @@ module attributes {tile.target = #tile.target<"sm_80">} {
     return
   }
 }
+
+// -----
+
+// A kernel marked synchronized by hand whose warpgroup region waits for
+// hand-offs but has no barrier of its own: barrier 0 would wait for the
+// whole block.
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  func.func @ws_without_barrier(%n: index) {
+    tile.kernel @k blocks(%bx) in [1] threads(256) attributes {tile.synchronized} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %pipe = tile.pipe.create : <2>
+      // expected-error @+1 {{'tile.ws' op synchronizes its warpgroups but has no barrier of its own: run tile-insert-barriers before tile-lower-ops}}
+      tile.ws [1] {
+        scf.for %k = %c0 to %n step %c1 {
+          tile.pipe.consume_wait %pipe[%k] in_flight(0) : <2>
+          tile.pipe.consume_release %pipe[%k] : <2>
+        }
+      }
+    }
+    return
+  }
+}
+
+// -----
+
+// The same for a pingpong region's turns.
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  func.func @pingpong_without_turns() {
+    tile.kernel @k blocks(%bx) in [1] threads(256) attributes {tile.synchronized} {
+      // expected-error @+1 {{'tile.ws' op takes turns (pingpong) but has no turn barriers: run tile-insert-barriers before tile-lower-ops}}
+      tile.ws [0, 1] pingpong {
+      }
+    }
+    return
+  }
+}
+
+// -----
+
+// Barrier ids set by hand beyond the chip's.
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  func.func @barrier_out_of_range() {
+    tile.kernel @k blocks(%bx) in [1] threads(256) attributes {tile.synchronized} {
+      // expected-error @+1 {{'tile.ws' op uses turn barriers up to id 16, but sm_90a has 15 barriers for subsets of the block}}
+      tile.ws [0, 1] pingpong attributes {turn_barrier = 15 : i64} {
+      }
+    }
+    return
+  }
+}

@@ -44,6 +44,16 @@ int64_t getCopyVectorWidth(CopyOp copy, const TargetInfo &target);
 FailureOr<MmaAttr> getOrSelectMma(GemmOp gemm, const TargetInfo &target,
                                   int64_t numThreads);
 
+/// Whether a reduce of a tile in layout `src` combines partial results
+/// across warps (through shared memory, with a barrier).
+bool reducesAcrossWarps(ReduceOp op, const LinearLayout &src);
+
+/// Whether lowering `op` synchronizes the threads executing it (a barrier,
+/// a wait for copies or a hand-off, a conversion between register layouts
+/// or a reduce across warps, which exchange data through shared memory).
+/// Layouts must have been inferred.
+bool synchronizesThreads(Operation *op);
+
 } // namespace mlir::tile
 
 #endif // TILE_TRANSFORMS_UTILS_H

@@ -43,7 +43,7 @@ BarrierScope LoweringContext::barrierScope(Operation *op) {
   auto ws = op->getParentOfType<WsOp>();
   if (!ws)
     return {};
-  return {barrierIds.lookup(ws), ws.getNumThreads()};
+  return {ws.getBarrier().value_or(0), ws.getNumThreads()};
 }
 
 SmallVector<Value>

@@ -82,7 +82,7 @@ public:
   const TensorCopyInfo *tensorCopies;
   const ClusterInfo *clusters;
   /// The target's named barriers (null without them): turns are lowered
-  /// only once assignBarrierIds found barriers for them.
+  /// only with the barriers tile-insert-barriers gave them.
   const NamedBarrierInfo *namedBarriers;
   OpBuilder b;
   Location currentLoc = UnknownLoc::get(kernel.getContext());
@@ -100,20 +100,6 @@ public:
   DenseMap<Operation *, Value> storeStaging;
   /// Whether some thread issues tensor stores (waited for at the end).
   bool tensorStores = false;
-  /// Hardware barrier ids of the tile.ws regions that synchronize.
-  DenseMap<Operation *, int64_t> barrierIds;
-  /// The first of the hardware barriers of a `tile.ws ... pingpong` region's
-  /// turns, one per warpgroup (Turns.cpp).
-  DenseMap<Operation *, int64_t> turnBarriers;
-  /// For each tile.ws region of the ring of regions holding tile.turn_wait
-  /// / tile.turn_pass (in warpgroup order): the barrier and thread count
-  /// its waits use (its own turn) and those its passes use (the next
-  /// region's turn). Planned before any region is lowered.
-  struct RegionTurn {
-    int64_t waitBarrier = 0, waitThreads = 0;
-    int64_t passBarrier = 0, passThreads = 0;
-  };
-  DenseMap<Operation *, RegionTurn> regionTurns;
   /// Pipes fed by tensor copies, keyed by their tile.pipe.create value.
   llvm::MapVector<Value, BarrierPipe> barrierPipes;
   /// The pipe and sequence number of each tensor copy's hand-off (found
@@ -333,19 +319,11 @@ SmallVector<Value> exchangeLanes(LoweringContext &ctx, const LaneExchange &plan,
 /// subset as a bit mask over `bases`, or none.
 std::optional<uint64_t> solveGF2(ArrayRef<uint64_t> bases, uint64_t target);
 
-/// Whether a reduce needs to combine partial results across warps.
-bool reducesAcrossWarps(ReduceOp op, const LinearLayout &src);
-
 /// For conversion scratch tiles (values of `scratch`), a shared tile whose
 /// contents are dead where the conversion runs and that can hold it: the
 /// scratch may share its storage (ScratchReuse.cpp). Runs after
 /// planBarrierPipes.
 DenseMap<Value, Value> findScratchHosts(LoweringContext &ctx);
-
-/// Assigns hardware barrier ids to the tile.ws regions whose ops need a
-/// barrier over the region's threads, and to the turns of `pingpong`
-/// regions (Synchronization.cpp).
-LogicalResult assignBarrierIds(LoweringContext &ctx);
 
 // Warpgroups taking turns at the MMAs (`tile.ws ... pingpong`, Turns.cpp).
 /// Waits for the executing warpgroup's turn to issue `gemm`'s MMAs and

@@ -41,7 +41,7 @@ static std::optional<Turns> turnsOf(LoweringContext &ctx, WsOp ws, Value tid) {
     return std::nullopt;
   int64_t size = ctx.target.getWarpgroupSize();
   Turns t;
-  t.first = ctx.turnBarriers.lookup(ws);
+  t.first = ws.getTurnBarrier().value_or(0);
   t.groups = ws.getWarpgroups().size();
   t.numThreads = 2 * size;
   t.group = ctx.ib().divConst(tid, size);
@@ -119,17 +119,20 @@ void mlir::tile::lowering::endTurns(LoweringContext &ctx, WsOp ws, Value tid) {
 LogicalResult mlir::tile::lowering::lowerRegionTurn(LoweringContext &ctx,
                                                     Operation *op) {
   auto ws = op->getParentOfType<WsOp>();
-  auto it = ctx.regionTurns.find(ws);
-  if (it == ctx.regionTurns.end())
+  std::optional<ArrayRef<int64_t>> turn =
+      ws ? ws.getRegionTurn() : std::nullopt;
+  if (!turn)
     return op->emitOpError("needs another tile.ws region with turns to "
-                           "take turns with");
-  const LoweringContext::RegionTurn &turn = it->second;
+                           "take turns with (tile-insert-barriers gives a "
+                           "ring of such regions their 'region_turn')");
+  // [wait barrier, threads, pass barrier, threads]
   bool wait = isa<TurnWaitOp>(op);
-  Value id = arith::ConstantIntOp::create(
-      ctx.b, ctx.loc(), wait ? turn.waitBarrier : turn.passBarrier, 32);
+  int64_t barrier = wait ? (*turn)[0] : (*turn)[2];
+  int64_t threads = wait ? (*turn)[1] : (*turn)[3];
+  Value id = arith::ConstantIntOp::create(ctx.b, ctx.loc(), barrier, 32);
   if (wait)
-    ctx.namedBarriers->emitTurnWait(ctx.b, ctx.loc(), id, turn.waitThreads);
+    ctx.namedBarriers->emitTurnWait(ctx.b, ctx.loc(), id, threads);
   else
-    ctx.namedBarriers->emitTurnPass(ctx.b, ctx.loc(), id, turn.passThreads);
+    ctx.namedBarriers->emitTurnPass(ctx.b, ctx.loc(), id, threads);
   return success();
 }

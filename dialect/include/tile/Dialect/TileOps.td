@@ -100,15 +100,30 @@ def Tile_WsOp : Tile_Op<"ws", [
     runs every gemm (gemms are block-cooperative anyway). It changes only
     the order in which the warpgroups issue work, never the results.
 
+    The hardware barriers a region synchronizes with are
+    `tile-insert-barriers`' decision, written on the op (the lowering emits
+    what they say; a user may set them): `barrier` is the id of the barrier
+    over the region's threads that its barriers, waits, layout conversions
+    and cross-warp reductions use (a barrier other than the block's, 0);
+    `turn_barrier` is the first of the one-per-warpgroup barriers of a
+    `pingpong` region's turns; `region_turn` = [wait barrier, its thread
+    count, pass barrier, its thread count] places a region in the ring of
+    regions that pass turns to each other (`tile.turn_wait` /
+    `tile.turn_pass`).
+
     ```mlir
     tile.ws [0] registers(40) { ... }      // producer
     tile.ws [1, 2] registers(232) { ... }  // consumers
     tile.ws [1, 2] registers(232) pingpong { ... }  // consumers, in turns
+    tile.ws [1] attributes {barrier = 1 : i64} { ... }
     ```
   }];
   let arguments = (ins DenseI64ArrayAttr:$warpgroups,
                        OptionalAttr<I64Attr>:$registers,
-                       UnitAttr:$pingpong);
+                       UnitAttr:$pingpong,
+                       OptionalAttr<I64Attr>:$barrier,
+                       OptionalAttr<I64Attr>:$turn_barrier,
+                       OptionalAttr<DenseI64ArrayAttr>:$region_turn);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     $warpgroups (`registers` `(` $registers^ `)`)? (`pingpong` $pingpong^)?
