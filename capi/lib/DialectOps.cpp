@@ -249,9 +249,10 @@ MlirOperation tileGemmOpCreate(MlirLocation loc, MlirValue a, MlirValue b,
                         << " is not a TileWarpPolicy";
     return MlirOperation{nullptr};
   }
-  return wrap(GemmOp::create(builder, location, *va, *vb, *vc, transposeA,
-                             transposeB, clearAccum,
-                             static_cast<WarpPolicy>(policy), MmaAttr())
+  return wrap(GemmOp::create(builder, location, *va, *vb, *vc,
+                             /*accumulate=*/Value(), transposeA, transposeB,
+                             clearAccum, static_cast<WarpPolicy>(policy),
+                             MmaAttr(), /*mma_groups_in_flight=*/IntegerAttr())
                   .getOperation());
 }
 

@@ -5,6 +5,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -425,4 +426,75 @@ TargetAttr mlir::tile::getTargetAttr(Operation *op) {
   // tile dialect yet (e.g. a module with no tile ops).
   op->getContext()->getOrLoadDialect<TileDialect>();
   return TargetAttr::get(op->getContext(), kDefaultChip, "");
+}
+
+//===----------------------------------------------------------------------===//
+// PipePlanAttr
+//===----------------------------------------------------------------------===//
+
+// <full = F, empty = E[, engine_threads = T][, per_thread][, deferred]
+//  [, cluster]>
+Attribute PipePlanAttr::parse(AsmParser &parser, Type) {
+  int64_t full = 0, empty = 0, engineThreads = 0;
+  bool perThread = false, deferred = false, cluster = false;
+  if (parser.parseLess() || parser.parseKeyword("full") ||
+      parser.parseEqual() || parser.parseInteger(full) || parser.parseComma() ||
+      parser.parseKeyword("empty") || parser.parseEqual() ||
+      parser.parseInteger(empty))
+    return {};
+  while (succeeded(parser.parseOptionalComma())) {
+    StringRef keyword;
+    SMLoc loc = parser.getCurrentLocation();
+    if (parser.parseKeyword(&keyword))
+      return {};
+    bool *flag = llvm::StringSwitch<bool *>(keyword)
+                     .Case("per_thread", &perThread)
+                     .Case("deferred", &deferred)
+                     .Case("cluster", &cluster)
+                     .Default(nullptr);
+    if (flag) {
+      *flag = true;
+    } else if (keyword == "engine_threads") {
+      if (parser.parseEqual() || parser.parseInteger(engineThreads))
+        return {};
+    } else {
+      parser.emitError(loc, "expected engine_threads, per_thread, deferred "
+                            "or cluster, got '")
+          << keyword << "'";
+      return {};
+    }
+  }
+  if (parser.parseGreater())
+    return {};
+  return parser.getChecked<PipePlanAttr>(parser.getContext(), full, empty,
+                                         engineThreads, perThread, deferred,
+                                         cluster);
+}
+
+void PipePlanAttr::print(AsmPrinter &printer) const {
+  printer << "<full = " << getFull() << ", empty = " << getEmpty();
+  if (getEngineThreads())
+    printer << ", engine_threads = " << getEngineThreads();
+  if (getPerThread())
+    printer << ", per_thread";
+  if (getDeferred())
+    printer << ", deferred";
+  if (getCluster())
+    printer << ", cluster";
+  printer << ">";
+}
+
+LogicalResult PipePlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   int64_t full, int64_t empty,
+                                   int64_t engineThreads, bool perThread,
+                                   bool deferred, bool cluster) {
+  if (full < 1 || empty < 1)
+    return emitError() << "expects at least one arrival per hand-off and per "
+                          "release, got full = "
+                       << full << " and empty = " << empty;
+  if (engineThreads < 0 || engineThreads >= full)
+    return emitError() << "expects engine_threads in [0, full), counting "
+                          "beside at least one tensor copy; got "
+                       << engineThreads << " of " << full;
+  return success();
 }

@@ -165,6 +165,14 @@ LogicalResult GemmOp::verify() {
     return emitMemoryKindError(*this, "B operand", bType, "shared or fragment");
   if (getMemoryKind(cType) != MemoryKind::Fragment)
     return emitMemoryKindError(*this, "accumulator", cType, "fragment");
+  if (getAccumulate() && getClearAccum())
+    return emitOpError("either clears its accumulator (clear_accum) or says "
+                       "when it accumulates (accumulate), not both");
+  if (std::optional<int64_t> groups = getMmaGroupsInFlight();
+      groups && *groups < 0)
+    return emitOpError("expects a non-negative count of MMA groups in "
+                       "flight, got ")
+           << *groups;
   if (aKind == MemoryKind::Fragment && getTransposeA())
     return emitOpError("a fragment A operand cannot be transposed");
   if (bKind == MemoryKind::Fragment && getTransposeB())

@@ -157,6 +157,16 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
              << "'" << name << "' must be a non-negative integer";
     return success();
   }
+  if (name == kPipelineDrainAttrName) {
+    if (!isa<scf::ForOp>(op))
+      return op->emitError()
+             << "'" << name << "' may only be attached to an scf.for loop";
+    auto extra = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!extra || extra.getInt() < 0)
+      return op->emitError()
+             << "'" << name << "' must be a non-negative integer";
+    return success();
+  }
   // Tensor stores: the staging buffers and the width of their panels.
   if (name == kTmaStoreAttrName || name == kTmaStorePanelAttrName) {
     auto value = dyn_cast<IntegerAttr>(attr.getValue());

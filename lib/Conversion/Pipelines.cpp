@@ -121,6 +121,7 @@ void mlir::tile::pipelines::addTileLevelPasses(
   // Again with the multi-buffered tiles and the layouts' padding.
   pm.addPass(createCheckResources());
   pm.addPass(createInsertBarriers());
+  pm.addPass(createPlanPipes());
   pm.addPass(createLowerOps());
   pm.addPass(createConvertTileToGPU());
   pm.addPass(createCanonicalizerPass());

@@ -134,7 +134,8 @@ FailureOr<Value> InjectPipelinePass::getPipe(scf::ForOp loop,
     auto kernel = loop->getParentOfType<KernelOp>();
     auto b = OpBuilder::atBlockBegin(&kernel.getBody().front());
     pipe = PipeCreateOp::create(b, loop.getLoc(),
-                                PipeType::get(b.getContext(), slots));
+                                PipeType::get(b.getContext(), slots),
+                                /*plan=*/PipePlanAttr());
   }
   for (AllocOp tile : tiles)
     pipes[tile].push_back({loop, pipe});
@@ -259,6 +260,8 @@ LogicalResult InjectPipelinePass::inject(scf::ForOp loop, bool counted) {
   bool isUnsigned = loop.getUnsignedCmp();
   auto newLoop = scf::ForOp::create(b, loc, lb, newUb, step, ValueRange{},
                                     /*bodyBuilder=*/nullptr, isUnsigned);
+  newLoop->setAttr(TileDialect::kPipelineDrainAttrName,
+                   b.getI64IntegerAttr(numStages - 1));
   Value it = newLoop.getInductionVar();
 
   SmallVector<unsigned> emission(ops.size());

@@ -4,12 +4,13 @@
 // tile.parallel has a distributed layout and every shared tile a memory
 // layout. For each kernel, this pass checks the kernel against its target
 // and the decisions earlier passes wrote into it (barriers and barrier ids
-// by tile-insert-barriers), lowers the allocations (shared tiles to views
-// of dynamic shared memory, fragments to per-thread register arrays) and
-// then each tile op with its per-op lowering (Lowering/<Op>.cpp),
-// innermost first. The per-op lowerings are target-independent;
-// instructions come from the kernel's TargetInfo (lib/Target/<vendor>/).
-// The kernel op itself stays; the conversion to gpu outlines it afterwards.
+// by tile-insert-barriers, pipe plans by tile-plan-pipes), lowers the
+// allocations (shared tiles to views of dynamic shared memory, fragments to
+// per-thread register arrays) and then each tile op with its per-op lowering
+// (Lowering/<Op>.cpp), innermost first. The per-op lowerings are
+// target-independent; instructions come from the kernel's TargetInfo
+// (lib/Target/<vendor>/). The kernel op itself stays; the conversion to gpu
+// outlines it afterwards.
 //
 //===----------------------------------------------------------------------===//
 
@@ -404,8 +405,8 @@ static LogicalResult lowerKernel(KernelOp kernel) {
   allocateScratch(ctx);
   planProxyFences(ctx);
   if (failed(checkBarrierIds(kernel, *target)) ||
-      failed(planBarrierPipes(ctx)) ||
-      failed(checkPipes(ctx)) || failed(lowerAllocs(ctx)))
+      failed(collectBarrierPipes(ctx)) || failed(checkPipes(ctx)) ||
+      failed(lowerAllocs(ctx)))
     return failure();
   // Lower innermost ops first (tile.ws bodies before the tile.ws), in
   // program order otherwise.

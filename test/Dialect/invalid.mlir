@@ -2500,3 +2500,85 @@ func.func @tma_store_on_a_load(%A: memref<?x?xf16>) {
   }
   return
 }
+
+// -----
+
+// GemmOp::verify: either clear_accum or accumulate.
+func.func @gemm_clear_and_accumulate(%p: i1) {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %a = tile.alloc : memref<64x32xf16, #gpu.address_space<workgroup>>
+    %c = tile.alloc : memref<64x64xf32, #tile.mem<fragment>>
+    // expected-error @+1 {{'tile.gemm' op either clears its accumulator (clear_accum) or says when it accumulates (accumulate), not both}}
+    tile.gemm %a, %a, %c accumulate(%p) transpose_b clear_accum : memref<64x32xf16, #gpu.address_space<workgroup>>, memref<64x32xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.mem<fragment>>
+  }
+  return
+}
+
+// -----
+
+// GemmOp::verify: a non-negative count of MMA groups in flight.
+func.func @gemm_negative_in_flight() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %a = tile.alloc : memref<64x32xf16, #gpu.address_space<workgroup>>
+    %c = tile.alloc : memref<64x64xf32, #tile.mem<fragment>>
+    // expected-error @+1 {{'tile.gemm' op expects a non-negative count of MMA groups in flight, got -1}}
+    tile.gemm %a, %a, %c transpose_b {mma_groups_in_flight = -1 : i64} : memref<64x32xf16, #gpu.address_space<workgroup>>, memref<64x32xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.mem<fragment>>
+  }
+  return
+}
+
+// -----
+
+// PipePlanAttr::verify: at least one arrival per hand-off and release.
+func.func @pipe_plan_no_arrivals() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    // expected-error @+1 {{expects at least one arrival per hand-off and per release, got full = 0 and empty = 8}}
+    %p = tile.pipe.create plan <full = 0, empty = 8> : !tile.pipe<2>
+  }
+  return
+}
+
+// -----
+
+// PipePlanAttr::verify: copy-engine threads beside at least one tensor copy.
+func.func @pipe_plan_engine_threads() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    // expected-error @+1 {{expects engine_threads in [0, full), counting beside at least one tensor copy; got 128 of 128}}
+    %p = tile.pipe.create plan <full = 128, empty = 8, engine_threads = 128> : !tile.pipe<2>
+  }
+  return
+}
+
+// -----
+
+// PipePlanAttr::parse: the flags it knows.
+func.func @pipe_plan_unknown_flag() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    // expected-error @+1 {{expected engine_threads, per_thread, deferred or cluster, got 'eager'}}
+    %p = tile.pipe.create plan <full = 1, empty = 8, eager> : !tile.pipe<2>
+  }
+  return
+}
+
+// -----
+
+// TileDialect::verifyOperationAttribute: tile.pipeline_drain on loops only.
+func.func @pipeline_drain_on_if(%p: i1) {
+  // expected-error @+1 {{'tile.pipeline_drain' may only be attached to an scf.for loop}}
+  scf.if %p {
+  } {tile.pipeline_drain = 1 : i64}
+  return
+}
+
+// -----
+
+// TileDialect::verifyOperationAttribute: tile.pipeline_drain is a
+// non-negative integer.
+func.func @pipeline_drain_negative(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'tile.pipeline_drain' must be a non-negative integer}}
+  scf.for %i = %c0 to %n step %c1 {
+  } {tile.pipeline_drain = -1 : i64}
+  return
+}

@@ -318,6 +318,11 @@ func.func @gemm_f16() {
     tile.gemm %a, %b, %c policy <full_col> : !sA, !sB, !fC
     // CHECK: tile.gemm %[[A]], %[[B]], %[[C]] clear_accum : memref<128x32xf16, #gpu.address_space<workgroup>>, memref<32x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.mem<fragment>>
     tile.gemm %a, %b, %c clear_accum : !sA, !sB, !fC
+    // Accumulation on a condition, with MMA groups left in flight.
+    // CHECK: %[[P:.*]] = arith.constant true
+    // CHECK: tile.gemm %[[A]], %[[B]], %[[C]] accumulate(%[[P]]) {mma_groups_in_flight = 1 : i64} : memref<128x32xf16, #gpu.address_space<workgroup>>, memref<32x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.mem<fragment>>
+    %accumulate = arith.constant true
+    tile.gemm %a, %b, %c accumulate(%accumulate) {mma_groups_in_flight = 1 : i64} : !sA, !sB, !fC
     // An f16 accumulator.
     // CHECK: tile.gemm %[[A]], %[[B]], %[[C16]] {foo} : memref<128x32xf16, #gpu.address_space<workgroup>>, memref<32x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf16, #tile.mem<fragment>>
     tile.gemm %a, %b, %c16 {foo} : !sA, !sB, memref<128x128xf16, #tile.mem<fragment>>
@@ -640,6 +645,11 @@ func.func @sync(%A: !gA, %i: index) {
     // The pipe type prints without its dialect prefix on tile ops.
     // CHECK: %[[P:.*]] = tile.pipe.create : <3>
     %p = tile.pipe.create : !tile.pipe<3>
+    // A plan for the barriers of a pipe of tensor copies; defaults elided.
+    // CHECK: tile.pipe.create plan <full = 2, empty = 8> : <3>
+    // CHECK: tile.pipe.create plan <full = 129, empty = 256, engine_threads = 128, per_thread, deferred, cluster> : <2>
+    %planned = tile.pipe.create plan <full = 2, empty = 8> : !tile.pipe<3>
+    %all = tile.pipe.create plan <full = 129, empty = 256, cluster, engine_threads = 128, deferred, per_thread> : !tile.pipe<2>
     %s = tile.alloc : !sA
     %b = tile.alloc : !sB
     %c = tile.alloc : !fC

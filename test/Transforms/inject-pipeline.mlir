@@ -79,7 +79,7 @@
 // CHECK-NEXT: tile.gemm %[[ASL]], %[[BSL]], %[[ACC]] :
 // CHECK-NEXT: }
 // CHECK-NEXT: tile.pipe.consume_release %{{.*}}[%{{.*}}] {tile.pipeline_stage = 1 : i64} : <{{[0-9]+}}>
-// CHECK-NEXT: }
+// CHECK-NEXT: } {tile.pipeline_drain = 1 : i64}
 // CHECK-NEXT: tile.async_wait 0
 // CHECK-NEXT: }
 // CHECK-NEXT: return

@@ -1,5 +1,5 @@
 // RUN: tile-opt %s -split-input-file -tile-pipeline-planning -tile-inject-pipeline -tile-layout-inference | FileCheck %s --check-prefix=ALIGN
-// RUN: tile-opt %s -split-input-file -tile-pipeline-planning -tile-inject-pipeline -tile-layout-inference -tile-select-tma -tile-insert-barriers -tile-lower-ops -verify-diagnostics | FileCheck %s
+// RUN: tile-opt %s -split-input-file -tile-pipeline-planning -tile-inject-pipeline -tile-layout-inference -tile-select-tma -tile-insert-barriers -tile-plan-pipes -tile-lower-ops -verify-diagnostics | FileCheck %s
 
 // The sm_90a lowering of a pipelined K loop (the default target).
 //
@@ -85,31 +85,6 @@ func.func @tma_wgmma(%A: !g, %B: !g, %kt: index) {
       tile.copy %B[%k0, %c0], %bs : !g to !sB
       tile.gemm %as, %bs, %acc : !sA, !sB, !fC
     } {tile.num_stages = 3 : i64}
-  }
-  return
-}
-
-// -----
-
-// A pipe's full barriers count one arrival per tensor copy of a hand-off:
-// hand-offs issuing different numbers of copies cannot share them.
-!g = memref<?x?xf16>
-!sA = memref<128x64xf16, #gpu.address_space<workgroup>>
-func.func @tma_copies_per_hand_off(%A: !g, %s: index) {
-  %c0 = arith.constant 0 : index
-  tile.kernel @k blocks(%bx) in [1] threads(128) {
-    %p = tile.pipe.create : !tile.pipe<2>
-    %as = tile.alloc {alignment = 1024 : i64, layout = #tile.shared<swizzle = 128>} : !sA
-    %bs = tile.alloc {alignment = 1024 : i64, layout = #tile.shared<swizzle = 128>} : !sA
-    // expected-note @below {{the other hand-off}}
-    tile.pipe.produce_acquire %p[%s] : !tile.pipe<2>
-    tile.copy async tma %A[%c0, %c0], %as : !g to !sA
-    tile.copy async tma %A[%c0, %c0], %bs : !g to !sA
-    tile.pipe.produce_commit %p[%s] : !tile.pipe<2>
-    // expected-error @below {{'tile.pipe.produce_acquire' op fills its slot with 1 tensor copies, but another hand-off of the pipe with 2 tensor copies: a pipe's barriers expect as many arrivals per hand-off}}
-    tile.pipe.produce_acquire %p[%s] : !tile.pipe<2>
-    tile.copy async tma %A[%c0, %c0], %as : !g to !sA
-    tile.pipe.produce_commit %p[%s] : !tile.pipe<2>
   }
   return
 }

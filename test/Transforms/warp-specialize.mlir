@@ -1,6 +1,6 @@
 // RUN: tile-opt %s -split-input-file -tile-pipeline-planning -tile-inject-pipeline -tile-layout-inference -tile-select-tma -tile-warp-specialize -verify-diagnostics | FileCheck %s
 // RUN: tile-opt %s -split-input-file -tile-pipeline-planning -tile-inject-pipeline -tile-layout-inference -tile-select-tma -tile-warp-specialize=remarks=true 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
-// RUN: tile-opt %s -split-input-file -tile-pipeline-planning -tile-inject-pipeline -tile-layout-inference -tile-select-tma -tile-warp-specialize -tile-insert-barriers -tile-lower-ops 2>/dev/null | FileCheck %s --check-prefix=LOWER
+// RUN: tile-opt %s -split-input-file -tile-pipeline-planning -tile-inject-pipeline -tile-layout-inference -tile-select-tma -tile-warp-specialize -tile-insert-barriers -tile-plan-pipes -tile-lower-ops 2>/dev/null | FileCheck %s --check-prefix=LOWER
 // RUN: tile-opt %s -split-input-file -tile-pipeline-planning -tile-inject-pipeline -tile-layout-inference -tile-select-tma -tile-warp-specialize=all=false 2>/dev/null | FileCheck %s --check-prefix=OPTIN
 
 // The GEMM's K loop on sm_90a (the default target). The TMA version of the
@@ -49,7 +49,7 @@
 // The lowering: the producer branch (threads 256 to 383) lowers its budget
 // and its first thread waits for free slots and issues the tensor copies;
 // the consumers raise theirs, keep one wgmma group in flight and release a
-// slot one hand-off late (planDeferredRelease), and the zero fill moves
+// slot one hand-off late (tile-plan-pipes), and the zero fill moves
 // after the loop.
 // LOWER-LABEL: func.func @gemm
 // LOWER: arith.cmpi uge, %{{.*}}, %c256
@@ -519,7 +519,10 @@ func.func @four_consumers(%A: !g, %B: !g, %C: !g, %kt: index) {
 // LOWER-LABEL: func.func @trip_counts
 // LOWER: nvvm.setmaxregister increase 232
 // LOWER: nvvm.wgmma.wait.group.sync.aligned 0
-// LOWER-NEXT: %[[EMPTY:.*]] = arith.cmpi sge, %{{.*}}, %{{.*}} : index
+// LOWER-NEXT: %[[DRAIN:.*]] = arith.constant 2 : index
+// LOWER-NEXT: %[[EXTRA:.*]] = arith.muli %{{.*}}, %[[DRAIN]] : index
+// LOWER-NEXT: %[[UB:.*]] = arith.subi %{{.*}}, %[[EXTRA]] : index
+// LOWER-NEXT: %[[EMPTY:.*]] = arith.cmpi sge, %{{.*}}, %[[UB]] : index
 // LOWER-NEXT: scf.if %[[EMPTY]] {
 func.func @trip_counts(%A: !g, %B: !g, %C: !g) {
   %c0 = arith.constant 0 : index

@@ -2,7 +2,7 @@
 // ops) on sm_90a, the default target: a producer warpgroup issuing tensor
 // copies and consumers running wgmma, in the two shapes of
 // test/Examples/Inputs/gemm_ws_{merged,split}.mlir.
-// RUN: tile-opt %s -split-input-file -tile-layout-inference -tile-insert-barriers -tile-lower-ops -verify-diagnostics | FileCheck %s
+// RUN: tile-opt %s -split-input-file -tile-layout-inference -tile-insert-barriers -tile-plan-pipes -tile-lower-ops -verify-diagnostics | FileCheck %s
 // RUN: tile-opt %s -split-input-file -tile-layout-inference 2>/dev/null | FileCheck %s --check-prefix=LAYOUT
 
 // One consumer over warpgroups 1 and 2: the gemm is partitioned over its 8
@@ -262,8 +262,8 @@ func.func @merged_reduce(%out: memref<?xf32>) {
 
 // -----
 
-// The deferred release (planDeferredRelease) with the pipeliner's loop shape
-// written by hand: with one consumer region releasing the pipe, the release
+// The deferred release (tile-plan-pipes) with the pipeliner's loop written
+// by hand (its drain iteration recorded as tile-inject-pipeline does): with one consumer region releasing the pipe, the release
 // frees the previous hand-off (seq - 1) and the gemm's wgmma group stays in
 // flight (wait_group 1, then 0 after the loop).
 // CHECK-LABEL: func.func @one_release
@@ -325,7 +325,7 @@ func.func @one_release(%A: !g, %B: !g, %C: !g, %kt: index) {
           tile.gemm %a, %b, %acc1 : !vA, !vB, !fC
         } {tile.pipeline_stage = 1 : i64}
         tile.pipe.consume_release %pipe[%s] {tile.pipeline_stage = 1 : i64} : <2>
-      }
+      } {tile.pipeline_drain = 1 : i64}
       tile.copy %acc1, %C[%c0, %c0] : !fC to !g
     }
   }
@@ -404,7 +404,7 @@ func.func @two_releases(%A: !g, %B: !g, %C: !g, %kt: index) {
           tile.gemm %a, %b, %acc1 : !vA, !vB, !fC
         } {tile.pipeline_stage = 1 : i64}
         tile.pipe.consume_release %pipe[%s] {tile.pipeline_stage = 1 : i64} : <2>
-      }
+      } {tile.pipeline_drain = 1 : i64}
       tile.copy %acc1, %C[%c0, %c0] : !fC to !g
     }
     tile.ws [2] registers(232) {
@@ -425,7 +425,7 @@ func.func @two_releases(%A: !g, %B: !g, %C: !g, %kt: index) {
           tile.gemm %a, %b, %acc2 : !vA, !vB, !fC
         } {tile.pipeline_stage = 1 : i64}
         tile.pipe.consume_release %pipe[%s] {tile.pipeline_stage = 1 : i64} : <2>
-      }
+      } {tile.pipeline_drain = 1 : i64}
       tile.copy %acc2, %C[%c128, %c0] : !fC to !g
     }
   }
@@ -522,36 +522,6 @@ func.func @mixed_pipe(%A: !g, %kt: index) {
         tile.pipe.consume_release %pipe[%k] : <2>
       }
     }
-  }
-  return
-}
-
-// -----
-
-// Copy-engine copies arrive on the slot's barrier at the hand-off's
-// commit, which their threads must execute.
-!g = memref<?x?xf16>
-!sA = memref<2x128x64xf16, #gpu.address_space<workgroup>>
-!vA = memref<128x64xf16, strided<[64, 1], offset: ?>, #gpu.address_space<workgroup>>
-
-func.func @mixed_pipe_commit_elsewhere(%A: !g) {
-  %c0 = arith.constant 0 : index
-  %c128 = arith.constant 128 : index
-  tile.kernel @k blocks(%bx) in [1] threads(256) {
-    %pipe = tile.pipe.create : <2>
-    %as = tile.alloc : !sA
-    %bs = tile.alloc : !sA
-    %a = memref.subview %as[%c0, 0, 0] [1, 128, 64] [1, 1, 1] : !sA to !vA
-    %b = memref.subview %bs[%c0, 0, 0] [1, 128, 64] [1, 1, 1] : !sA to !vA
-    tile.pipe.produce_acquire %pipe[%c0] : <2>
-    tile.copy async tma %A[%c0, %c0], %a : !g to !vA
-    tile.ws [0] {
-      // expected-error @below {{'tile.copy' op fills a slot of a pipe of tensor copies, but its threads do not commit the hand-off: copy-engine copies arrive on the slot's barrier at the commit}}
-      tile.copy async %A[%c128, %c0], %b : !g to !vA
-    }
-    tile.pipe.produce_commit %pipe[%c0] : <2>
-    tile.pipe.consume_wait %pipe[%c0] in_flight(0) : <2>
-    tile.pipe.consume_release %pipe[%c0] : <2>
   }
   return
 }

@@ -432,11 +432,61 @@ def InsertBarriers : Pass<"tile-insert-barriers", "ModuleOp"> {
       whose next op is not another write; consecutive writers share them.
       Tensor copies (`tma`) get none: their pipe's barriers order them.
 
+    Inside `tile.ws`, barriers synchronize the region's threads only: each
+    region whose ops synchronize (barriers, waits, layout conversions and
+    reductions across warps) gets a hardware barrier of its own, written
+    as its `barrier` attribute; a `pingpong` region one per warpgroup for
+    its turns (`turn_barrier`, the first); the ring of regions passing
+    turns to each other one per region (`region_turn`). Ids are handed out
+    from 1 in program order; running out of the target's barriers is an
+    error at the region.
+
     The kernel is marked `tile.synchronized`; `tile-lower-ops` refuses a
-    kernel without the mark (its writes would race). Inside `tile.ws`, the
-    barriers become barriers over the region's threads when lowered.
+    kernel without the mark (its writes would race), and a region that
+    synchronizes without a barrier. A loop still carrying a pipeline
+    schedule (`tile.stage` / `tile.order`) is an error: the schedule
+    counts the body's ops.
   }];
   let dependentDialects = ["::mlir::tile::TileDialect"];
+}
+
+def PlanPipes : Pass<"tile-plan-pipes", "ModuleOp"> {
+  let summary = "Decide how the barriers of tensor-copy pipes count";
+  let description = [{
+    Runs after `tile-insert-barriers`, before `tile-lower-ops`. A pipe whose
+    slots are filled by tensor copies hands off through two transaction
+    barriers per slot; this pass decides what they count and writes it as
+    the `plan` of its `tile.pipe.create` (`#tile.pipe_plan`):
+
+    * `full`: one arrival per tensor copy of a hand-off, plus one per
+      thread that also fills it with copy-engine copies (`engine_threads`;
+      they must commit the hand-off). Every hand-off of a pipe must make as
+      many: hand-offs that differ are an error with a note at the other.
+    * `empty`: one arrival per warp of the union of the `tile.ws` regions
+      that release the slot (one region's when regions take tiles in turn),
+      or per thread of the block when a release runs outside `tile.ws`;
+      `per_thread` when threads read the slot themselves (each releases
+      after its own reads; only wgmma reads keep one arrival per warp);
+      times the blocks of the cluster (`cluster`) when a multicast copy
+      fills the slot.
+    * `deferred`: in pipelined loops whose asynchronous-MMA gemms read the
+      pipe's tiles, the release of hand-off s frees the slot of s - 1, so
+      the MMAs of s stay in flight while the consumers wait for s + 1. The
+      pass then writes `mma_groups_in_flight = 1` on those gemms, gives
+      the first gemm into each accumulator `accumulate(iteration is not
+      the gemm's first)` instead of the zero fill before the loop (moved
+      behind a test that the original loop ran no iteration, read from the
+      loop's `tile.pipeline_drain`), and releases a pass's last hand-off
+      before each `tile.pipe.advance` after the loop. The conditions are
+      listed in lib/Transforms/PlanPipes.cpp.
+
+    Pipes that already have a plan are left alone. Tensor copies on a
+    target without them, outside a hand-off, or beside copy-engine copies
+    of other threads than the hand-off's commit are errors.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tile::TileDialect"];
 }
 
 def LowerOps : Pass<"tile-lower-ops", "ModuleOp"> {

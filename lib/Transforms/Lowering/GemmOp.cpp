@@ -12,6 +12,7 @@
 #include "tile/Transforms/Pipelining.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
@@ -112,16 +113,33 @@ LogicalResult mlir::tile::lowering::lowerGemm(LoweringContext &ctx, GemmOp op) {
   g.a = *a;
   g.b = *b;
   g.tid = ctx.threadId(op);
-  auto async = ctx.asyncGemms.find(op);
-  if (async != ctx.asyncGemms.end()) {
-    g.mmaGroupsInFlight = 1;
-    g.accumulate = async->second;
-  }
+  // MMA groups left in flight and a predicated accumulation: tile-plan-pipes'
+  // decision for gemms whose pipe release is deferred.
+  g.mmaGroupsInFlight = op.getMmaGroupsInFlight().value_or(0);
+  g.accumulate = op.getAccumulate();
+  if ((g.mmaGroupsInFlight || g.accumulate) && !ctx.target.isAsyncMma(mma))
+    return op.emitOpError("leaves MMA groups in flight or accumulates on a "
+                          "condition, which needs an asynchronous MMA; ")
+           << stringifyMmaKind(mma.getKind()) << " is not one";
   g.passTurn = takeTurn(ctx, op);
   bool passesTurn = g.passTurn && ctx.target.isAsyncMma(mma);
   if (failed(ctx.target.emitGemm(ctx.b, ctx.loc(), g)))
     return failure();
   if (g.passTurn && !passesTurn)
     g.passTurn(ctx.b, ctx.loc());
+  // The groups left in flight complete after the gemm's loop (after the
+  // gemm itself outside a loop), before anything there reads the
+  // accumulator: one wait per loop.
+  if (g.mmaGroupsInFlight) {
+    Operation *after = op;
+    if (auto loop = op->getParentOfType<scf::ForOp>();
+        loop && ctx.kernel->isProperAncestor(loop))
+      after = loop;
+    if (ctx.mmaWaitLoops.insert(after).second) {
+      OpBuilder::InsertionGuard guard(ctx.b);
+      ctx.b.setInsertionPointAfter(after);
+      ctx.target.asyncMma()->emitMmaWait(ctx.b, after->getLoc(), 0);
+    }
+  }
   return success();
 }

@@ -105,11 +105,9 @@ public:
   /// The pipe and sequence number of each tensor copy's hand-off (found
   /// before the pipe ops are lowered).
   DenseMap<Operation *, std::pair<Value, Value>> tmaHandOffs;
-  /// Gemms whose asynchronous MMA group stays in flight (their pipe's
-  /// release is deferred; see planBarrierPipes).
-  /// Value: whether the gemm adds to its accumulator (i1, false on the
-  /// first iteration), or null.
-  llvm::DenseMap<Operation *, Value> asyncGemms;
+  /// The loops after which the lowering waited for the asynchronous MMAs
+  /// their gemms leave in flight (`mma_groups_in_flight`).
+  llvm::SmallPtrSet<Operation *, 4> mmaWaitLoops;
   /// Whether asynchronous copies through registers' engine (cp.async) fill
   /// shared tiles that asynchronous MMAs read: their waits then end with a
   /// proxy fence (see planProxyFences).
@@ -246,13 +244,13 @@ LogicalResult lowerAsyncWait(LoweringContext &ctx, AsyncWaitOp op);
 LogicalResult lowerPipeOp(LoweringContext &ctx, Operation *op);
 /// Diagnoses hand-offs the pipe lowerings cannot implement: copy-engine
 /// hand-offs between different warps (SyncOps.cpp). Runs after
-/// planBarrierPipes.
+/// collectBarrierPipes.
 LogicalResult checkPipes(LoweringContext &ctx);
 
-// Tensor copies and the pipes they feed (planning: BarrierPipes.cpp;
-// lowering: TmaCopy.cpp).
-/// Finds the pipes fed by `tma` copies and their barrier counts.
-LogicalResult planBarrierPipes(LoweringContext &ctx);
+// Tensor copies and the pipes they feed (planned by tile-plan-pipes,
+// lowered in TmaCopy.cpp).
+/// Finds the pipes fed by `tma` copies and reads their plans.
+LogicalResult collectBarrierPipes(LoweringContext &ctx);
 /// Initializes the barriers of the planned pipes (their storage allocated),
 /// at the builder's insertion point at the start of the kernel.
 void initBarrierPipes(LoweringContext &ctx);
@@ -321,8 +319,7 @@ std::optional<uint64_t> solveGF2(ArrayRef<uint64_t> bases, uint64_t target);
 
 /// For conversion scratch tiles (values of `scratch`), a shared tile whose
 /// contents are dead where the conversion runs and that can hold it: the
-/// scratch may share its storage (ScratchReuse.cpp). Runs after
-/// planBarrierPipes.
+/// scratch may share its storage (ScratchReuse.cpp).
 DenseMap<Value, Value> findScratchHosts(LoweringContext &ctx);
 
 // Warpgroups taking turns at the MMAs (`tile.ws ... pingpong`, Turns.cpp).

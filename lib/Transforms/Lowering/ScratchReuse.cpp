@@ -42,7 +42,9 @@ static bool isDeadAt(LoweringContext &ctx, AllocOp tile, Operation *op) {
   DenseMap<Block *, Operation *> firstUser;
   for (Operation *user : tile->getUsers()) {
     // Asynchronous MMAs may still read their operands after the gemm.
-    if (user->getParentOfType<WsOp>() || ctx.asyncGemms.count(user))
+    auto gemm = dyn_cast<GemmOp>(user);
+    if (user->getParentOfType<WsOp>() ||
+        (gemm && gemm.getMmaGroupsInFlight().value_or(0) > 0))
       return false;
     Block *userBlock = user->getBlock();
     if (userBlock == block) {

@@ -23,8 +23,12 @@
 //   consume_wait s      every consumer thread waits on full[slot]
 //   consume_release s   one arrival per consumer warp on empty[slot] for
 //                       s - 1 when the slot's gemms leave their MMA in
-//                       flight (planDeferredRelease); else one arrival per
-//                       consumer thread for s
+//                       flight (the plan's `deferred`); else one arrival
+//                       per consumer warp, or per consumer thread
+//                       (`per_thread`), for s
+//
+// What the barriers count is the pipe's `#tile.pipe_plan`, decided by
+// tile-plan-pipes (PlanPipes.cpp); this file emits what it says.
 //
 // In a cluster of two blocks (`tile.cluster = 2`), a copy marked
 // `tile.multicast` is issued half by each block, every box landing in both
@@ -42,6 +46,7 @@
 
 #include "LoweringContext.h"
 
+#include "tile/Transforms/Pipelining.h"
 #include "tile/Transforms/Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -50,6 +55,53 @@
 using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::lowering;
+
+LogicalResult mlir::tile::lowering::collectBarrierPipes(LoweringContext &ctx) {
+  // In the order of the pipes' first tensor copies (their barriers' place
+  // in shared memory).
+  WalkResult result = ctx.kernel.walk([&](CopyOp copy) {
+    if (!copy.getTma())
+      return WalkResult::advance();
+    if (!ctx.tensorCopies) {
+      copy.emitOpError("is a tensor copy (tma), which needs a chip with "
+                       "tensor copies; ")
+          << ctx.target.getChipName() << " has none";
+      return WalkResult::interrupt();
+    }
+    PipeProduceAcquireOp handOff = getHandOff(copy);
+    if (!handOff) {
+      copy.emitOpError("a tensor copy (tma) must fill a pipe slot: expected "
+                       "a tile.pipe.produce_acquire before it");
+      return WalkResult::interrupt();
+    }
+    Value pipe = handOff.getPipe();
+    auto create = pipe.getDefiningOp<PipeCreateOp>();
+    PipePlanAttr plan = create ? create.getPlanAttr() : PipePlanAttr();
+    if (!plan) {
+      copy.emitOpError("fills a pipe without a plan for its barriers: run "
+                       "tile-plan-pipes before tile-lower-ops");
+      return WalkResult::interrupt();
+    }
+    ctx.tmaHandOffs[copy] = {pipe, handOff.getSeq()};
+    if (ctx.barrierPipes.contains(pipe))
+      return WalkResult::advance();
+    BarrierPipe &entry = ctx.barrierPipes[pipe];
+    entry.slots = cast<PipeType>(pipe.getType()).getSlots();
+    entry.fullArrivals = plan.getFull();
+    entry.emptyArrivals = plan.getEmpty();
+    entry.engineThreads = plan.getEngineThreads();
+    entry.threadRelease = plan.getPerThread();
+    entry.deferredRelease = plan.getDeferred();
+    entry.clusterRelease = plan.getCluster();
+    if (entry.clusterRelease && ctx.clusterSize < 2) {
+      create.emitOpError("plans releases across a cluster, but the kernel "
+                         "does not run in clusters");
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
 
 /// Pointer to barrier `which` (0: full, 1: empty) of `slot`.
 static Value barrierAt(LoweringContext &ctx, BarrierPipe &pipe, int which,

@@ -15,8 +15,9 @@
 //
 // (tile-attach-target keeps the module's target and gives one that names
 // none sm_90a; most passes read the target). A pass that requires another's
-// decisions in the IR runs after it: tile-lower-ops after
-// tile-insert-barriers (it refuses a kernel without the barriers). The pass
+// decisions in the IR runs after it: tile-plan-pipes after
+// tile-insert-barriers, tile-lower-ops after both (it refuses a kernel
+// without the barriers and a tensor-copy pipe without a plan). The pass
 // manager does not verify between passes: after a run that succeeded, the
 // module must verify (else the pass made invalid IR: a finding) and is
 // printed.
@@ -51,7 +52,11 @@ static const char *const kPrefixes[NUM_PREFIXES] = {
 
 /// What must run right before `pass` (a pipeline prefix, possibly empty).
 static const char *requiredBefore(const char *pass) {
-  return strcmp(pass, "tile-lower-ops") == 0 ? "tile-insert-barriers," : "";
+  if (strcmp(pass, "tile-plan-pipes") == 0)
+    return "tile-insert-barriers,";
+  if (strcmp(pass, "tile-lower-ops") == 0)
+    return "tile-insert-barriers,tile-plan-pipes,";
+  return "";
 }
 
 static MlirContext context;

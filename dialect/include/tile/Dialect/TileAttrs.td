@@ -257,4 +257,33 @@ def Tile_MmaAttr : Tile_Attr<"Mma", "mma"> {
   }];
 }
 
+def Tile_PipePlanAttr : Tile_Attr<"PipePlan", "pipe_plan"> {
+  let summary = "how the barriers of a pipe of tensor copies count";
+  let description = [{
+    `tile-plan-pipes`' decision for a pipe whose hand-offs are counted by
+    transaction barriers (its slots are filled by tensor copies): per slot
+    a full barrier and an empty barrier, initialized with
+
+    - `full`: the arrivals per hand-off: one per tensor copy filling the
+      slot, plus one per thread that also fills it with copy-engine copies
+      (`engine_threads`, arriving when its copies land);
+    - `empty`: the arrivals per release: one per consumer warp, or per
+      consumer thread with `per_thread` (threads that read the slot
+      themselves release it after their own reads), times the blocks of
+      the cluster with `cluster` (multicast copies fill the slot in every
+      block, so each release also arrives at the other blocks' barrier);
+    - `deferred`: a release of hand-off s frees the slot of s - 1, so that
+      the slot's asynchronous MMAs stay in flight for one more hand-off.
+
+    ```mlir
+    %p = tile.pipe.create plan <full = 2, empty = 8, deferred> : <3>
+    ```
+  }];
+  let parameters = (ins "int64_t":$full, "int64_t":$empty,
+                        "int64_t":$engineThreads, "bool":$perThread,
+                        "bool":$deferred, "bool":$cluster);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
 #endif // TILE_DIALECT_TILEATTRS_TD

@@ -66,6 +66,12 @@ def Tile_Dialect : Dialect {
     /// it releases.
     static constexpr ::llvm::StringLiteral kPipelineStageAttrName =
         "tile.pipeline_stage";
+    /// Discardable attribute written by `tile-inject-pipeline` on the loop
+    /// it makes: the iterations it runs beyond the original loop's to drain
+    /// the pipeline (stages - 1). The loop runs from the original lower
+    /// bound to the original upper bound plus this many steps.
+    static constexpr ::llvm::StringLiteral kPipelineDrainAttrName =
+        "tile.pipeline_drain";
     /// Discardable unit attribute on a loop with `tile.num_stages`: the
     /// count is exact, so a pipeline whose buffers do not fit the target is
     /// an error instead of being lowered with the largest count that fits.

@@ -423,12 +423,18 @@ def Tile_PipeCreateOp : Tile_Op<"pipe.create"> {
     (on targets with transaction barriers, its full and empty barriers).
     `tile-inject-pipeline` creates one per pipelined loop.
 
+    `plan`, on a pipe whose slots are filled by tensor copies, says how its
+    barriers count arrivals (`tile-plan-pipes`' decision; see
+    `#tile.pipe_plan`).
+
     ```mlir
     %p = tile.pipe.create : !tile.pipe<3>
+    %q = tile.pipe.create plan <full = 2, empty = 8, deferred> : !tile.pipe<3>
     ```
   }];
+  let arguments = (ins OptionalAttr<Tile_PipePlanAttr>:$plan);
   let results = (outs Tile_PipeType:$pipe);
-  let assemblyFormat = "attr-dict `:` type($pipe)";
+  let assemblyFormat = "(`plan` $plan^)? attr-dict `:` type($pipe)";
   let hasVerifier = 1;
 }
 
@@ -535,6 +541,14 @@ def Tile_GemmOp : Tile_Op<"gemm"> {
     target and the warp partition (`tile-select-mma` sets it; a user may
     pin it, and it is then checked against the target).
 
+    With an asynchronous MMA (wgmma), `mma_groups_in_flight` = n lets the
+    gemm return with its n latest MMA groups still running (0 when absent:
+    it waits for its own), and `accumulate(%p)` computes
+    `C = op(A) * op(B) + (%p ? C : 0)`. `tile-plan-pipes` sets both on the
+    gemms of a pipe whose release it defers: the first gemm of the loop
+    overwrites the accumulator instead of reading a zero fill, and the
+    lowering waits for all groups after the loop.
+
     ```mlir
     tile.gemm %As, %Bs, %Cf transpose_b policy <square>
         : memref<128x32xf16, #smem>, memref<128x32xf16, #smem>,
@@ -545,14 +559,17 @@ def Tile_GemmOp : Tile_Op<"gemm"> {
     Arg<AnyStaticShapeMemRef, "A operand", [MemRead]>:$a,
     Arg<AnyStaticShapeMemRef, "B operand", [MemRead]>:$b,
     Arg<AnyStaticShapeMemRef, "accumulator", [MemRead, MemWrite]>:$c,
+    Optional<I1>:$accumulate,
     UnitAttr:$transpose_a,
     UnitAttr:$transpose_b,
     UnitAttr:$clear_accum,
     DefaultValuedAttr<Tile_WarpPolicyAttr,
                       "::mlir::tile::WarpPolicy::Square">:$policy,
-    OptionalAttr<Tile_MmaAttr>:$mma);
+    OptionalAttr<Tile_MmaAttr>:$mma,
+    OptionalAttr<I64Attr>:$mma_groups_in_flight);
   let assemblyFormat = [{
-    $a `,` $b `,` $c (`transpose_a` $transpose_a^)? (`transpose_b` $transpose_b^)?
+    $a `,` $b `,` $c (`accumulate` `(` $accumulate^ `)`)?
+    (`transpose_a` $transpose_a^)? (`transpose_b` $transpose_b^)?
     (`clear_accum` $clear_accum^)? (`policy` $policy^)? attr-dict
     `:` type($a) `,` type($b) `,` type($c)
   }];

@@ -1,9 +1,8 @@
-//===- BarrierPipes.cpp - Planning the barrier counts of pipes ---*- C++
-//-*-===//
+//===- PlanPipes.cpp - How the barriers of pipes count ----------*- C++ -*-===//
 //
-// Before the ops of a kernel are lowered, `planBarrierPipes` finds the pipes
-// that tensor copies fill and what their barriers count (TmaCopy.cpp lowers
-// the hand-offs with them):
+// `tile-plan-pipes`: for each pipe that tensor copies fill, what its
+// barriers count, written as the `#tile.pipe_plan` of its tile.pipe.create
+// (TmaCopy.cpp lowers the hand-offs with it):
 //
 //   full[slot]    one arrival per tensor copy of a hand-off, plus one per
 //                 thread issuing the hand-off's cp.async copies (those that
@@ -16,11 +15,15 @@
 //                 fills the slot in each of them
 //
 // and whether a release may be deferred to the next hand-off, so that the
-// slot's asynchronous MMAs stay in flight (planDeferredRelease).
+// slot's asynchronous MMAs stay in flight (planDeferredRelease), with what
+// that changes in the IR.
 //
 //===----------------------------------------------------------------------===//
 
-#include "LoweringContext.h"
+#include "tile/Dialect/TileDialect.h"
+#include "tile/Dialect/TileOps.h"
+#include "tile/Target/TargetInfo.h"
+#include "tile/Transforms/Passes.h"
 
 #include "tile/Transforms/Pipelining.h"
 #include "tile/Transforms/Utils.h"
@@ -30,9 +33,28 @@
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/DenseSet.h"
 
+namespace mlir::tile {
+#define GEN_PASS_DEF_PLANPIPES
+#include "tile/Transforms/Passes.h.inc"
+} // namespace mlir::tile
+
 using namespace mlir;
 using namespace mlir::tile;
-using namespace mlir::tile::lowering;
+
+namespace {
+/// What the planning of one kernel's pipes gathers and decides.
+struct PipePlanner {
+  KernelOp kernel;
+  const TargetInfo &target;
+  int64_t clusterSize = 1;
+  /// The pipe of each tensor copy's hand-off.
+  DenseMap<Operation *, Value> tmaPipes;
+  /// The decisions, per pipe, in the order of their first tensor copy.
+  llvm::MapVector<Value, PipePlanAttr> plans;
+
+  int64_t numThreads(Operation *op) { return getNumThreads(op, kernel); }
+};
+} // namespace
 
 /// The stage an scf.if guard of a pipelined loop (or a release) belongs
 /// to, or -1.
@@ -115,7 +137,7 @@ struct DeferredLoop {
 
 /// Checks one release of a pipe (see planDeferredRelease).
 static std::optional<DeferredLoop>
-checkDeferredRelease(LoweringContext &ctx, Value pipe,
+checkDeferredRelease(PipePlanner &ctx, Value pipe,
                      PipeConsumeReleaseOp release) {
   if (pipelineStage(release) < 0)
     return std::nullopt;
@@ -134,8 +156,8 @@ checkDeferredRelease(LoweringContext &ctx, Value pipe,
       return std::nullopt;
   }
   llvm::SmallPtrSet<Operation *, 4> tiles;
-  for (auto &[copy, handOff] : ctx.tmaHandOffs)
-    if (handOff.first == pipe)
+  for (auto &[copy, tmaPipe] : ctx.tmaPipes)
+    if (tmaPipe == pipe)
       tiles.insert(getRootAlloc(cast<CopyOp>(copy).getTarget()));
   DeferredLoop result{loop, {}, {}};
   bool ok = true;
@@ -173,18 +195,15 @@ checkDeferredRelease(LoweringContext &ctx, Value pipe,
   });
   if (!ok)
     return std::nullopt;
-  // The zero fills, and the original loop's upper bound (the pipelined loop
-  // runs to ub + (stages - 1) * step).
+  // The zero fills, and the iterations the pipelined loop runs beyond the
+  // original loop's (tile-inject-pipeline records them).
   for (Operation *acc : accumulators) {
     FillOp fill = findZeroFill(acc, loop);
     if (!fill)
       return std::nullopt;
     result.fills.push_back(fill);
   }
-  auto bound = loop.getUpperBound().getDefiningOp<arith::AddIOp>();
-  auto extra =
-      bound ? bound.getRhs().getDefiningOp<arith::MulIOp>() : arith::MulIOp();
-  if (!extra || extra.getLhs() != loop.getStep())
+  if (!loop->hasAttr(TileDialect::kPipelineDrainAttrName))
     return std::nullopt;
   return result;
 }
@@ -212,8 +231,7 @@ checkDeferredRelease(LoweringContext &ctx, Value pipe,
 /// When a loop advances the pipe's base (it runs again, or another loop
 /// continues its hand-offs), its last hand-off is released after the loop,
 /// once its MMAs are done: the producers of the next pass wait for it.
-static void planDeferredRelease(LoweringContext &ctx, Value pipe,
-                                BarrierPipe &entry) {
+static bool planDeferredRelease(PipePlanner &ctx, Value pipe) {
   SmallVector<DeferredLoop> loops;
   for (Operation *user : pipe.getUsers()) {
     auto release = dyn_cast<PipeConsumeReleaseOp>(user);
@@ -223,14 +241,13 @@ static void planDeferredRelease(LoweringContext &ctx, Value pipe,
     if (!loop || llvm::any_of(loops, [&](const DeferredLoop &other) {
           return other.loop == loop->loop;
         }))
-      return;
+      return false;
     loops.push_back(std::move(*loop));
   }
   if (loops.empty())
-    return;
-  entry.deferredRelease = true;
-  OpBuilder &b = ctx.b;
-  OpBuilder::InsertionGuard g(b);
+    return false;
+  OpBuilder b(ctx.kernel.getContext());
+  IntegerAttr inFlight = b.getI64IntegerAttr(1);
   for (DeferredLoop &deferred : loops) {
     scf::ForOp loop = deferred.loop;
     Location loc = loop.getLoc();
@@ -241,10 +258,9 @@ static void planDeferredRelease(LoweringContext &ctx, Value pipe,
     b.setInsertionPointToStart(loop.getBody());
     llvm::SmallPtrSet<Operation *, 4> overwritten;
     for (GemmOp gemm : deferred.gemms) {
-      if (!overwritten.insert(getRootAlloc(gemm.getC())).second) {
-        ctx.asyncGemms[gemm] = Value();
+      gemm.setMmaGroupsInFlightAttr(inFlight);
+      if (!overwritten.insert(getRootAlloc(gemm.getC())).second)
         continue;
-      }
       Value firstIt = arith::AddIOp::create(
           b, loc, loop.getLowerBound(),
           arith::MulIOp::create(
@@ -253,12 +269,21 @@ static void planDeferredRelease(LoweringContext &ctx, Value pipe,
                   b, loc,
                   b.getIntegerAttr(loop.getStep().getType(),
                                    pipelineStage(gemm->getParentOp())))));
-      ctx.asyncGemms[gemm] = arith::CmpIOp::create(
-          b, loc, arith::CmpIPredicate::ne, loop.getInductionVar(), firstIt);
+      gemm.getAccumulateMutable().assign(arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::ne, loop.getInductionVar(), firstIt));
     }
+    // After the loop (where the lowering waits for the MMAs in flight):
+    // the original loop's upper bound, ub - drain * step.
     b.setInsertionPointAfter(loop);
-    ctx.target.asyncMma()->emitMmaWait(b, loc, 0);
-    Value ub = loop.getUpperBound().getDefiningOp<arith::AddIOp>().getLhs();
+    int64_t drain =
+        loop->getAttrOfType<IntegerAttr>(TileDialect::kPipelineDrainAttrName)
+            .getInt();
+    Value ub = arith::SubIOp::create(
+        b, loc, loop.getUpperBound(),
+        arith::MulIOp::create(
+            b, loc, loop.getStep(),
+            arith::ConstantOp::create(
+                b, loc, b.getIntegerAttr(loop.getStep().getType(), drain))));
     Value empty =
         arith::CmpIOp::create(b, loc,
                               loop.getUnsignedCmp() ? arith::CmpIPredicate::uge
@@ -281,11 +306,12 @@ static void planDeferredRelease(LoweringContext &ctx, Value pipe,
       break;
     }
   }
+  return true;
 }
 
-/// Whether an op other than a wgmma reads a tile that a copy of `pipe`
-/// fills.
-static bool readByThreads(LoweringContext &ctx, Value pipe) {
+/// Whether an op other than an asynchronous MMA reads a tile that a copy of
+/// `pipe` fills.
+static bool readByThreads(PipePlanner &ctx, Value pipe) {
   llvm::SmallPtrSet<Operation *, 4> tiles;
   ctx.kernel.walk([&](CopyOp copy) {
     PipeProduceAcquireOp handOff = copy.getAsync() ? getHandOff(copy) : nullptr;
@@ -301,11 +327,12 @@ static bool readByThreads(LoweringContext &ctx, Value pipe) {
         !tiles.contains(getRootAlloc(copy.getSource())))
       return WalkResult::advance();
     auto gemm = dyn_cast<GemmOp>(op);
-    bool wgmma = gemm && gemm.getMmaAttr() &&
-                 gemm.getMmaAttr().getKind() == MmaKind::Wgmma;
+    bool asyncMma =
+        gemm && gemm.getMmaAttr() && ctx.target.isAsyncMma(gemm.getMmaAttr());
     for (Value operand : op->getOperands()) {
       AllocOp alloc = getRootAlloc(operand);
-      if (alloc && tiles.contains(alloc) && !(wgmma && operand != gemm.getC()))
+      if (alloc && tiles.contains(alloc) &&
+          !(asyncMma && operand != gemm.getC()))
         return WalkResult::interrupt();
     }
     return WalkResult::advance();
@@ -313,14 +340,22 @@ static bool readByThreads(LoweringContext &ctx, Value pipe) {
   return result.wasInterrupted();
 }
 
-LogicalResult mlir::tile::lowering::planBarrierPipes(LoweringContext &ctx) {
+/// Plans the pipes of one kernel that tensor copies fill and have no plan
+/// yet.
+static LogicalResult planKernel(PipePlanner &ctx) {
+  // What one plan holds while it is made.
+  struct Entry {
+    int64_t full = 0, empty = 0, engineThreads = 0;
+    bool perThread = false, deferred = false, cluster = false;
+  };
+  llvm::MapVector<Value, Entry> entries;
   // Tensor copies per hand-off (per produce_acquire): each arrives once on
   // the slot's full barrier.
   llvm::MapVector<Operation *, int64_t> copiesPerHandOff;
   WalkResult result = ctx.kernel.walk([&](CopyOp copy) {
     if (!copy.getTma())
       return WalkResult::advance();
-    if (!ctx.tensorCopies) {
+    if (!ctx.target.tensorCopies()) {
       copy.emitOpError("is a tensor copy (tma), which needs a chip with "
                        "tensor copies; ")
           << ctx.target.getChipName() << " has none";
@@ -333,9 +368,16 @@ LogicalResult mlir::tile::lowering::planBarrierPipes(LoweringContext &ctx) {
       return WalkResult::interrupt();
     }
     Value pipe = handOff.getPipe();
-    ctx.tmaHandOffs[copy] = {pipe, handOff.getSeq()};
-    BarrierPipe &entry = ctx.barrierPipes[pipe];
-    entry.slots = cast<PipeType>(pipe.getType()).getSlots();
+    auto create = pipe.getDefiningOp<PipeCreateOp>();
+    if (!create) {
+      copy.emitOpError("fills a pipe that no tile.pipe.create of the kernel "
+                       "makes");
+      return WalkResult::interrupt();
+    }
+    ctx.tmaPipes[copy] = pipe;
+    if (create.getPlanAttr())
+      return WalkResult::advance();
+    entries[pipe];
     ++copiesPerHandOff[handOff];
     return WalkResult::advance();
   });
@@ -348,7 +390,7 @@ LogicalResult mlir::tile::lowering::planBarrierPipes(LoweringContext &ctx) {
   result = ctx.kernel.walk([&](CopyOp copy) {
     PipeProduceAcquireOp handOff =
         copy.getAsync() && !copy.getTma() ? getHandOff(copy) : nullptr;
-    if (!handOff || !ctx.barrierPipes.contains(handOff.getPipe()))
+    if (!handOff || !entries.contains(handOff.getPipe()))
       return WalkResult::advance();
     PipeProduceCommitOp commit = getCommit(copy);
     int64_t threads = ctx.numThreads(copy);
@@ -370,16 +412,15 @@ LogicalResult mlir::tile::lowering::planBarrierPipes(LoweringContext &ctx) {
   llvm::DenseMap<Value, Operation *> firstHandOff;
   for (auto [op, copies] : copiesPerHandOff) {
     auto handOff = cast<PipeProduceAcquireOp>(op);
-    BarrierPipe &entry = ctx.barrierPipes[handOff.getPipe()];
+    Entry &entry = entries[handOff.getPipe()];
     int64_t threads = engineThreads.lookup(op);
     auto [it, inserted] = firstHandOff.try_emplace(handOff.getPipe(), op);
     if (inserted) {
-      entry.fullArrivals = copies + threads;
+      entry.full = copies + threads;
       entry.engineThreads = threads;
       continue;
     }
-    if (entry.fullArrivals != copies + threads ||
-        entry.engineThreads != threads) {
+    if (entry.full != copies + threads || entry.engineThreads != threads) {
       auto describe = [](int64_t copies, int64_t threads) {
         std::string what = std::to_string(copies) + " tensor copies";
         if (threads)
@@ -391,14 +432,13 @@ LogicalResult mlir::tile::lowering::planBarrierPipes(LoweringContext &ctx) {
           handOff.emitOpError("fills its slot with ")
           << describe(copies, threads)
           << ", but another hand-off of the pipe with "
-          << describe(entry.fullArrivals - entry.engineThreads,
-                      entry.engineThreads)
+          << describe(entry.full - entry.engineThreads, entry.engineThreads)
           << ": a pipe's barriers expect as many arrivals per hand-off";
       diag.attachNote(it->second->getLoc()) << "the other hand-off";
       return failure();
     }
   }
-  for (auto &[pipe, entry] : ctx.barrierPipes) {
+  for (auto &[pipe, entry] : entries) {
     // One arrival per warp that releases the slot: the warps of the union
     // of the tile.ws regions holding a release (two consumer regions [1]
     // and [2] both release: 8 warps), or every warp of the kernel when a
@@ -426,26 +466,46 @@ LogicalResult mlir::tile::lowering::planBarrierPipes(LoweringContext &ctx) {
             ? ctx.numThreads(ctx.kernel)
             : static_cast<int64_t>(turns ? regionGroups : groups.size()) *
                   ctx.target.getWarpgroupSize();
-    entry.emptyArrivals = consumers / ctx.target.getWarpSize();
-    planDeferredRelease(ctx, pipe, entry);
+    entry.empty = consumers / ctx.target.getWarpSize();
+    entry.deferred = planDeferredRelease(ctx, pipe);
     // Slots read by threads (ldmatrix, loads) are released by every
     // consumer thread after its own reads. One lane per warp after a warp
     // barrier would do by the memory model, but compute-sanitizer's
-    // racecheck does not follow a warp barrier into an mbarrier arrival
-    // (run 34), and it should verify these kernels. Slots only wgmma reads
-    // keep one arrival per warp, after the wgmma wait.
+    // racecheck does not follow a warp barrier into an mbarrier arrival,
+    // and it should verify these kernels. Slots only asynchronous MMAs
+    // read keep one arrival per warp, after the MMAs' wait.
     if (readByThreads(ctx, pipe)) {
-      entry.threadRelease = true;
-      entry.emptyArrivals = consumers;
+      entry.perThread = true;
+      entry.empty = consumers;
     }
     // Multicast copies write the slot in every block of the cluster: its
     // release counts the consumers of all of them.
-    for (auto &[copy, handOff] : ctx.tmaHandOffs)
-      if (handOff.first == pipe &&
-          copy->hasAttr(TileDialect::kMulticastAttrName))
-        entry.clusterRelease = ctx.clusterSize > 1;
-    if (entry.clusterRelease)
-      entry.emptyArrivals *= ctx.clusterSize;
+    for (auto &[copy, tmaPipe] : ctx.tmaPipes)
+      if (tmaPipe == pipe && copy->hasAttr(TileDialect::kMulticastAttrName))
+        entry.cluster = ctx.clusterSize > 1;
+    if (entry.cluster)
+      entry.empty *= ctx.clusterSize;
+    pipe.getDefiningOp<PipeCreateOp>().setPlanAttr(PipePlanAttr::get(
+        ctx.kernel.getContext(), entry.full, entry.empty, entry.engineThreads,
+        entry.perThread, entry.deferred, entry.cluster));
   }
   return success();
 }
+
+namespace {
+struct PlanPipesPass : public tile::impl::PlanPipesBase<PlanPipesPass> {
+  void runOnOperation() override {
+    WalkResult result = getOperation().walk([&](KernelOp kernel) {
+      std::unique_ptr<TargetInfo> target = getTargetInfo(kernel);
+      PipePlanner planner{kernel, *target, 1, {}, {}};
+      if (auto cluster =
+              kernel->getAttrOfType<IntegerAttr>(TileDialect::kClusterAttrName))
+        planner.clusterSize = cluster.getInt();
+      return failed(planKernel(planner)) ? WalkResult::interrupt()
+                                         : WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,60 @@
+// RUN: tile-opt %s -split-input-file -tile-layout-inference -tile-insert-barriers -tile-lower-ops -verify-diagnostics
+
+// What the barriers of a pipe of tensor copies count is tile-plan-pipes'
+// decision, in the IR (the pipe's plan): lowering such a pipe without one
+// is an error.
+!g = memref<?x?xf16>
+!sA = memref<128x64xf16, #gpu.address_space<workgroup>>
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  func.func @unplanned(%A: !g, %s: index) {
+    %c0 = arith.constant 0 : index
+    tile.kernel @k blocks(%bx) in [1] threads(128) {
+      %p = tile.pipe.create : !tile.pipe<2>
+      %as = tile.alloc {alignment = 1024 : i64, layout = #tile.shared<swizzle = 128>} : !sA
+      tile.pipe.produce_acquire %p[%s] : !tile.pipe<2>
+      // expected-error @below {{'tile.copy' op fills a pipe without a plan for its barriers: run tile-plan-pipes before tile-lower-ops}}
+      tile.copy async tma %A[%c0, %c0], %as : !g to !sA
+      tile.pipe.produce_commit %p[%s] : !tile.pipe<2>
+    }
+    return
+  }
+}
+
+// -----
+
+// A plan that releases across a cluster in a kernel without clusters.
+!g = memref<?x?xf16>
+!sA = memref<128x64xf16, #gpu.address_space<workgroup>>
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  func.func @cluster_plan_without_cluster(%A: !g, %s: index) {
+    %c0 = arith.constant 0 : index
+    tile.kernel @k blocks(%bx) in [1] threads(128) {
+      // expected-error @below {{'tile.pipe.create' op plans releases across a cluster, but the kernel does not run in clusters}}
+      %p = tile.pipe.create plan <full = 1, empty = 8, cluster> : !tile.pipe<2>
+      %as = tile.alloc {alignment = 1024 : i64, layout = #tile.shared<swizzle = 128>} : !sA
+      tile.pipe.produce_acquire %p[%s] : !tile.pipe<2>
+      tile.copy async tma %A[%c0, %c0], %as : !g to !sA
+      tile.pipe.produce_commit %p[%s] : !tile.pipe<2>
+    }
+    return
+  }
+}
+
+// -----
+
+// A gemm left with MMA groups in flight (by hand) on an MMA that is not
+// asynchronous.
+!s = memref<64x32xf16, #gpu.address_space<workgroup>>
+!f = memref<64x64xf32, #tile.mem<fragment>>
+module attributes {tile.target = #tile.target<"sm_80">} {
+  func.func @in_flight_mma_sync() {
+    tile.kernel @k blocks(%bx) in [1] threads(128) {
+      %a = tile.alloc : !s
+      %b = tile.alloc : !s
+      %c = tile.alloc : !f
+      // expected-error @below {{'tile.gemm' op leaves MMA groups in flight or accumulates on a condition, which needs an asynchronous MMA; mma_sync is not one}}
+      tile.gemm %a, %b, %c transpose_b {mma_groups_in_flight = 1 : i64} : !s, !s, !f
+    }
+    return
+  }
+}

@@ -1,0 +1,193 @@
+// RUN: tile-opt %s -split-input-file -tile-plan-pipes | FileCheck %s
+// RUN: tile-opt %s -split-input-file -tile-plan-pipes -tile-plan-pipes | FileCheck %s
+// RUN: tile-opt %examples/gemm.mlir --tile-attach-target=chip=sm_90a --tile-launch-order --tile-persistent-blocks --tile-specialize-bounds --tile-pipeline-planning --tile-inject-pipeline --tile-register-prefetch --tile-layout-inference --tile-select-tma --tile-warp-specialize --tile-insert-barriers --tile-plan-pipes | FileCheck %s --check-prefix=GEMM
+// RUN: tile-opt %examples/gemm.mlir --tile-attach-target=chip=sm_90a --tile-launch-order --tile-persistent-blocks=clusters=true --tile-specialize-bounds --tile-pipeline-planning --tile-inject-pipeline --tile-register-prefetch --tile-layout-inference --tile-select-tma --tile-warp-specialize --tile-insert-barriers --tile-plan-pipes | FileCheck %s --check-prefix=CLUSTER
+// RUN: tile-opt %examples/flash_attention.mlir --tile-attach-target=chip=sm_90a --tile-launch-order --tile-persistent-blocks --tile-specialize-bounds --tile-pipeline-planning --tile-inject-pipeline --tile-register-prefetch --tile-layout-inference --tile-select-tma --tile-warp-specialize --tile-insert-barriers --tile-plan-pipes | FileCheck %s --check-prefix=FA
+
+// The decisions of tile-plan-pipes on the examples, compiled for sm_90a as
+// tile-to-nvvm does up to this pass.
+//
+// The GEMM's tensor-copy kernel: A and B tiles fill each slot (two tensor
+// copies: full = 2); the consumer warpgroups [0, 1] release it (8 warps);
+// only wgmma reads the slots, and the loop qualifies for the deferred
+// release: the gemm leaves its wgmma group in flight and overwrites the
+// accumulator on its first iteration (the zero fill moved after the loop,
+// for a loop that runs none). The kernel without tensor copies gets no plan.
+// GEMM-LABEL: tile.kernel @gemm_kernel_tma
+// GEMM: tile.pipe.create plan <full = 2, empty = 8, deferred> : <4>
+// GEMM: tile.ws [0, 1] registers(232) attributes {barrier = 1 : i64} {
+// GEMM: %[[FIRST:.*]] = arith.cmpi ne, %{{.*}}, %{{.*}} : index
+// GEMM: tile.gemm {{.*}} accumulate(%[[FIRST]]) {{.*}}mma_groups_in_flight = 1 : i64
+// GEMM: } {tile.pipeline_drain = 3 : i64}
+// GEMM: %[[DRAIN:.*]] = arith.constant 3 : index
+// GEMM: %[[EXTRA:.*]] = arith.muli %{{.*}}, %[[DRAIN]] : index
+// GEMM: %[[UB:.*]] = arith.subi %{{.*}}, %[[EXTRA]] : index
+// GEMM: %[[NONE:.*]] = arith.cmpi sge, %{{.*}}, %[[UB]] : index
+// GEMM: scf.if %[[NONE]] {
+// GEMM-NEXT: tile.fill
+// GEMM-LABEL: tile.kernel @gemm_kernel blocks
+// GEMM: tile.pipe.create : <4>
+//
+// In clusters of two blocks, B is multicast: each release counts the
+// consumer warps of both blocks (16).
+// CLUSTER-LABEL: tile.kernel @gemm_kernel_tma
+// CLUSTER: tile.pipe.create plan <full = 2, empty = 16, deferred, cluster> : <4>
+//
+// FlashAttention's K and V pipes: one tensor copy per hand-off each, read by
+// wgmma only, released by the 8 consumer warps. P V reads P from registers
+// (wgmma's RS form): no release is deferred.
+// FA-LABEL: tile.kernel @flash_attention_fwd_kernel_tma
+// FA: tile.pipe.create plan <full = 2, empty = 8> : <2>
+// FA: tile.pipe.create plan <full = 2, empty = 8> : <2>
+// FA-NOT: mma_groups_in_flight
+// FA-LABEL: tile.kernel @flash_attention_fwd_kernel blocks
+
+!g = memref<?x?xf16>
+!s = memref<2x64x32xf16, #gpu.address_space<workgroup>>
+!v = memref<64x32xf16, strided<[32, 1], offset: ?>, #gpu.address_space<workgroup>>
+!f = memref<64x32xf16, #tile.mem<fragment>>
+
+// A tensor copy and a copy-engine copy fill each slot: full counts the
+// tensor copy and the 128 threads of the copy-engine copy
+// (engine_threads). The block's threads read the slot themselves (a copy to
+// registers): each of the 128 releases it after its own reads (per_thread).
+// CHECK-LABEL: func.func @threads_read
+// CHECK: tile.pipe.create plan <full = 129, empty = 128, engine_threads = 128, per_thread> : <2>
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  func.func @threads_read(%A: !g, %n: index) {
+    tile.kernel @k blocks(%bx) in [1] threads(128) {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %pipe = tile.pipe.create : <2>
+      %a = tile.alloc : !s
+      %b = tile.alloc : !s
+      %f = tile.alloc : !f
+      scf.for %k = %c0 to %n step %c1 {
+        %slot = arith.remui %k, %c2 : index
+        %va = memref.subview %a[%slot, 0, 0] [1, 64, 32] [1, 1, 1] : !s to !v
+        %vb = memref.subview %b[%slot, 0, 0] [1, 64, 32] [1, 1, 1] : !s to !v
+        tile.pipe.produce_acquire %pipe[%k] : <2>
+        tile.copy async tma %A[%c0, %k], %va : !g to !v
+        tile.copy async %A[%c0, %k], %vb : !g to !v
+        tile.pipe.produce_commit %pipe[%k] : <2>
+        tile.pipe.consume_wait %pipe[%k] in_flight(0) : <2>
+        tile.copy %va, %f : !v to !f
+        tile.pipe.consume_release %pipe[%k] : <2>
+      }
+    }
+    return
+  }
+}
+
+// -----
+
+!g = memref<?x?xf16>
+!s = memref<2x64x32xf16, #gpu.address_space<workgroup>>
+!v = memref<64x32xf16, strided<[32, 1], offset: ?>, #gpu.address_space<workgroup>>
+!f = memref<64x32xf16, #tile.mem<fragment>>
+
+// Two consumer regions release the pipe: one arrival per warp of both (8).
+// Regions that take the tiles in turn (tile.alternate_tiles) release the
+// slots of their own tiles only: the warps of one region (4).
+// CHECK-LABEL: func.func @two_regions
+// CHECK: tile.pipe.create plan <full = 1, empty = 8> : <2>
+// CHECK-LABEL: func.func @alternate
+// CHECK: tile.pipe.create plan <full = 1, empty = 4> : <2>
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  func.func @two_regions(%A: !g, %n: index) {
+    tile.kernel @k blocks(%bx) in [1] threads(384) {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %pipe = tile.pipe.create : <2>
+      %a = tile.alloc : !s
+      tile.ws [0] {
+        scf.for %k = %c0 to %n step %c1 {
+          %va = memref.subview %a[%k, 0, 0] [1, 64, 32] [1, 1, 1] : !s to !v
+          tile.pipe.produce_acquire %pipe[%k] : <2>
+          tile.copy async tma %A[%c0, %k], %va : !g to !v
+          tile.pipe.produce_commit %pipe[%k] : <2>
+        }
+      }
+      tile.ws [1] {
+        scf.for %k = %c0 to %n step %c1 {
+          tile.pipe.consume_wait %pipe[%k] in_flight(0) : <2>
+          tile.pipe.consume_release %pipe[%k] : <2>
+        }
+      }
+      tile.ws [2] {
+        scf.for %k = %c0 to %n step %c1 {
+          tile.pipe.consume_wait %pipe[%k] in_flight(0) : <2>
+          tile.pipe.consume_release %pipe[%k] : <2>
+        }
+      }
+    }
+    return
+  }
+  func.func @alternate(%A: !g, %n: index) {
+    tile.kernel @k blocks(%bx) in [1] threads(384) attributes {tile.alternate_tiles = true} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %pipe = tile.pipe.create : <2>
+      %a = tile.alloc : !s
+      tile.ws [0] {
+        scf.for %k = %c0 to %n step %c1 {
+          %va = memref.subview %a[%k, 0, 0] [1, 64, 32] [1, 1, 1] : !s to !v
+          tile.pipe.produce_acquire %pipe[%k] : <2>
+          tile.copy async tma %A[%c0, %k], %va : !g to !v
+          tile.pipe.produce_commit %pipe[%k] : <2>
+        }
+      }
+      tile.ws [1] {
+        scf.for %k = %c0 to %n step %c1 {
+          tile.pipe.consume_wait %pipe[%k] in_flight(0) : <2>
+          tile.pipe.consume_release %pipe[%k] : <2>
+        }
+      }
+      tile.ws [2] {
+        scf.for %k = %c0 to %n step %c1 {
+          tile.pipe.consume_wait %pipe[%k] in_flight(0) : <2>
+          tile.pipe.consume_release %pipe[%k] : <2>
+        }
+      }
+    }
+    return
+  }
+}
+
+// -----
+
+!g = memref<?x?xf16>
+!s = memref<2x64x32xf16, #gpu.address_space<workgroup>>
+!v = memref<64x32xf16, strided<[32, 1], offset: ?>, #gpu.address_space<workgroup>>
+
+// A plan already written (by hand, or by an earlier run) is kept; a pipe of
+// copy-engine copies only needs none.
+// CHECK-LABEL: func.func @kept
+// CHECK: tile.pipe.create plan <full = 1, empty = 2> : <2>
+// CHECK: tile.pipe.create : <2>
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  func.func @kept(%A: !g, %n: index) {
+    tile.kernel @k blocks(%bx) in [1] threads(128) {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %pipe = tile.pipe.create plan <full = 1, empty = 2> : <2>
+      %other = tile.pipe.create : <2>
+      %a = tile.alloc : !s
+      scf.for %k = %c0 to %n step %c1 {
+        %va = memref.subview %a[%k, 0, 0] [1, 64, 32] [1, 1, 1] : !s to !v
+        tile.pipe.produce_acquire %pipe[%k] : <2>
+        tile.copy async tma %A[%c0, %k], %va : !g to !v
+        tile.pipe.produce_commit %pipe[%k] : <2>
+        tile.pipe.consume_wait %pipe[%k] in_flight(0) : <2>
+        tile.pipe.consume_release %pipe[%k] : <2>
+        tile.pipe.produce_acquire %other[%k] : <2>
+        tile.copy async %A[%c0, %k], %va : !g to !v
+        tile.pipe.produce_commit %other[%k] : <2>
+        tile.pipe.consume_wait %other[%k] in_flight(0) : <2>
+        tile.pipe.consume_release %other[%k] : <2>
+      }
+    }
+    return
+  }
+}
