@@ -353,7 +353,8 @@ MlirOperation tileReduceOpCreate(MlirLocation loc, TileReduceKind kind,
     return MlirOperation{nullptr};
   }
   return wrap(ReduceOp::create(builder, location, static_cast<ReduceKind>(kind),
-                               *from, *to, static_cast<uint64_t>(dim), clear)
+                               *from, *to, /*scratch=*/Value(),
+                               static_cast<uint64_t>(dim), clear)
                   .getOperation());
 }
 

@@ -26,8 +26,19 @@ static bool isNumeric(Type type) {
   return isa<FloatType, IntegerType, IndexType>(type);
 }
 
+/// A scratch tile, where an op has one, lives in shared memory.
+static LogicalResult verifyScratch(Operation *op, Value scratch) {
+  if (!scratch)
+    return success();
+  auto type = cast<MemRefType>(scratch.getType());
+  if (getMemoryKind(type) != MemoryKind::Shared)
+    return emitMemoryKindError(op, "scratch tile", type, "shared");
+  return success();
+}
+
 LogicalResult CopyOp::verify() {
-  if (failed(detail::verifyInKernel(*this)))
+  if (failed(detail::verifyInKernel(*this)) ||
+      failed(verifyScratch(*this, getScratch())))
     return failure();
   MemRefType srcType = getSourceType(), dstType = getTargetType();
   MemoryKind srcKind = getMemoryKind(srcType), dstKind = getMemoryKind(dstType);
@@ -239,7 +250,8 @@ LogicalResult FillOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult ReduceOp::verify() {
-  if (failed(detail::verifyInKernel(*this)))
+  if (failed(detail::verifyInKernel(*this)) ||
+      failed(verifyScratch(*this, getScratch())))
     return failure();
   auto srcType = cast<MemRefType>(getSource().getType());
   auto dstType = cast<MemRefType>(getTarget().getType());

@@ -122,6 +122,7 @@ void mlir::tile::pipelines::addTileLevelPasses(
   pm.addPass(createCheckResources());
   pm.addPass(createInsertBarriers());
   pm.addPass(createPlanPipes());
+  pm.addPass(createAllocateScratch());
   pm.addPass(createLowerOps());
   pm.addPass(createConvertTileToGPU());
   pm.addPass(createCanonicalizerPass());

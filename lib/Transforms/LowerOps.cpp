@@ -68,70 +68,23 @@ static LogicalResult checkLayouts(KernelOp kernel) {
   return failure(result.wasInterrupted());
 }
 
-static void allocateScratch(LoweringContext &ctx) {
-  KernelOp kernel = ctx.kernel;
-  OpBuilder &b = ctx.b;
-  // Scratch shared memory for fragment-to-fragment conversions and
-  // cross-warp reductions, allocated like any other shared tile.
-  Block &body = kernel.getBody().front();
-  MLIRContext *mlirCtx = kernel.getContext();
-  Attribute space = getMemorySpaceAttr(mlirCtx, MemoryKind::Shared);
-  auto makeScratch = [&](Operation *op, ArrayRef<int64_t> shape,
-                         Type elementType) {
-    b.setInsertionPointToStart(&body);
-    auto type =
-        MemRefType::get(shape, elementType, MemRefLayoutAttrInterface(), space);
-    auto alloc = AllocOp::create(b, op->getLoc(), type);
-    alloc.setLayoutAttr(SharedLayoutAttr::get(mlirCtx, 0, 0));
-    alloc.setAlignmentAttr(b.getI64IntegerAttr(16));
-    ctx.scratch[op] = alloc.getResult();
-  };
-  // Staging buffers of tensor stores: column panels of 128 bytes, swizzled
-  // as the tensor map reads them (not scratch: the copy engine reads them
-  // after the copy).
-  kernel.walk([&](CopyOp copy) {
-    int64_t buffers = getTmaStoreBuffers(copy);
-    if (buffers <= 0)
-      return;
-    // After the kernel's tiles, where tile-select-tma counted it.
-    b.setInsertionPointToStart(&body);
-    for (auto tile : body.getOps<AllocOp>())
-      b.setInsertionPointAfter(tile);
-    Type elt = copy.getTargetType().getElementType();
-    int64_t panelBytes = getTmaStorePanelBytes(copy);
-    int64_t panelCols = panelBytes * 8 / elt.getIntOrFloatBitWidth();
-    auto type = MemRefType::get(
-        {copy.getSourceType().getShape()[0], buffers * panelCols}, elt,
-        MemRefLayoutAttrInterface(), space);
-    auto alloc = AllocOp::create(b, copy.getLoc(), type);
-    alloc.setLayoutAttr(
-        SharedLayoutAttr::get(mlirCtx, panelBytes, 0, /*unit=*/16));
-    alloc.setAlignmentAttr(b.getI64IntegerAttr(1024));
-    ctx.storeStaging[copy] = alloc.getResult();
-  });
-  kernel.walk([&](Operation *op) {
+/// The scratch tiles tile-allocate-scratch gave ops (their `scratch`
+/// operands): staging buffers of tensor stores, conversion and reduction
+/// scratch.
+static void collectScratch(LoweringContext &ctx) {
+  ctx.kernel.walk([&](Operation *op) {
+    Value scratch;
     if (auto copy = dyn_cast<CopyOp>(op)) {
-      auto src = copy.getSource().getDefiningOp<AllocOp>();
-      auto dst = copy.getTarget().getDefiningOp<AllocOp>();
-      if (src && dst && getMemoryKind(src.getType()) == MemoryKind::Fragment &&
-          getMemoryKind(dst.getType()) == MemoryKind::Fragment &&
-          src.getLayoutAttr() != dst.getLayoutAttr())
-        makeScratch(op, src.getType().getShape(),
-                    src.getType().getElementType());
-    }
-    if (auto reduce = dyn_cast<ReduceOp>(op)) {
-      auto src = reduce.getSource().getDefiningOp<AllocOp>();
-      if (!src)
+      scratch = copy.getScratch();
+      if (scratch && getTmaStoreBuffers(copy) > 0) {
+        ctx.storeStaging[copy] = scratch;
         return;
-      auto layout = dyn_cast_or_null<LinearLayoutAttr>(src.getLayoutAttr());
-      if (!layout || !reducesAcrossWarps(reduce, layout.getLinearLayout()))
-        return;
-      // One partial per thread and target register.
-      LinearLayout dst = layout.getLinearLayout().projectOut(reduce.getDim());
-      int64_t threads = ctx.numThreads(reduce);
-      makeScratch(op, {threads * dst.getRegistersPerThread()},
-                  src.getType().getElementType());
+      }
+    } else if (auto reduce = dyn_cast<ReduceOp>(op)) {
+      scratch = reduce.getScratch();
     }
+    if (scratch)
+      ctx.scratch[op] = scratch;
   });
 }
 
@@ -402,7 +355,7 @@ static LogicalResult lowerKernel(KernelOp kernel) {
                               "writes yet: run tile-insert-barriers before "
                               "tile-lower-ops");
   kernel->removeAttr(TileDialect::kSynchronizedAttrName);
-  allocateScratch(ctx);
+  collectScratch(ctx);
   planProxyFences(ctx);
   if (failed(checkBarrierIds(kernel, *target)) ||
       failed(collectBarrierPipes(ctx)) || failed(checkPipes(ctx)) ||

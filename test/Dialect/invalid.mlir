@@ -897,7 +897,7 @@ func.func @copy_tensor_operand(%t: tensor<128x32xf16>) {
   tile.kernel @k blocks(%bx) in [1] threads(128) {
     %s = tile.alloc : memref<128x32xf16, #gpu.address_space<workgroup>>
     // expected-error @+1 {{'tile.copy' op operand #0 must be memref of any type values, but got 'tensor<128x32xf16>'}}
-    "tile.copy"(%t, %s) <{operandSegmentSizes = array<i32: 1, 0, 1, 0>}> : (tensor<128x32xf16>, memref<128x32xf16, #gpu.address_space<workgroup>>) -> ()
+    "tile.copy"(%t, %s) <{operandSegmentSizes = array<i32: 1, 0, 1, 0, 0>}> : (tensor<128x32xf16>, memref<128x32xf16, #gpu.address_space<workgroup>>) -> ()
   }
   return
 }
@@ -2580,5 +2580,18 @@ func.func @pipeline_drain_negative(%n: index) {
   // expected-error @+1 {{'tile.pipeline_drain' must be a non-negative integer}}
   scf.for %i = %c0 to %n step %c1 {
   } {tile.pipeline_drain = -1 : i64}
+  return
+}
+
+// -----
+
+// CopyOp::verify / ReduceOp::verify: a scratch tile lives in shared memory.
+func.func @scratch_not_shared() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %x = tile.alloc : memref<64x64xf16, #tile.mem<fragment>>
+    %y = tile.alloc : memref<64x64xf16, #tile.mem<fragment>>
+    // expected-error @+1 {{'tile.copy' op scratch tile must be in shared memory, got fragment memory}}
+    tile.copy %x, %y scratch(%y : memref<64x64xf16, #tile.mem<fragment>>) : memref<64x64xf16, #tile.mem<fragment>> to memref<64x64xf16, #tile.mem<fragment>>
+  }
   return
 }

@@ -318,6 +318,11 @@ func.func @gemm_f16() {
     tile.gemm %a, %b, %c policy <full_col> : !sA, !sB, !fC
     // CHECK: tile.gemm %[[A]], %[[B]], %[[C]] clear_accum : memref<128x32xf16, #gpu.address_space<workgroup>>, memref<32x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.mem<fragment>>
     tile.gemm %a, %b, %c clear_accum : !sA, !sB, !fC
+    // A conversion's scratch tile.
+    // CHECK: %[[S:.*]] = tile.alloc : memref<128x128xf32, #gpu.address_space<workgroup>>
+    // CHECK: tile.copy %[[C]], %[[C]] scratch(%[[S]] : memref<128x128xf32, #gpu.address_space<workgroup>>) : memref<128x128xf32, #tile.mem<fragment>> to memref<128x128xf32, #tile.mem<fragment>>
+    %scratch = tile.alloc : memref<128x128xf32, #gpu.address_space<workgroup>>
+    tile.copy %c, %c scratch(%scratch : memref<128x128xf32, #gpu.address_space<workgroup>>) : !fC to !fC
     // Accumulation on a condition, with MMA groups left in flight.
     // CHECK: %[[P:.*]] = arith.constant true
     // CHECK: tile.gemm %[[A]], %[[B]], %[[C]] accumulate(%[[P]]) {mma_groups_in_flight = 1 : i64} : memref<128x32xf16, #gpu.address_space<workgroup>>, memref<32x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.mem<fragment>>

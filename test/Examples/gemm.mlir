@@ -67,12 +67,12 @@
 // GENERIC:     "tile.fill"(
 // GENERIC:     "scf.for"(
 // GENERIC:     "tile.copy"(
-// GENERIC-SAME:  operandSegmentSizes = array<i32: 1, 2, 1, 0>
+// GENERIC-SAME:  operandSegmentSizes = array<i32: 1, 2, 1, 0, 0>
 // GENERIC:     "tile.gemm"(
 // GENERIC-SAME:  policy = #tile.warp_policy<square>
 // GENERIC:     {tile.num_stages = 4 : i64}
 // GENERIC:     "tile.copy"(
-// GENERIC-SAME:  operandSegmentSizes = array<i32: 1, 0, 1, 2>
+// GENERIC-SAME:  operandSegmentSizes = array<i32: 1, 0, 1, 2, 0>
 // GENERIC:     "tile.yield"() : () -> ()
 
 // RES: tile.kernel @gemm_kernel

@@ -58,3 +58,38 @@ module attributes {tile.target = #tile.target<"sm_80">} {
     return
   }
 }
+
+// -----
+
+// The shared tiles ops exchange data through are tile-allocate-scratch's,
+// in the IR (the ops' scratch operands): a conversion between register
+// layouts without one is an error.
+!f = memref<128x128xf16, #tile.mem<fragment>>
+module attributes {tile.target = #tile.target<"gfx942">} {
+  func.func @conversion_without_scratch() {
+    tile.kernel @k blocks(%bx) in [1] threads(256) {
+      %x = tile.alloc {layout = #tile.linear<[128, 128], register = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32]], lane = [[0, 64], [1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0]]>} : !f
+      %y = tile.alloc {layout = #tile.linear<[128, 128], register = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0]], lane = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32]], warp = [[0, 64], [64, 0]]>} : !f
+      // expected-error @below {{'tile.copy' op converts between register layouts through shared memory but has no scratch tile: run tile-allocate-scratch before tile-lower-ops}}
+      tile.copy %x, %y : !f to !f
+    }
+    return
+  }
+}
+
+// -----
+
+// The same for a reduction across warps.
+!f = memref<128x128xf16, #tile.mem<fragment>>
+!r = memref<128xf16, #tile.mem<fragment>>
+module attributes {tile.target = #tile.target<"gfx942">} {
+  func.func @reduce_without_scratch() {
+    tile.kernel @k blocks(%bx) in [1] threads(256) {
+      %x = tile.alloc {layout = #tile.linear<[128, 128], register = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32]], lane = [[0, 64], [1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0]]>} : !f
+      %r = tile.alloc : !r
+      // expected-error @below {{'tile.reduce' op reduces across warps through shared memory but has no scratch tile: run tile-allocate-scratch before tile-lower-ops}}
+      tile.reduce <sum> %x, %r dim 0 clear : !f to !r
+    }
+    return
+  }
+}

@@ -489,6 +489,29 @@ def PlanPipes : Pass<"tile-plan-pipes", "ModuleOp"> {
                            "::mlir::tile::TileDialect"];
 }
 
+def AllocateScratch : Pass<"tile-allocate-scratch", "ModuleOp"> {
+  let summary = "Allocate the shared tiles ops exchange data through";
+  let description = [{
+    Runs after `tile-layout-inference` and `tile-warp-specialize`, before
+    `tile-lower-ops`. Some tile ops need shared memory beyond their
+    operands; this pass allocates it as explicit `tile.alloc`s at the top
+    of the kernel and passes each to its op as the `scratch` operand:
+
+    * a `tile.copy` between register tiles of different layouts: a
+      row-major tile of the source's shape;
+    * a `tile.reduce` whose layout spreads the reduced dimension over
+      several warps: one element per thread and target register;
+    * a tensor store (`tile.tma_store = n`): n staging buffers of column
+      panels (128 bytes or less, swizzled as the tensor map reads them).
+
+    Ops that have a scratch tile already keep it. `tile-lower-ops` requires
+    the scratch where it needs one, and may place a conversion's scratch in
+    the storage of a tile that is dead there when the kernel would not fit
+    its shared memory otherwise.
+  }];
+  let dependentDialects = ["::mlir::tile::TileDialect"];
+}
+
 def LowerOps : Pass<"tile-lower-ops", "ModuleOp"> {
   let summary = "Lower block-cooperative tile ops to per-thread code";
   let description = [{

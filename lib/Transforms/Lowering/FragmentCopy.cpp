@@ -243,7 +243,9 @@ LogicalResult FragmentCopy::copyFragmentFragment() {
   // Different layouts: through shared memory (row-major scratch tile).
   Value scratchTile = ctx.scratch.lookup(op);
   if (!scratchTile)
-    return op.emitOpError("no scratch buffer for a layout conversion");
+    return op.emitOpError("converts between register layouts through shared "
+                          "memory but has no scratch tile: run "
+                          "tile-allocate-scratch before tile-lower-ops");
   SharedRef ref{&ctx.shared[scratchTile], idx(0), src->type.getShape()};
   Value tid = ctx.threadId(op);
   ArrayRef<int64_t> shape = src->type.getShape();

@@ -43,7 +43,8 @@ BarrierScope LoweringContext::barrierScope(Operation *op) {
   auto ws = op->getParentOfType<WsOp>();
   if (!ws)
     return {};
-  return {ws.getBarrier().value_or(0), ws.getNumThreads()};
+  return {static_cast<int64_t>(ws.getBarrier().value_or(0)),
+          ws.getNumThreads()};
 }
 
 SmallVector<Value>

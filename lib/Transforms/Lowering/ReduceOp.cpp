@@ -107,7 +107,9 @@ LogicalResult mlir::tile::lowering::lowerReduce(LoweringContext &ctx,
   if (!warpBits.empty()) {
     Value scratchTile = ctx.scratch.lookup(op);
     if (!scratchTile)
-      return op.emitOpError("no scratch buffer for a cross-warp reduction");
+      return op.emitOpError("reduces across warps through shared memory but "
+                            "has no scratch tile: run tile-allocate-scratch "
+                            "before tile-lower-ops");
     SharedTile &sc = ctx.shared[scratchTile];
     Value tid = ctx.threadId(op);
     Value laneBits = ctx.idx(llvm::Log2_64(laneCount));

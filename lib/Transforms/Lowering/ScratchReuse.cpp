@@ -68,8 +68,15 @@ DenseMap<Value, Value>
 mlir::tile::lowering::findScratchHosts(LoweringContext &ctx) {
   DenseMap<Value, Value> hosts;
   SmallVector<AllocOp> tiles;
+  // Hosts are the kernel's own tiles, not other ops' scratch.
+  llvm::SmallPtrSet<Value, 8> scratchTiles;
+  for (auto [op, scratch] : ctx.scratch)
+    scratchTiles.insert(scratch);
+  for (auto [op, staging] : ctx.storeStaging)
+    scratchTiles.insert(staging);
   for (AllocOp alloc : ctx.kernel.getBody().front().getOps<AllocOp>())
-    if (getMemoryKind(alloc.getType()) == MemoryKind::Shared)
+    if (getMemoryKind(alloc.getType()) == MemoryKind::Shared &&
+        !scratchTiles.contains(alloc.getResult()))
       tiles.push_back(alloc);
   for (auto [op, scratch] : ctx.scratch) {
     if (!isa<CopyOp>(op))

@@ -63,7 +63,8 @@ LogicalResult mlir::tile::lowering::lowerTmaStore(LoweringContext &ctx,
     return failure();
   Value staging = ctx.storeStaging.lookup(op);
   if (!staging)
-    return op.emitOpError("has no staging buffer for its tensor store");
+    return op.emitOpError("has no staging buffers for its tensor store: run "
+                          "tile-allocate-scratch before tile-lower-ops");
   SharedTile &stage = ctx.shared[staging];
   MemRefType cType = op.getTargetType();
   Type elt = cType.getElementType();

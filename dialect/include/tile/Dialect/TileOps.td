@@ -243,6 +243,12 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     asynchronous one moves the chunks that cross the tensor's edge through
     registers.
 
+    `scratch` is a shared tile the copy exchanges data through: the
+    row-major tile of a copy between register tiles of different layouts,
+    the staging buffers of a tensor store (`tile.tma_store`).
+    `tile-allocate-scratch` allocates it; the lowering requires it where
+    it needs one.
+
     ```mlir
     tile.copy %X[%row, %c0], %Xf padding(0xFF800000 : f32)
         : memref<?x?xf32> to memref<4x1024xf32, #frag>
@@ -253,6 +259,7 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     Variadic<Index>:$source_offsets,
     Arg<AnyMemRef, "destination", [MemWrite]>:$target,
     Variadic<Index>:$target_offsets,
+    Arg<Optional<AnyStaticShapeMemRef>, "scratch", [MemRead, MemWrite]>:$scratch,
     UnitAttr:$async,
     UnitAttr:$tma,
     UnitAttr:$in_bounds,
@@ -260,7 +267,8 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
   let assemblyFormat = [{
     (`async` $async^)? (`tma` $tma^)? (`in_bounds` $in_bounds^)? $source
     (`[` $source_offsets^ `]`)? `,` $target
-    (`[` $target_offsets^ `]`)? (`padding` `(` $padding^ `)`)? attr-dict
+    (`[` $target_offsets^ `]`)? (`padding` `(` $padding^ `)`)?
+    (`scratch` `(` $scratch^ `:` type($scratch) `)`)? attr-dict
     `:` type($source) `to` type($target)
   }];
   let builders = [
@@ -269,8 +277,8 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
                    "::mlir::Value":$target,
                    "::mlir::ValueRange":$targetOffsets), [{
       build($_builder, $_state, source, sourceOffsets, target, targetOffsets,
-            /*async=*/false, /*tma=*/false, /*in_bounds=*/false,
-            /*padding=*/::mlir::TypedAttr());
+            /*scratch=*/::mlir::Value(), /*async=*/false, /*tma=*/false,
+            /*in_bounds=*/false, /*padding=*/::mlir::TypedAttr());
     }]>
   ];
   let hasVerifier = 1;
@@ -669,6 +677,11 @@ def Tile_ReduceOp : Tile_Op<"reduce"> {
     are fragments (or local arrays) of the same element type. `abs_sum` and
     `abs_max` reduce absolute values.
 
+    `scratch`, for a reduction whose layout spreads `dim` over several
+    warps, is the shared tile the warps combine their partial results
+    through (one per thread and target register; `tile-allocate-scratch`
+    allocates it).
+
     ```mlir
     tile.reduce <max> %S, %m dim 1 clear
         : memref<128x64xf32, #frag> to memref<128xf32, #frag>
@@ -678,10 +691,12 @@ def Tile_ReduceOp : Tile_Op<"reduce"> {
     Tile_ReduceKindAttr:$kind,
     Arg<AnyStaticShapeMemRef, "source", [MemRead]>:$source,
     Arg<AnyStaticShapeMemRef, "target", [MemRead, MemWrite]>:$target,
+    Arg<Optional<AnyStaticShapeMemRef>, "scratch", [MemRead, MemWrite]>:$scratch,
     I64Attr:$dim,
     UnitAttr:$clear);
   let assemblyFormat = [{
-    $kind $source `,` $target `dim` $dim (`clear` $clear^)? attr-dict
+    $kind $source `,` $target `dim` $dim (`clear` $clear^)?
+    (`scratch` `(` $scratch^ `:` type($scratch) `)`)? attr-dict
     `:` type($source) `to` type($target)
   }];
   let hasVerifier = 1;
