@@ -44,6 +44,13 @@ using namespace mlir::tile;
 namespace {
 /// What the planning of one kernel's pipes gathers and decides.
 struct PipePlanner {
+  PipePlanner(KernelOp kernel, const TargetInfo &target)
+      : kernel(kernel), target(target) {
+    if (auto cluster =
+            kernel->getAttrOfType<IntegerAttr>(TileDialect::kClusterAttrName))
+      clusterSize = cluster.getInt();
+  }
+
   KernelOp kernel;
   const TargetInfo &target;
   int64_t clusterSize = 1;
@@ -497,10 +504,7 @@ struct PlanPipesPass : public tile::impl::PlanPipesBase<PlanPipesPass> {
   void runOnOperation() override {
     WalkResult result = getOperation().walk([&](KernelOp kernel) {
       std::unique_ptr<TargetInfo> target = getTargetInfo(kernel);
-      PipePlanner planner{kernel, *target, 1, {}, {}};
-      if (auto cluster =
-              kernel->getAttrOfType<IntegerAttr>(TileDialect::kClusterAttrName))
-        planner.clusterSize = cluster.getInt();
+      PipePlanner planner(kernel, *target);
       return failed(planKernel(planner)) ? WalkResult::interrupt()
                                          : WalkResult::advance();
     });

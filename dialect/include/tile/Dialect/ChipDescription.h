@@ -1,11 +1,12 @@
 //===- ChipDescription.h - What the compiler knows of each chip -*- C++ -*-===//
 //
 // The data half of the target model: for every supported chip, its vendor,
-// thread geometry, on-chip resources and instruction-set capabilities. The
-// `#tile.target` attribute names a chip of this table; passes read these
-// facts through it (layout inference the warp size, planning and
-// `tile-check-resources` the shared memory and registers). Instruction
-// selection, the other half, lives in `lib/Target/<vendor>/`.
+// thread geometry, on-chip resources and instruction-set capabilities, one
+// line per chip in Chips.def. The `#tile.target` attribute names a chip of
+// this table; passes read these facts through it (layout inference the warp
+// size, planning and `tile-check-resources` the shared memory and
+// registers). Instruction selection, the other half, lives in
+// `lib/Target/<vendor>/`.
 //
 //===----------------------------------------------------------------------===//
 
