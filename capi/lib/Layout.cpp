@@ -8,6 +8,7 @@
 #include "tile/Dialect/TileDialect.h"
 #include "tile/Target/AMD/Layouts.h"
 #include "tile/Target/NVIDIA/Layouts.h"
+#include "tile/Target/ShapeChecks.h"
 
 #include "llvm/ADT/BitVector.h"
 #include "llvm/Support/MathExtras.h"
@@ -50,7 +51,7 @@ MlirAttribute tileLinearLayoutGetMmaSyncAccumulator(MlirContext ctx, int64_t m,
                                                     int64_t n, int64_t warpsM,
                                                     int64_t warpsN) {
   if (!isPow2(m) || !isPow2(n) || !isPow2(warpsM) || !isPow2(warpsN) ||
-      m % (16 * warpsM) || n % (8 * warpsN))
+      !nvidia::checkMmaSyncAccumulator(m, n, warpsM, warpsN).empty())
     return {nullptr};
   return wrapLayout(
       ctx, [&] { return nvidia::mmaSyncAccumulator(m, n, warpsM, warpsN); },
@@ -62,8 +63,7 @@ MlirAttribute tileLinearLayoutGetMmaSyncOperandA(MlirContext ctx, int64_t m,
                                                  int64_t warpsM,
                                                  int64_t warpsN) {
   if (!isPow2(m) || !isPow2(k) || !isPow2(warpsM) || !isPow2(warpsN) ||
-      (bits != 8 && bits != 16 && bits != 32) || m % (16 * warpsM) ||
-      k % (256 / bits))
+      !nvidia::checkMmaSyncOperandA(m, k, bits, warpsM).empty())
     return {nullptr};
   return wrapLayout(
       ctx, [&] { return nvidia::mmaSyncOperandA(m, k, bits, warpsM, warpsN); },
@@ -75,8 +75,7 @@ MlirAttribute tileLinearLayoutGetMmaSyncOperandB(MlirContext ctx, int64_t k,
                                                  int64_t warpsM,
                                                  int64_t warpsN) {
   if (!isPow2(n) || !isPow2(k) || !isPow2(warpsM) || !isPow2(warpsN) ||
-      (bits != 8 && bits != 16 && bits != 32) || n % (8 * warpsN) ||
-      k % (256 / bits))
+      !nvidia::checkMmaSyncOperandB(k, n, bits, warpsN).empty())
     return {nullptr};
   return wrapLayout(
       ctx, [&] { return nvidia::mmaSyncOperandB(k, n, bits, warpsM, warpsN); },
@@ -87,7 +86,7 @@ MlirAttribute tileLinearLayoutGetWgmmaAccumulator(MlirContext ctx, int64_t m,
                                                   int64_t n,
                                                   int64_t warpgroups) {
   if (!isPow2(m) || !isPow2(n) || !isPow2(warpgroups) ||
-      m % (64 * warpgroups) || n % 8 || n > 256)
+      !nvidia::checkWgmmaAccumulator(m, n, warpgroups).empty())
     return {nullptr};
   return wrapLayout(
       ctx, [&] { return nvidia::wgmmaAccumulator(m, n, warpgroups); }, {m, n});
@@ -97,9 +96,8 @@ MlirAttribute tileLinearLayoutGetMfmaAccumulator(MlirContext ctx, int64_t m,
                                                  int64_t n, int64_t instr,
                                                  int64_t wavesM,
                                                  int64_t wavesN) {
-  if ((instr != 16 && instr != 32) || !isPow2(m) || !isPow2(n) ||
-      !isPow2(wavesM) || !isPow2(wavesN) || m % (instr * wavesM) ||
-      n % (instr * wavesN))
+  if (!isPow2(m) || !isPow2(n) || !isPow2(wavesM) || !isPow2(wavesN) ||
+      !amd::checkMfmaAccumulator(m, n, instr, wavesM, wavesN).empty())
     return {nullptr};
   return wrapLayout(
       ctx, [&] { return amd::mfmaAccumulator(m, n, instr, wavesM, wavesN); },

@@ -11,6 +11,7 @@
 #include "tile/Dialect/ChipDescription.h"
 #include "tile/Target/AMD/Layouts.h"
 #include "tile/Target/NVIDIA/Layouts.h"
+#include "tile/Target/ShapeChecks.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -23,14 +24,11 @@ using namespace mlir::tile;
 
 namespace tile_layout {
 
-/// Checks that `size` is a positive multiple of `unit`.
-static LogicalResult checkMultiple(StringRef option, StringRef what,
-                                   int64_t size, int64_t unit,
-                                   StringRef unitText) {
-  if (size % unit == 0)
+/// Reports the rule a shape breaks (Target/ShapeChecks.h), if any.
+static LogicalResult check(StringRef option, const std::string &why) {
+  if (why.empty())
     return success();
-  fail(llvm::formatv("--{0}: {1} = {2} must be a multiple of {3} ({4})", option,
-                     what, size, unitText, unit));
+  fail(llvm::formatv("--{0}: {1}", option, why));
   return failure();
 }
 
@@ -72,14 +70,6 @@ static LogicalResult parseMatrix(StringRef text, StringRef option,
   return success();
 }
 
-static LogicalResult checkMmaBits(StringRef option, int bits) {
-  if (bits == 8 || bits == 16 || bits == 32)
-    return success();
-  fail(llvm::formatv("--{0}: --bits must be 8, 16 or 32, got {1}", option,
-                     bits));
-  return failure();
-}
-
 std::optional<LinearLayout>
 buildNamedLayout(StringRef source, const NamedLayoutOptions &options) {
   const int bits = options.bits, warpgroups = options.warpgroups,
@@ -90,44 +80,35 @@ buildNamedLayout(StringRef source, const NamedLayoutOptions &options) {
   if (source == "mma-acc") {
     if (failed(parseMatrix(options.shape, source, m, n)) ||
         failed(parseWarps(options.warps, wm, wn)) ||
-        failed(checkMultiple(source, "M", m, 16 * wm, "16 x warps along M")) ||
-        failed(checkMultiple(source, "N", n, 8 * wn, "8 x warps along N")))
+        failed(check(source, nvidia::checkMmaSyncAccumulator(m, n, wm, wn))))
       return std::nullopt;
     return nvidia::mmaSyncAccumulator(m, n, wm, wn);
   }
   if (source == "mma-a") {
     if (failed(parseMatrix(options.shape, source, m, n)) ||
         failed(parseWarps(options.warps, wm, wn)) ||
-        failed(checkMmaBits(source, bits)) ||
-        failed(checkMultiple(source, "M", m, 16 * wm, "16 x warps along M")) ||
-        failed(checkMultiple(source, "K", n, 256 / bits, "256 / bits")))
+        failed(check(source, nvidia::checkMmaSyncOperandA(m, n, bits, wm))))
       return std::nullopt;
     return nvidia::mmaSyncOperandA(m, n, bits, wm, wn);
   }
   if (source == "mma-b") {
     if (failed(parseMatrix(options.shape, source, m, n)) ||
         failed(parseWarps(options.warps, wm, wn)) ||
-        failed(checkMmaBits(source, bits)) ||
-        failed(checkMultiple(source, "K", m, 256 / bits, "256 / bits")) ||
-        failed(checkMultiple(source, "N", n, 8 * wn, "8 x warps along N")))
+        failed(check(source, nvidia::checkMmaSyncOperandB(m, n, bits, wn))))
       return std::nullopt;
     return nvidia::mmaSyncOperandB(m, n, bits, wm, wn);
   }
   if (source == "wgmma-acc") {
     if (failed(parseMatrix(options.shape, source, m, n)) ||
         failed(checkPowerOfTwo("warpgroups", warpgroups, 1)) ||
-        failed(checkMultiple(source, "M", m, 64 * warpgroups,
-                             "64 x warpgroups")) ||
-        failed(checkMultiple(source, "N", n, 8, "8")))
+        failed(check(source, nvidia::checkWgmmaAccumulator(m, n, warpgroups))))
       return std::nullopt;
     return nvidia::wgmmaAccumulator(m, n, warpgroups);
   }
   if (source == "wgmma-a") {
     if (failed(parseMatrix(options.shape, source, m, n)) ||
         failed(checkPowerOfTwo("warpgroups", warpgroups, 1)) ||
-        failed(checkMultiple(source, "M", m, 64 * warpgroups,
-                             "64 x warpgroups")) ||
-        failed(checkMultiple(source, "K", n, 16, "16")))
+        failed(check(source, nvidia::checkWgmmaOperandA(m, n, warpgroups))))
       return std::nullopt;
     return nvidia::wgmmaOperandA(m, n, warpgroups);
   }
@@ -138,10 +119,7 @@ buildNamedLayout(StringRef source, const NamedLayoutOptions &options) {
     }
     if (failed(parseMatrix(options.shape, source, m, n)) ||
         failed(parseWarps(options.warps, wm, wn)) ||
-        failed(checkMultiple(source, "M", m, instr * wm,
-                             "instr x warps along M")) ||
-        failed(
-            checkMultiple(source, "N", n, instr * wn, "instr x warps along N")))
+        failed(check(source, amd::checkMfmaAccumulator(m, n, instr, wm, wn))))
       return std::nullopt;
     return amd::mfmaAccumulator(m, n, instr, wm, wn);
   }
