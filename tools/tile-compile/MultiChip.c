@@ -159,8 +159,7 @@ int compileToObject(MlirContext ctx, MlirModule module, const char *chip,
   return status;
 }
 
-/// The public functions with a body of `module`, in order.
-static int publicFunctions(MlirModule module, MlirOperation *out, int max) {
+int publicFunctions(MlirModule module, MlirOperation *out, int max) {
   int n = 0;
   MlirBlock body = mlirModuleGetBody(module);
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
@@ -173,9 +172,11 @@ static int publicFunctions(MlirModule module, MlirOperation *out, int max) {
       continue; // a declaration
     MlirAttribute visibility = mlirOperationGetAttributeByName(
         op, mlirStringRefCreateFromCString("sym_visibility"));
-    if (!mlirAttributeIsNull(visibility) &&
-        strncmp(mlirStringAttrGetValue(visibility).data, "public", 6))
-      continue;
+    if (!mlirAttributeIsNull(visibility)) {
+      MlirStringRef value = mlirStringAttrGetValue(visibility);
+      if (value.length != 6 || strncmp(value.data, "public", 6))
+        continue;
+    }
     if (n < max)
       out[n] = op;
     ++n;

@@ -18,6 +18,11 @@ typedef struct {
   int optLevel;
 } ChipOptions;
 
+/// The public functions with a body of `module` (what a library exports),
+/// in order: stores the first `max` in `out` (which may be null when `max`
+/// is 0) and returns how many there are.
+int publicFunctions(MlirModule module, MlirOperation *out, int max);
+
 /// Lowers `module` with tile-to-nvvm for `chip` (NULL: the module's or the
 /// default) and writes its host code, kernels embedded, to the object file
 /// `object`. Returns 0, or 1 after an error message naming `input`.

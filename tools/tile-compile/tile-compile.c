@@ -3,11 +3,11 @@
 // tile-compile INPUT.mlir -o libgemm.so [--header gemm.h] [options]
 //
 // Compiles a module of tile kernels and the host functions around them
-// (tile-to-nvvm; tile-to-rocdl for AMD chips) into a shared library (or an object file, -c) whose public
-// functions a C program calls with pointers to memref descriptors, and
-// writes a C header declaring them. The library needs libtile_cuda_runtime.so
-// (the mgpu runtime ABI) at run time; it is linked against it, with an rpath
-// to it.
+// (tile-to-nvvm; tile-to-rocdl for AMD chips) into a shared library (or an
+// object file, -c) whose public functions a C program calls with pointers to
+// memref descriptors, and writes a C header declaring them. The library needs
+// libtile_cuda_runtime.so (the mgpu runtime ABI) at run time; it is linked
+// against it, with an rpath to it.
 //
 // `--chip sm_80,sm_90a` links one library for several NVIDIA chips
 // (MultiChip.c). `${NAME}` placeholders in INPUT take their values from
@@ -149,26 +149,6 @@ static bool sameFile(const char *a, const char *b) {
   struct stat sa, sb;
   return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
          sa.st_ino == sb.st_ino;
-}
-
-/// Whether `module` has a public func.func at its top level: what the
-/// library exports.
-static bool hasPublicFunction(MlirModule module) {
-  MlirBlock body = mlirModuleGetBody(module);
-  for (MlirOperation op = mlirBlockGetFirstOperation(body);
-       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-    if (name.length != 9 || strncmp(name.data, "func.func", 9))
-      continue;
-    MlirAttribute visibility = mlirOperationGetAttributeByName(
-        op, mlirStringRefCreateFromCString("sym_visibility"));
-    if (mlirAttributeIsNull(visibility))
-      return true;
-    MlirStringRef value = mlirStringAttrGetValue(visibility);
-    if (value.length == 6 && !strncmp(value.data, "public", 6))
-      return true;
-  }
-  return false;
 }
 
 /// Removes the output `path` this run wrote and failed to complete, if it
@@ -361,7 +341,7 @@ int main(int argc, char **argv) {
          o.input);
     goto done_context;
   }
-  if (!hasPublicFunction(module)) {
+  if (publicFunctions(module, NULL, 0) == 0) {
     fail("'%s' has no public function: the library would export nothing",
          o.input);
     goto done;
