@@ -94,24 +94,17 @@ partitionMmaSyncWarps(GemmOp op, int64_t numWarps) {
          << " warps with mma.sync m16n8 tiles";
 }
 
-FailureOr<MmaAttr> NVIDIATargetInfo::selectMma(GemmOp op,
-                                               int64_t numThreads) const {
-  // wgmma where the chip has it and the gemm allows it (whole warpgroups,
-  // swizzled shared operands), mma.sync otherwise.
-  if (chip->wgmma)
-    if (MmaAttr mma = nvidia::trySelectWgmma(op, numThreads, getWarpSize(),
-                                             getWarpgroupSize()))
-      return mma;
-  if (failed(checkMmaSyncTypes(op, getChipName())) ||
+FailureOr<MmaAttr> nvidia::selectMmaSync(GemmOp op, int64_t numThreads,
+                                         StringRef chipName, int64_t warpSize) {
+  if (failed(checkMmaSyncTypes(op, chipName)) ||
       failed(checkMmaSyncShape(op, 0, 0)))
     return failure();
-  if (numThreads % getWarpSize() != 0 ||
-      !llvm::isPowerOf2_64(numThreads / getWarpSize()))
+  if (numThreads % warpSize != 0 || !llvm::isPowerOf2_64(numThreads / warpSize))
     return op.emitOpError("mma.sync needs a power-of-two number of warps, "
                           "got ")
            << numThreads << " threads";
   FailureOr<std::pair<int64_t, int64_t>> warps =
-      partitionMmaSyncWarps(op, numThreads / getWarpSize());
+      partitionMmaSyncWarps(op, numThreads / warpSize);
   if (failed(warps))
     return failure();
   return MmaAttr::get(op.getContext(), MmaKind::MmaSync,
@@ -119,41 +112,26 @@ FailureOr<MmaAttr> NVIDIATargetInfo::selectMma(GemmOp op,
                       {warps->first, warps->second});
 }
 
-LogicalResult NVIDIATargetInfo::verifyMma(GemmOp op, MmaAttr mma,
-                                          int64_t numThreads) const {
-  switch (mma.getKind()) {
-  case MmaKind::MmaSync:
-    break;
-  case MmaKind::Wgmma:
-    if (!chip->wgmma)
-      return op.emitOpError("wgmma needs sm_90a; the target is ")
-             << getChipName();
-    return nvidia::verifyWgmma(op, mma, numThreads, getWarpSize(),
-                               getWarpgroupSize());
-  case MmaKind::Mfma:
-    return op.emitOpError("mfma is an AMD instruction; the target is ")
-           << getChipName();
-  }
-  if (failed(checkMmaSyncTypes(op, getChipName())))
+LogicalResult nvidia::verifyMmaSync(GemmOp op, MmaAttr mma, int64_t numThreads,
+                                    StringRef chipName, int64_t warpSize) {
+  if (failed(checkMmaSyncTypes(op, chipName)))
     return failure();
   int64_t kAtom = 256 / getInputBits(op);
   if (mma.getInstrM() != 16 || mma.getInstrN() != 8 || mma.getInstrK() != kAtom)
     return op.emitOpError("mma.sync on ")
-           << getChipName() << " has the shape m16n8k" << kAtom << " for "
+           << chipName << " has the shape m16n8k" << kAtom << " for "
            << cast<MemRefType>(op.getA().getType()).getElementType()
            << " inputs, got m" << mma.getInstrM() << "n" << mma.getInstrN()
            << "k" << mma.getInstrK();
-  if (mma.getWarpsM() * mma.getWarpsN() * getWarpSize() != numThreads)
+  if (mma.getWarpsM() * mma.getWarpsN() * warpSize != numThreads)
     return op.emitOpError("the mma choice partitions the gemm over ")
            << mma.getWarpsM() << "x" << mma.getWarpsN()
-           << " warps, but it is executed by " << numThreads / getWarpSize()
+           << " warps, but it is executed by " << numThreads / warpSize
            << " warps";
   return checkMmaSyncShape(op, mma.getWarpsM(), mma.getWarpsN());
 }
 
-MmaLayouts NVIDIATargetInfo::getMmaLayouts(GemmOp op, MmaAttr mma) const {
-  if (mma.getKind() == MmaKind::Wgmma)
-    return nvidia::getWgmmaLayouts(op, mma);
+MmaLayouts nvidia::getMmaSyncLayouts(GemmOp op, MmaAttr mma) {
   int64_t wm = mma.getWarpsM(), wn = mma.getWarpsN();
   int64_t bits = getInputBits(op);
   return {nvidia::mmaSyncOperandA(op.getM(), op.getK(), bits, wm, wn),
@@ -233,14 +211,14 @@ struct MmaSyncEmitter {
                                           out);
   }
 
-  LogicalResult emit(const NVIDIATargetInfo &target);
+  LogicalResult emit(int64_t warpSize);
 };
 } // namespace
 
-LogicalResult MmaSyncEmitter::emit(const NVIDIATargetInfo &target) {
+LogicalResult MmaSyncEmitter::emit(int64_t warpSize) {
   GemmOp op = g.op;
   const RegisterOperand &c = *g.c;
-  MmaLayouts layouts = target.getMmaLayouts(op, g.mma);
+  MmaLayouts layouts = getMmaSyncLayouts(op, g.mma);
   if (c.layout != layouts.c)
     return op.emitOpError("the accumulator's layout is not the mma.sync "
                           "accumulator layout of this gemm");
@@ -249,7 +227,6 @@ LogicalResult MmaSyncEmitter::emit(const NVIDIATargetInfo &target) {
   int64_t warpsM = g.mma.getWarpsM(), warpsN = g.mma.getWarpsN();
   int64_t tm = op.getM() / warpsM, tn = op.getN() / warpsN;
   int64_t mTiles = tm / 16, nTiles = tn / 8, kSteps = op.getK() / 16;
-  int64_t warpSize = target.getWarpSize();
 
   Value lane = ib.andConst(g.tid, warpSize - 1);
   Value warp = ib.shrConst(g.tid, llvm::Log2_64(warpSize));
@@ -379,14 +356,8 @@ LogicalResult MmaSyncEmitter::emit(const NVIDIATargetInfo &target) {
   return success();
 }
 
-LogicalResult NVIDIATargetInfo::emitGemm(OpBuilder &b, Location loc,
-                                         const GemmEmission &g) const {
-  GemmOp op = g.op;
-  if (g.mma.getKind() == MmaKind::Wgmma && chip->wgmma)
-    return nvidia::emitWgmma(b, loc, g, getWarpgroupSize());
-  if (g.mma.getKind() != MmaKind::MmaSync)
-    return op.emitOpError("no lowering for this mma choice on ")
-           << getChipName();
+LogicalResult nvidia::emitMmaSync(OpBuilder &b, Location loc,
+                                  const GemmEmission &g, int64_t warpSize) {
   MmaSyncEmitter emitter{b, loc, IndexBuilder{b, loc}, g};
-  return emitter.emit(*this);
+  return emitter.emit(warpSize);
 }

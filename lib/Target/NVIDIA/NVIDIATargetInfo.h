@@ -11,8 +11,10 @@
 //   Tma.cpp       tensor maps, tensor copies and stores, mbarriers,
 //                 clusters
 //   LdMatrix.cpp  shared -> register fragment loads
+//   NVIDIATargetInfo.cpp  the factory; which MMA family computes a gemm
 //   MmaSync.cpp   mma.sync selection, operand layouts and emission
-//   Wgmma.cpp     wgmma selection, descriptors and emission
+//   Wgmma.cpp     wgmma selection, descriptors and emission (the same
+//                 four leaves)
 //   Layouts.cpp   shared-tile layouts for the MMA operands
 //
 //===----------------------------------------------------------------------===//
@@ -56,15 +58,15 @@ public:
     return chip->setMaxNReg ? this : nullptr;
   }
 
-  // MmaSync.cpp
+  // NVIDIATargetInfo.cpp: which family computes a gemm.
   FailureOr<MmaAttr> selectMma(GemmOp op, int64_t numThreads) const override;
   LogicalResult verifyMma(GemmOp op, MmaAttr mma,
                           int64_t numThreads) const override;
   MmaLayouts getMmaLayouts(GemmOp op, MmaAttr mma) const override;
   LogicalResult emitGemm(OpBuilder &b, Location loc,
                          const GemmEmission &g) const override;
-  // Wgmma.cpp
   bool isAsync(MmaAttr mma) const override;
+  // Wgmma.cpp
   void emitMmaWait(OpBuilder &b, Location loc, int64_t pending) const override;
 
   // Sync.cpp
@@ -128,6 +130,21 @@ public:
                                       const RegisterOperand &dst,
                                       Value tid) const override;
 };
+
+// MmaSync.cpp
+/// The mma.sync choice for `op` over `numThreads` threads; diagnoses a gemm
+/// mma.sync cannot compute.
+FailureOr<MmaAttr> selectMmaSync(GemmOp op, int64_t numThreads,
+                                 StringRef chipName, int64_t warpSize);
+/// Diagnoses an mma.sync choice the gemm or the thread count does not allow.
+LogicalResult verifyMmaSync(GemmOp op, MmaAttr mma, int64_t numThreads,
+                            StringRef chipName, int64_t warpSize);
+/// The operand and accumulator layouts of an mma.sync choice.
+MmaLayouts getMmaSyncLayouts(GemmOp op, MmaAttr mma);
+/// Emits a verified mma.sync choice: x4 ldmatrix loads of shared operands,
+/// one m16n8k* per warp tile and k step.
+LogicalResult emitMmaSync(OpBuilder &b, Location loc, const GemmEmission &g,
+                          int64_t warpSize);
 
 // Wgmma.cpp
 /// The wgmma choice for `op` over `numThreads` threads, or null where wgmma

@@ -9,7 +9,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../TargetFactories.h"
 #include "NVIDIATargetInfo.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -92,8 +91,4 @@ void NVIDIATargetInfo::annotateKernelFunc(Operation *func,
     func->setAttr(
         NVVM::NVVMDialect::getMinctasmAttrName(),
         IntegerAttr::get(IntegerType::get(func->getContext(), 32), count));
-}
-
-std::unique_ptr<TargetInfo> mlir::tile::createNVIDIATargetInfo(TargetAttr t) {
-  return std::make_unique<NVIDIATargetInfo>(t);
 }

@@ -463,10 +463,6 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
   return success();
 }
 
-bool NVIDIATargetInfo::isAsync(MmaAttr mma) const {
-  return mma.getKind() == MmaKind::Wgmma && chip->wgmma;
-}
-
 void NVIDIATargetInfo::emitMmaWait(OpBuilder &b, Location loc,
                                    int64_t pending) const {
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, pending);
