@@ -157,6 +157,11 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
              << "'" << name << "' must be a non-negative integer";
     return success();
   }
+  if (name == kProxyFenceAttrName) {
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitError() << "'" << name << "' must be a unit attribute";
+    return success();
+  }
   if (name == kPipelineDrainAttrName) {
     if (!isa<scf::ForOp>(op))
       return op->emitError()

@@ -21,6 +21,11 @@
 // turns (`turn_barrier`, the first), and the ring of regions passing turns
 // to each other one per region (`region_turn`).
 //
+// Threads' ordinary writes to shared tiles that asynchronous MMAs (wgmma)
+// read need a proxy fence before the barrier that publishes them: the pass
+// marks such writes, and the copy-engine waits when copy-engine copies fill
+// such tiles, `tile.proxy_fence`.
+//
 //===----------------------------------------------------------------------===//
 
 #include "tile/Dialect/TileDialect.h"
@@ -31,7 +36,9 @@
 #include "tile/Transforms/Utils.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::tile {
@@ -216,6 +223,83 @@ static LogicalResult assignBarrierIds(KernelOp kernel,
   return success();
 }
 
+/// Marks where the threads' ordinary writes to shared tiles that
+/// asynchronous MMAs read need a proxy fence (`tile.proxy_fence`): wgmma
+/// reads through the async proxy. A write gets it (after the write, before
+/// the barrier that publishes it: the barrier placed after it); when
+/// copy-engine copies fill such tiles, every copy-engine wait gets it
+/// (their copies complete at the wait).
+static void planProxyFences(KernelOp kernel, const TargetInfo &target) {
+  // Shared tiles read by asynchronous MMAs (null: one not resolved to an
+  // allocation, which any write may alias).
+  llvm::DenseSet<Operation *> asyncRead;
+  kernel.walk([&](GemmOp gemm) {
+    MmaAttr mma = gemm.getMmaAttr();
+    if (!mma || !target.isAsyncMma(mma))
+      return;
+    for (Value operand : {gemm.getA(), gemm.getB()})
+      if (getMemoryKind(cast<MemRefType>(operand.getType())) ==
+          MemoryKind::Shared)
+        asyncRead.insert(getRootAlloc(operand));
+  });
+  if (asyncRead.empty())
+    return;
+  auto readAsync = [&](Value target) {
+    return asyncRead.contains(nullptr) ||
+           asyncRead.contains(getRootAlloc(target));
+  };
+  // Ordinary writes: copies other than tensor copies (which write through
+  // the async proxy), fills, and stores (in element-wise bodies: the fence
+  // follows the whole body).
+  bool fenceWaits = false;
+  SmallVector<Operation *> writes;
+  llvm::SmallPtrSet<Value, 4> tensorPipes;
+  kernel.walk([&](Operation *op) {
+    Value written;
+    if (auto copy = dyn_cast<CopyOp>(op)) {
+      if (copy.getTma()) {
+        if (PipeProduceAcquireOp handOff = getHandOff(copy))
+          tensorPipes.insert(handOff.getPipe());
+        return;
+      }
+      if (getMemoryKind(copy.getTargetType()) != MemoryKind::Shared)
+        return;
+      if (copy.getAsync() && target.asyncCopies()) {
+        // Complete at its wait, where the fence goes.
+        fenceWaits |= readAsync(copy.getTarget());
+        return;
+      }
+      written = copy.getTarget();
+    } else if (auto fill = dyn_cast<FillOp>(op)) {
+      written = fill.getTarget();
+    } else if (auto store = dyn_cast<memref::StoreOp>(op)) {
+      written = store.getMemRef();
+    } else if (auto store = dyn_cast<vector::StoreOp>(op)) {
+      written = store.getBase();
+    } else {
+      return;
+    }
+    if (getMemoryKind(cast<MemRefType>(written.getType())) !=
+            MemoryKind::Shared ||
+        !readAsync(written))
+      return;
+    if (auto parallel = op->getParentOfType<ParallelOp>())
+      op = parallel;
+    writes.push_back(op);
+  });
+  UnitAttr unit = UnitAttr::get(kernel.getContext());
+  for (Operation *op : writes)
+    op->setAttr(TileDialect::kProxyFenceAttrName, unit);
+  if (!fenceWaits)
+    return;
+  // The copy-engine waits (those of tensor-copy pipes wait on barriers).
+  kernel.walk([&](Operation *op) {
+    auto wait = dyn_cast<PipeConsumeWaitOp>(op);
+    if (isa<AsyncWaitOp>(op) || (wait && !tensorPipes.contains(wait.getPipe())))
+      op->setAttr(TileDialect::kProxyFenceAttrName, unit);
+  });
+}
+
 namespace {
 struct InsertBarriersPass
     : public tile::impl::InsertBarriersBase<InsertBarriersPass> {
@@ -244,6 +328,7 @@ struct InsertBarriersPass
       if (target->asyncCopies())
         useAsyncCopyEngine(kernel);
       insertBarriers(kernel);
+      planProxyFences(kernel, *target);
       if (failed(assignBarrierIds(kernel, *target))) {
         anyFailed = true;
         return;

@@ -293,6 +293,19 @@ static LogicalResult checkTmaStores(KernelOp kernel, const TargetInfo &target) {
   return failure(result.wasInterrupted());
 }
 
+/// A proxy fence after each write tile-insert-barriers marked
+/// (`tile.proxy_fence`; the copy-engine waits it marked fence when
+/// lowered, SyncOps.cpp).
+static void emitProxyFences(LoweringContext &ctx) {
+  ctx.kernel.walk([&](Operation *op) {
+    if (!op->hasAttr(TileDialect::kProxyFenceAttrName) ||
+        isa<AsyncWaitOp, PipeConsumeWaitOp>(op))
+      return;
+    ctx.b.setInsertionPointAfter(op);
+    ctx.target.emitAsyncProxyFence(ctx.b, op->getLoc());
+  });
+}
+
 /// The hardware barriers of tile.ws regions are tile-insert-barriers'
 /// decision (or the user's): a region that synchronizes needs one, a
 /// pingpong region its turn barriers, all within the target's barriers.
@@ -356,7 +369,7 @@ static LogicalResult lowerKernel(KernelOp kernel) {
                               "tile-lower-ops");
   kernel->removeAttr(TileDialect::kSynchronizedAttrName);
   collectScratch(ctx);
-  planProxyFences(ctx);
+  emitProxyFences(ctx);
   if (failed(checkBarrierIds(kernel, *target)) ||
       failed(collectBarrierPipes(ctx)) || failed(checkPipes(ctx)) ||
       failed(lowerAllocs(ctx)))

@@ -2595,3 +2595,15 @@ func.func @scratch_not_shared() {
   }
   return
 }
+
+// -----
+
+// TileDialect::verifyOperationAttribute: tile.proxy_fence is a unit
+// attribute.
+func.func @proxy_fence_not_unit() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    // expected-error @+1 {{'tile.proxy_fence' must be a unit attribute}}
+    tile.async_wait 0 {tile.proxy_fence = 1 : i64}
+  }
+  return
+}

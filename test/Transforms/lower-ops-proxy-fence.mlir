@@ -1,10 +1,13 @@
 // RUN: tile-opt %s -split-input-file -tile-pipeline-planning -tile-inject-pipeline -tile-register-prefetch -tile-layout-inference -tile-insert-barriers -tile-plan-pipes -tile-allocate-scratch -tile-lower-ops | FileCheck %s
 // RUN: tile-opt %s -split-input-file -tile-pipeline-planning -tile-inject-pipeline -tile-layout-inference -tile-select-tma -tile-insert-barriers -tile-plan-pipes -tile-allocate-scratch -tile-lower-ops | FileCheck %s --check-prefix=TMA
+// RUN: tile-opt %s -split-input-file -tile-pipeline-planning -tile-inject-pipeline -tile-register-prefetch -tile-layout-inference -tile-insert-barriers | FileCheck %s --check-prefix=DECIDE
 
 // wgmma reads its shared operands through the async proxy: the threads'
 // own writes to them (ordinary stores, cp.async) are followed by a proxy
 // fence before the barrier that publishes them. Tensor copies write through
-// the async proxy and need none.
+// the async proxy and need none. Where the fences go is tile-insert-barriers'
+// decision, written as `tile.proxy_fence` on the writes and on the
+// copy-engine waits (DECIDE); tile-lower-ops emits them.
 
 !g = memref<?x?xf16>
 !sA = memref<128x64xf16, #gpu.address_space<workgroup>>
@@ -13,6 +16,10 @@
 
 // Registers stored into the shared tiles (register prefetching), each
 // copy's stores followed by a fence, then the barrier and the MMAs.
+// DECIDE-LABEL: func.func @prefetched
+// DECIDE: tile.copy %{{.*}}, %{{.*}} {tile.proxy_fence} : memref<128x64xf16, #tile.mem<fragment>> to memref<128x64xf16, #gpu.address_space<workgroup>>
+// DECIDE-NEXT: tile.copy %{{.*}}, %{{.*}} {tile.proxy_fence} : memref<64x128xf16, #tile.mem<fragment>> to memref<64x128xf16, #gpu.address_space<workgroup>>
+// DECIDE-NEXT: tile.barrier
 // CHECK-LABEL: func.func @prefetched
 // CHECK: scf.for
 // CHECK: vector.store %{{.*}}, %{{.*}} : memref<8192xf16, #gpu.address_space<workgroup>>, vector<8xf16>
@@ -51,6 +58,9 @@ func.func @prefetched(%A: !g, %B: !g, %C: !g, %kt: index) {
 // A pipeline of cp.async copies: the fence follows the hand-off's wait.
 // With tensor copies (TMA) there is none before the MMAs (the epilogue's
 // tensor store has its own).
+// DECIDE-LABEL: func.func @pipelined
+// DECIDE: tile.pipe.consume_wait %{{.*}} in_flight({{[0-9]}}) {tile.proxy_fence} : <3>
+// DECIDE: tile.async_wait 0 {tile.proxy_fence}
 // CHECK-LABEL: func.func @pipelined
 // CHECK: scf.for
 // CHECK: nvvm.cp.async.wait.group
@@ -88,6 +98,9 @@ func.func @pipelined(%A: !g, %B: !g, %C: !g, %kt: index) {
 !fC = memref<128x128xf32, #tile.mem<fragment>>
 
 // A fill is an ordinary write too.
+// DECIDE-LABEL: func.func @zero_filled
+// DECIDE: tile.fill %{{.*}}, %{{.*}} {tile.proxy_fence} :
+// DECIDE-NEXT: tile.fill %{{.*}}, %{{.*}} {tile.proxy_fence} :
 // CHECK-LABEL: func.func @zero_filled
 // CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK: nvvm.wgmma.fence.aligned

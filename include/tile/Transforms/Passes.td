@@ -441,6 +441,13 @@ def InsertBarriers : Pass<"tile-insert-barriers", "ModuleOp"> {
     from 1 in program order; running out of the target's barriers is an
     error at the region.
 
+    Asynchronous MMAs (wgmma) read shared memory through the async proxy:
+    the threads' ordinary writes to the tiles they read (copies through
+    registers, fills, stores), and the copy-engine waits when copy-engine
+    copies fill such tiles, are marked `tile.proxy_fence` (the lowering
+    emits a proxy fence after each, before the barrier that publishes the
+    data).
+
     The kernel is marked `tile.synchronized`; `tile-lower-ops` refuses a
     kernel without the mark (its writes would race), and a region that
     synchronizes without a barrier. A loop still carrying a pipeline

@@ -19,65 +19,6 @@ using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::lowering;
 
-void mlir::tile::lowering::planProxyFences(LoweringContext &ctx) {
-  // Shared tiles read by asynchronous MMAs (null: one not resolved to an
-  // allocation, which any write may alias).
-  llvm::DenseSet<Operation *> asyncRead;
-  ctx.kernel.walk([&](GemmOp gemm) {
-    MmaAttr mma = gemm.getMmaAttr();
-    if (!mma || !ctx.target.isAsyncMma(mma))
-      return;
-    for (Value operand : {gemm.getA(), gemm.getB()})
-      if (getMemoryKind(cast<MemRefType>(operand.getType())) ==
-          MemoryKind::Shared)
-        asyncRead.insert(getRootAlloc(operand));
-  });
-  if (asyncRead.empty())
-    return;
-  auto readAsync = [&](Value target) {
-    return asyncRead.contains(nullptr) ||
-           asyncRead.contains(getRootAlloc(target));
-  };
-  // Ordinary writes: copies other than tensor copies (which write through
-  // the async proxy), fills, and stores (in element-wise bodies: the fence
-  // follows the whole body).
-  SmallVector<Operation *> writes;
-  ctx.kernel.walk([&](Operation *op) {
-    Value target;
-    if (auto copy = dyn_cast<CopyOp>(op)) {
-      if (copy.getTma() ||
-          getMemoryKind(copy.getTargetType()) != MemoryKind::Shared)
-        return;
-      if (copy.getAsync() && ctx.target.asyncCopies()) {
-        // Complete at its wait, where the fence goes.
-        ctx.proxyFenceAfterAsyncWait |= readAsync(copy.getTarget());
-        return;
-      }
-      target = copy.getTarget();
-    } else if (auto fill = dyn_cast<FillOp>(op)) {
-      target = fill.getTarget();
-    } else if (auto store = dyn_cast<memref::StoreOp>(op)) {
-      target = store.getMemRef();
-    } else if (auto store = dyn_cast<vector::StoreOp>(op)) {
-      target = store.getBase();
-    } else {
-      return;
-    }
-    if (getMemoryKind(cast<MemRefType>(target.getType())) !=
-            MemoryKind::Shared ||
-        !readAsync(target))
-      return;
-    if (auto parallel = op->getParentOfType<ParallelOp>())
-      op = parallel;
-    if (writes.empty() || writes.back() != op)
-      writes.push_back(op);
-  });
-  for (Operation *op : writes) {
-    ctx.b.setInsertionPointAfter(op);
-    ctx.target.emitAsyncProxyFence(ctx.b, op->getLoc());
-  }
-}
-
 LogicalResult mlir::tile::lowering::lowerGemm(LoweringContext &ctx, GemmOp op) {
   MmaAttr mma = op.getMmaAttr();
   if (!mma)

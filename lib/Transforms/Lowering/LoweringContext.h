@@ -108,10 +108,6 @@ public:
   /// The loops after which the lowering waited for the asynchronous MMAs
   /// their gemms leave in flight (`mma_groups_in_flight`).
   llvm::SmallPtrSet<Operation *, 4> mmaWaitLoops;
-  /// Whether asynchronous copies through registers' engine (cp.async) fill
-  /// shared tiles that asynchronous MMAs read: their waits then end with a
-  /// proxy fence (see planProxyFences).
-  bool proxyFenceAfterAsyncWait = false;
   /// Per-thread counters of the pipes whose hand-offs are numbered from a
   /// base (tile.pipe.base / tile.pipe.advance): memref<1xindex> in
   /// registers, keyed by the tile.pipe.create value.
@@ -224,13 +220,6 @@ LogicalResult lowerCopy(LoweringContext &ctx, CopyOp op);
 LogicalResult lowerFragmentCopy(LoweringContext &ctx, CopyOp op);
 LogicalResult lowerFill(LoweringContext &ctx, FillOp op);
 LogicalResult lowerGemm(LoweringContext &ctx, GemmOp op);
-/// Orders the threads' ordinary writes to shared tiles that asynchronous
-/// MMAs (wgmma) read before those reads, which go through the async proxy:
-/// a proxy fence after each such write, before the barrier that publishes
-/// it, and after the waits of asynchronous copies into such tiles
-/// (ctx.proxyFenceAfterAsyncWait). Runs after the synchronization step,
-/// before any op is lowered (GemmOp.cpp).
-void planProxyFences(LoweringContext &ctx);
 LogicalResult lowerParallel(LoweringContext &ctx, ParallelOp op);
 LogicalResult lowerReduce(LoweringContext &ctx, ReduceOp op);
 LogicalResult lowerWs(LoweringContext &ctx, WsOp op);

@@ -40,7 +40,7 @@ LogicalResult mlir::tile::lowering::lowerAsyncWait(LoweringContext &ctx,
                                                    AsyncWaitOp op) {
   if (const AsyncCopyInfo *copies = ctx.target.asyncCopies()) {
     copies->emitAsyncWait(ctx.b, ctx.loc(), op.getPending());
-    if (ctx.proxyFenceAfterAsyncWait)
+    if (op->hasAttr(TileDialect::kProxyFenceAttrName))
       ctx.target.emitAsyncProxyFence(ctx.b, ctx.loc());
   }
   ctx.barrier(op);
@@ -85,7 +85,7 @@ LogicalResult mlir::tile::lowering::lowerPipeOp(LoweringContext &ctx,
     copies->emitAsyncCommit(ctx.b, ctx.loc());
   if (auto wait = dyn_cast<PipeConsumeWaitOp>(op)) {
     copies->emitAsyncWait(ctx.b, ctx.loc(), wait.getInFlight());
-    if (ctx.proxyFenceAfterAsyncWait)
+    if (op->hasAttr(TileDialect::kProxyFenceAttrName))
       ctx.target.emitAsyncProxyFence(ctx.b, ctx.loc());
     ctx.barrier(op);
   }

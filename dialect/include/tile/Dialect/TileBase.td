@@ -153,6 +153,15 @@ def Tile_Dialect : Dialect {
     /// (set by tile-insert-barriers; tile-lower-ops requires it).
     static constexpr ::llvm::StringLiteral kSynchronizedAttrName =
         "tile.synchronized";
+    /// Discardable unit attribute written by `tile-insert-barriers` where
+    /// the threads' ordinary writes to shared memory are read through the
+    /// asynchronous proxy (wgmma): on a write (`tile.copy`, `tile.fill`, a
+    /// `tile.parallel` storing to shared memory, a store) the lowering
+    /// emits a proxy fence after it, before the barrier that publishes it;
+    /// on a copy-engine wait (`tile.async_wait`, `tile.pipe.consume_wait`)
+    /// after the wait, before its barrier.
+    static constexpr ::llvm::StringLiteral kProxyFenceAttrName =
+        "tile.proxy_fence";
     /// The `#tile.target` of a module or kernel.
     static constexpr ::llvm::StringLiteral kTargetAttrName = "tile.target";
 
