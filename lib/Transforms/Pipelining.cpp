@@ -27,6 +27,20 @@ PipeProduceAcquireOp mlir::tile::getHandOff(CopyOp copy) {
   return nullptr;
 }
 
+FailureOr<PipeProduceAcquireOp>
+mlir::tile::getTensorCopyHandOff(CopyOp copy, bool hasTensorCopies,
+                                 StringRef chipName) {
+  if (!hasTensorCopies)
+    return copy.emitOpError("is a tensor copy (tma), which needs a chip with "
+                            "tensor copies; ")
+           << chipName << " has none";
+  PipeProduceAcquireOp handOff = getHandOff(copy);
+  if (!handOff)
+    return copy.emitOpError("a tensor copy (tma) must fill a pipe slot: "
+                            "expected a tile.pipe.produce_acquire before it");
+  return handOff;
+}
+
 PipeProduceCommitOp mlir::tile::getCommit(CopyOp copy) {
   for (Operation *op = copy; op && !isa<KernelOp>(op); op = op->getParentOp())
     for (Operation *next = op->getNextNode(); next; next = next->getNextNode())

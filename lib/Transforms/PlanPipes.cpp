@@ -362,19 +362,11 @@ static LogicalResult planKernel(PipePlanner &ctx) {
   WalkResult result = ctx.kernel.walk([&](CopyOp copy) {
     if (!copy.getTma())
       return WalkResult::advance();
-    if (!ctx.target.tensorCopies()) {
-      copy.emitOpError("is a tensor copy (tma), which needs a chip with "
-                       "tensor copies; ")
-          << ctx.target.getChipName() << " has none";
+    FailureOr<PipeProduceAcquireOp> handOff = getTensorCopyHandOff(
+        copy, ctx.target.tensorCopies(), ctx.target.getChipName());
+    if (failed(handOff))
       return WalkResult::interrupt();
-    }
-    PipeProduceAcquireOp handOff = getHandOff(copy);
-    if (!handOff) {
-      copy.emitOpError("a tensor copy (tma) must fill a pipe slot: expected "
-                       "a tile.pipe.produce_acquire before it");
-      return WalkResult::interrupt();
-    }
-    Value pipe = handOff.getPipe();
+    Value pipe = handOff->getPipe();
     auto create = pipe.getDefiningOp<PipeCreateOp>();
     if (!create) {
       copy.emitOpError("fills a pipe that no tile.pipe.create of the kernel "
@@ -385,7 +377,7 @@ static LogicalResult planKernel(PipePlanner &ctx) {
     if (create.getPlanAttr())
       return WalkResult::advance();
     entries[pipe];
-    ++copiesPerHandOff[handOff];
+    ++copiesPerHandOff[*handOff];
     return WalkResult::advance();
   });
   if (result.wasInterrupted())

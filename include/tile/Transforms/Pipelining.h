@@ -31,6 +31,11 @@ bool isProducerCopy(Operation *op, scf::ForOp loop);
 /// its kernel (tile-inject-pipeline puts each iteration's copies between an
 /// acquire and a commit), or null.
 PipeProduceAcquireOp getHandOff(CopyOp copy);
+/// The hand-off a tensor copy (`tma`) fills, or failure after an error at
+/// the copy: the target has no tensor copies (`chipName`, `hasTensorCopies`)
+/// or no `tile.pipe.produce_acquire` precedes it.
+FailureOr<PipeProduceAcquireOp>
+getTensorCopyHandOff(CopyOp copy, bool hasTensorCopies, StringRef chipName);
 /// The tile.pipe.produce_commit that ends the hand-off `copy` fills: the
 /// closest one after it in its block or an enclosing block, or null.
 PipeProduceCommitOp getCommit(CopyOp copy);

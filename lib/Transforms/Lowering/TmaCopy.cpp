@@ -62,19 +62,11 @@ LogicalResult mlir::tile::lowering::collectBarrierPipes(LoweringContext &ctx) {
   WalkResult result = ctx.kernel.walk([&](CopyOp copy) {
     if (!copy.getTma())
       return WalkResult::advance();
-    if (!ctx.tensorCopies) {
-      copy.emitOpError("is a tensor copy (tma), which needs a chip with "
-                       "tensor copies; ")
-          << ctx.target.getChipName() << " has none";
+    FailureOr<PipeProduceAcquireOp> handOff =
+        getTensorCopyHandOff(copy, ctx.tensorCopies, ctx.target.getChipName());
+    if (failed(handOff))
       return WalkResult::interrupt();
-    }
-    PipeProduceAcquireOp handOff = getHandOff(copy);
-    if (!handOff) {
-      copy.emitOpError("a tensor copy (tma) must fill a pipe slot: expected "
-                       "a tile.pipe.produce_acquire before it");
-      return WalkResult::interrupt();
-    }
-    Value pipe = handOff.getPipe();
+    Value pipe = handOff->getPipe();
     auto create = pipe.getDefiningOp<PipeCreateOp>();
     PipePlanAttr plan = create ? create.getPlanAttr() : PipePlanAttr();
     if (!plan) {
@@ -82,7 +74,7 @@ LogicalResult mlir::tile::lowering::collectBarrierPipes(LoweringContext &ctx) {
                        "tile-plan-pipes before tile-lower-ops");
       return WalkResult::interrupt();
     }
-    ctx.tmaHandOffs[copy] = {pipe, handOff.getSeq()};
+    ctx.tmaHandOffs[copy] = {pipe, handOff->getSeq()};
     if (ctx.barrierPipes.contains(pipe))
       return WalkResult::advance();
     BarrierPipe &entry = ctx.barrierPipes[pipe];
