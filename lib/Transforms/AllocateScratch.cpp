@@ -35,15 +35,6 @@ namespace mlir::tile {
 using namespace mlir;
 using namespace mlir::tile;
 
-/// Whether `copy` converts between register tiles of different layouts.
-static bool convertsLayout(CopyOp copy) {
-  auto src = copy.getSource().getDefiningOp<AllocOp>();
-  auto dst = copy.getTarget().getDefiningOp<AllocOp>();
-  return src && dst && getMemoryKind(src.getType()) == MemoryKind::Fragment &&
-         getMemoryKind(dst.getType()) == MemoryKind::Fragment &&
-         src.getLayoutAttr() != dst.getLayoutAttr();
-}
-
 static void allocateScratch(KernelOp kernel) {
   Block &body = kernel.getBody().front();
   MLIRContext *ctx = kernel.getContext();
@@ -80,7 +71,7 @@ static void allocateScratch(KernelOp kernel) {
   });
   kernel.walk([&](Operation *op) {
     if (auto copy = dyn_cast<CopyOp>(op)) {
-      if (!convertsLayout(copy) || copy.getScratch())
+      if (!convertsRegisterLayout(copy) || copy.getScratch())
         return;
       MemRefType src = copy.getSourceType();
       copy.getScratchMutable().assign(

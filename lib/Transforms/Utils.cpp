@@ -87,16 +87,19 @@ bool mlir::tile::reducesAcrossWarps(ReduceOp op, const LinearLayout &src) {
   return false;
 }
 
+bool mlir::tile::convertsRegisterLayout(CopyOp copy) {
+  auto src = copy.getSource().getDefiningOp<AllocOp>();
+  auto dst = copy.getTarget().getDefiningOp<AllocOp>();
+  return src && dst && getMemoryKind(src.getType()) == MemoryKind::Fragment &&
+         getMemoryKind(dst.getType()) == MemoryKind::Fragment &&
+         src.getLayoutAttr() != dst.getLayoutAttr();
+}
+
 bool mlir::tile::synchronizesThreads(Operation *op) {
   if (isa<BarrierOp, AsyncWaitOp, PipeConsumeWaitOp>(op))
     return true;
-  if (auto copy = dyn_cast<CopyOp>(op)) {
-    auto src = copy.getSource().getDefiningOp<AllocOp>();
-    auto dst = copy.getTarget().getDefiningOp<AllocOp>();
-    return src && dst && getMemoryKind(src.getType()) == MemoryKind::Fragment &&
-           getMemoryKind(dst.getType()) == MemoryKind::Fragment &&
-           src.getLayoutAttr() != dst.getLayoutAttr();
-  }
+  if (auto copy = dyn_cast<CopyOp>(op))
+    return convertsRegisterLayout(copy);
   if (auto reduce = dyn_cast<ReduceOp>(op))
     if (auto src = reduce.getSource().getDefiningOp<AllocOp>())
       if (auto layout = dyn_cast_or_null<LinearLayoutAttr>(src.getLayoutAttr()))

@@ -44,6 +44,10 @@ int64_t getCopyVectorWidth(CopyOp copy, const TargetInfo &target);
 FailureOr<MmaAttr> getOrSelectMma(GemmOp gemm, const TargetInfo &target,
                                   int64_t numThreads);
 
+/// Whether `copy` converts between register tiles of different layouts
+/// (through a shared scratch tile).
+bool convertsRegisterLayout(CopyOp copy);
+
 /// Whether a reduce of a tile in layout `src` combines partial results
 /// across warps (through shared memory, with a barrier).
 bool reducesAcrossWarps(ReduceOp op, const LinearLayout &src);
