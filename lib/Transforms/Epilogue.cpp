@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Transforms/Epilogue.h"
+#include "tile/Transforms/Utils.h"
 
 #include "tile/Dialect/LinearLayout.h"
 
@@ -54,9 +55,9 @@ std::string mlir::tile::whyNotTmaStore(CopyOp copy, int64_t panelBytes) {
   if (!ShapedType::isDynamic(strides.back()) && strides.back() != 1)
     return "the tensor's innermost stride is not 1";
   for (int64_t stride : ArrayRef<int64_t>(strides).drop_back())
-    if (!ShapedType::isDynamic(stride) && (stride * bytes) % 16 != 0)
+    if (!ShapedType::isDynamic(stride) && !spansWholeUnits(stride, bytes, 16))
       return "the tensor's rows are not 16-byte multiples apart";
-  if (!ShapedType::isDynamic(offset) && (offset * bytes) % 16 != 0)
+  if (!ShapedType::isDynamic(offset) && !spansWholeUnits(offset, bytes, 16))
     return "the tensor's offset is not a multiple of 16 bytes";
   return "";
 }

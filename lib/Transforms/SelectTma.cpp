@@ -23,6 +23,7 @@
 #include "tile/Transforms/Passes.h"
 #include "tile/Transforms/Pipelining.h"
 #include "tile/Transforms/Resources.h"
+#include "tile/Transforms/Utils.h"
 
 #include "tile/Dialect/ChipDescription.h"
 
@@ -78,7 +79,7 @@ static std::string checkStatically(CopyOp copy, KernelOp kernel,
   if (rows > maxBox || boxCols > maxBox)
     return "a box of " + std::to_string(rows) + "x" + std::to_string(boxCols) +
            " exceeds " + std::to_string(maxBox) + " elements per dimension";
-  if ((boxCols * bytes) % 16 != 0)
+  if (!spansWholeUnits(boxCols, bytes, 16))
     return "rows of the shared tile are not a multiple of 16 bytes";
   SmallVector<int64_t> strides;
   int64_t offset;
@@ -88,15 +89,22 @@ static std::string checkStatically(CopyOp copy, KernelOp kernel,
   if (!ShapedType::isDynamic(inner) && inner != 1)
     return "the tensor's innermost stride is " + std::to_string(inner) +
            ", not 1";
-  for (int64_t stride : ArrayRef<int64_t>(strides).drop_back())
-    if (!ShapedType::isDynamic(stride) && (stride * bytes) % 16 != 0)
+  for (int64_t stride : ArrayRef<int64_t>(strides).drop_back()) {
+    if (!ShapedType::isDynamic(stride) &&
+        stride >= tensorCopies.getMaxStrideBytes() / bytes)
+      return "the tensor's stride of " + byteCountString(stride, bytes) +
+             " bytes exceeds the " +
+             std::to_string(tensorCopies.getMaxStrideBytes()) +
+             " bytes a tensor map encodes";
+    if (!ShapedType::isDynamic(stride) && !spansWholeUnits(stride, bytes, 16))
       return "the tensor's " +
              std::string(stride == strides[strides.size() - 2] ? "row"
                                                                : "outer") +
-             " stride is " + std::to_string(stride * bytes) +
+             " stride is " + byteCountString(stride, bytes) +
              " bytes, not a multiple of 16";
-  if (!ShapedType::isDynamic(offset) && (offset * bytes) % 16 != 0)
-    return "the tensor's offset is " + std::to_string(offset * bytes) +
+  }
+  if (!ShapedType::isDynamic(offset) && !spansWholeUnits(offset, bytes, 16))
+    return "the tensor's offset is " + byteCountString(offset, bytes) +
            " bytes, not a multiple of 16";
   return "";
 }
@@ -126,7 +134,8 @@ static std::string checkHandOff(CopyOp copy, PipeProduceAcquireOp handOff) {
 }
 
 /// The host's test that `tensor` allows tensor copies at run time.
-static Value buildRuntimeTest(OpBuilder &b, Location loc, Value tensor) {
+static Value buildRuntimeTest(OpBuilder &b, Location loc, Value tensor,
+                              const TensorCopyInfo &tensorCopies) {
   auto type = cast<MemRefType>(tensor.getType());
   int64_t bytes = type.getElementTypeBitWidth() / 8;
   auto cst = [&](int64_t v) {
@@ -158,12 +167,14 @@ static Value buildRuntimeTest(OpBuilder &b, Location loc, Value tensor) {
     conds.push_back(
         cmp(P::sge, strides[d],
             arith::MulIOp::create(b, loc, strides[d + 1], sizes[d + 1])));
-    conds.push_back(cmp(P::slt, strideBytes, cst(int64_t(1) << 40)));
+    // Compared in elements: the byte count of a huge stride wraps.
+    conds.push_back(
+        cmp(P::slt, strides[d], cst(tensorCopies.getMaxStrideBytes() / bytes)));
   }
   // Extents a map describes and i32 box coordinates reach.
   for (Value size : sizes) {
     conds.push_back(cmp(P::sge, size, cst(1)));
-    conds.push_back(cmp(P::slt, size, cst(int64_t(1) << 31)));
+    conds.push_back(cmp(P::sle, size, cst(tensorCopies.getMaxTensorExtent())));
   }
   Value all = conds.front();
   for (Value c : ArrayRef<Value>(conds).drop_front())
@@ -401,7 +412,7 @@ struct SelectTmaPass : public tile::impl::SelectTmaBase<SelectTmaPass> {
       tensors.insert(store.copy.getTarget());
     Value test;
     for (Value tensor : tensors) {
-      Value t = buildRuntimeTest(b, loc, tensor);
+      Value t = buildRuntimeTest(b, loc, tensor, *tensorCopies);
       test = test ? arith::AndIOp::create(b, loc, test, t).getResult() : t;
     }
     auto branch = scf::IfOp::create(b, loc, test, /*withElseRegion=*/true);

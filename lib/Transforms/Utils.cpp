@@ -2,6 +2,8 @@
 
 #include "tile/Transforms/Utils.h"
 
+#include "llvm/ADT/APInt.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -105,4 +107,16 @@ bool mlir::tile::synchronizesThreads(Operation *op) {
       if (auto layout = dyn_cast_or_null<LinearLayoutAttr>(src.getLayoutAttr()))
         return reducesAcrossWarps(reduce, layout.getLinearLayout());
   return false;
+}
+
+bool mlir::tile::spansWholeUnits(int64_t elements, int64_t bytes,
+                                 int64_t align) {
+  // (e * b) mod a == ((e mod a) * b) mod a, and the right side cannot
+  // overflow for element widths of a few bytes.
+  return ((elements % align) * bytes) % align == 0;
+}
+
+std::string mlir::tile::byteCountString(int64_t elements, int64_t bytes) {
+  APInt product = APInt(128, elements, /*isSigned=*/true) * bytes;
+  return llvm::toString(product, 10, /*Signed=*/true);
 }

@@ -63,6 +63,7 @@ func.func @versioned(%A: !g, %B: !g, %kt: index) {
 // CHECK: arith.cmpi eq, %[[STRIDES]]#2, %c1
 // CHECK: arith.muli %[[STRIDES]]#1, %c2
 // CHECK: arith.muli %[[STRIDES]]#2, %[[SIZES]]#2
+// CHECK: arith.cmpi slt, %[[STRIDES]]#1, %c549755813888
 // CHECK: arith.muli %[[STRIDES]]#0, %c2
 // CHECK: arith.muli %[[STRIDES]]#1, %[[SIZES]]#1
 // CHECK: scf.if
@@ -121,6 +122,40 @@ func.func @odd_rows(%A: !gOdd, %B: !g, %kt: index) {
       // expected-remark @below {{not a tensor copy (TMA): the tensor's row stride is 66 bytes, not a multiple of 16}}
       tile.copy %A[%c0, %k0], %as : !gOdd to !sA
       tile.copy %B[%k0, %c0], %bs : !g to !sB
+      tile.gemm %as, %bs, %acc : !sA, !sB, !fC
+    } {tile.num_stages = 2 : i64}
+  }
+  return
+}
+
+// -----
+
+// A static row stride beyond what a tensor map encodes (2^62 f16, whose
+// byte count does not fit in 64 bits): cp.async, with a remark, beside B's
+// tensor copy.
+
+!gHuge = memref<?x4611686018427387904xf16>
+!sA = memref<128x32xf16, #gpu.address_space<workgroup>>
+!sB = memref<32x128xf16, #gpu.address_space<workgroup>>
+!fC = memref<128x128xf32, #tile.mem<fragment>>
+
+// CHECK-LABEL: func.func @huge_stride
+// CHECK: tile.kernel @k_tma
+// CHECK: tile.copy async %{{.*}} : memref<?x4611686018427387904xf16> to
+// CHECK: tile.copy async tma %{{.*}} : memref<?x?xf16> to
+func.func @huge_stride(%A: !gHuge, %B: memref<?x?xf16>, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %as = tile.alloc : !sA
+    %bs = tile.alloc : !sB
+    %acc = tile.alloc : !fC
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c32 : index
+      // expected-remark @below {{not a tensor copy (TMA): the tensor's stride of 9223372036854775808 bytes exceeds the 1099511627776 bytes a tensor map encodes}}
+      tile.copy %A[%c0, %k0], %as : !gHuge to !sA
+      tile.copy %B[%k0, %c0], %bs : memref<?x?xf16> to !sB
       tile.gemm %as, %bs, %acc : !sA, !sB, !fC
     } {tile.num_stages = 2 : i64}
   }

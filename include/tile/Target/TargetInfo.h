@@ -160,6 +160,10 @@ public:
   virtual ~TensorCopyInfo();
   /// Largest extent of a tensor copy's box along any dimension.
   virtual int64_t getMaxBoxExtent() const = 0;
+  /// Largest stride, in bytes, of a tensor a copy's map describes.
+  virtual int64_t getMaxStrideBytes() const = 0;
+  /// Largest extent of such a tensor along any dimension.
+  virtual int64_t getMaxTensorExtent() const = 0;
   /// Initializes the barrier at shared pointer `addr` for `arrivals`
   /// arrivals per phase.
   virtual void emitMbarrierInit(OpBuilder &b, Location loc, Value addr,

@@ -58,6 +58,14 @@ bool reducesAcrossWarps(ReduceOp op, const LinearLayout &src);
 /// Layouts must have been inferred.
 bool synchronizesThreads(Operation *op);
 
+/// Whether `elements` elements of `bytes` bytes each span a whole number of
+/// `align`-byte units. Exact for every int64_t element count (a stride of a
+/// huge static tensor must not overflow the product).
+bool spansWholeUnits(int64_t elements, int64_t bytes, int64_t align);
+
+/// `elements * bytes` in decimal, exact for every int64_t element count.
+std::string byteCountString(int64_t elements, int64_t bytes);
+
 } // namespace mlir::tile
 
 #endif // TILE_TRANSFORMS_UTILS_H

@@ -98,6 +98,9 @@ public:
 
   // Tma.cpp
   int64_t getMaxBoxExtent() const override { return 256; }
+  // Strides below 2^40 bytes; extents that i32 box coordinates reach.
+  int64_t getMaxStrideBytes() const override { return int64_t(1) << 40; }
+  int64_t getMaxTensorExtent() const override { return (int64_t(1) << 31) - 1; }
   void emitMbarrierInit(OpBuilder &b, Location loc, Value addr,
                         int64_t arrivals) const override;
   void emitMbarrierInitFence(OpBuilder &b, Location loc) const override;
