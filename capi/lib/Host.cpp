@@ -2,7 +2,7 @@
 
 #include "tile-c/Host.h"
 
-#include "tile/Target/Host/Host.h"
+#include "tile/Host/Host.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Support.h"

@@ -5,6 +5,8 @@
 #include "mlir/CAPI/Pass.h"
 #include "mlir/Pass/Pass.h"
 #include "tile/Conversion/Passes.h"
+#include "tile/Host/Passes.h"
+#include "tile/Pipelines/Pipelines.h"
 #include "tile/Transforms/Passes.h"
 
 // The generated definitions call the pass constructors and registration
@@ -17,6 +19,7 @@ extern "C" {
 #endif
 
 #include "tile/Conversion/Passes.capi.cpp.inc"
+#include "tile/Host/Passes.capi.cpp.inc"
 #include "tile/Transforms/Passes.capi.cpp.inc"
 
 void tileRegisterPipelines(void) { registerTilePipelines(); }

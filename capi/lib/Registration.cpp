@@ -4,7 +4,7 @@
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Registration.h"
-#include "tile/Conversion/Registration.h"
+#include "tile/Pipelines/Registration.h"
 
 #include "mlir-c/Dialect/AMDGPU.h"
 #include "mlir-c/Dialect/Arith.h"
@@ -43,6 +43,7 @@ void tileRegisterAllDialects(MlirDialectRegistry registry) {
 void tileRegisterAllPasses(void) {
   mlirRegisterTilePasses();
   mlirRegisterTileConversionPasses();
+  mlirRegisterTileHostPasses();
   tileRegisterPipelines();
   mlirRegisterTransformsPasses();
   mlirRegisterGPUPasses();

@@ -13,11 +13,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "InputChecks.h"
-#include "tile/Conversion/Passes.h"
-#include "tile/Conversion/Registration.h"
-#include "tile/Dialect/TileDialect.h"
-#include "tile/Transforms/Passes.h"
 #include "tile-c/Version.h"
+#include "tile/Conversion/Passes.h"
+#include "tile/Dialect/TileDialect.h"
+#include "tile/Host/Passes.h"
+#include "tile/Pipelines/Pipelines.h"
+#include "tile/Pipelines/Registration.h"
+#include "tile/Transforms/Passes.h"
 
 #include "mlir/Conversion/AMDGPUToROCDL/AMDGPUToROCDL.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -52,8 +54,8 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
@@ -141,6 +143,7 @@ int main(int argc, char **argv) {
   // Tile passes.
   mlir::tile::registerTilePasses();
   mlir::tile::registerTileConversionPasses();
+  mlir::tile::registerTileHostPasses();
   mlir::tile::registerTilePipelines();
 
   // Upstream passes the tile pipelines use.

@@ -16,8 +16,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Conversion/Passes.h"
-#include "tile/Conversion/Registration.h"
 #include "tile/Dialect/TileDialect.h"
+#include "tile/Host/Passes.h"
+#include "tile/Pipelines/Pipelines.h"
+#include "tile/Pipelines/Registration.h"
 #include "tile/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -33,6 +35,7 @@ using namespace mlir;
 static void registerTilePassesAndPipelines() {
   tile::registerTilePasses();
   tile::registerTileConversionPasses();
+  tile::registerTileHostPasses();
   tile::registerTilePipelines();
 }
 

@@ -5,7 +5,8 @@
 // `mlirCreateTile<Pass>()` / `mlirRegisterTile<Pass>()` create and register
 // each pass (for example `mlirCreateTileCheckResources()` for
 // `tile-check-resources`). The declarations are generated from
-// tile/Transforms/Passes.td.
+// tile/Transforms/Passes.td, tile/Conversion/Passes.td and
+// tile/Host/Passes.td.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +17,7 @@
 
 #include "tile/Transforms/Passes.capi.h.inc"
 #include "tile/Conversion/Passes.capi.h.inc"
+#include "tile/Host/Passes.capi.h.inc"
 
 #ifdef __cplusplus
 extern "C" {

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tile/Conversion/Passes.h"
+#include "tile/Host/Passes.h"
 
 #include "HostArgumentChecks.h"
 
@@ -28,7 +28,7 @@
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_PREPAREHOST
-#include "tile/Conversion/Passes.h.inc"
+#include "tile/Host/Passes.h.inc"
 } // namespace mlir::tile
 
 using namespace mlir;

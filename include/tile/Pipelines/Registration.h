@@ -1,7 +1,7 @@
 //===- Registration.h - What tile lowering needs registered -----*- C++ -*-===//
 
-#ifndef TILE_CONVERSION_REGISTRATION_H
-#define TILE_CONVERSION_REGISTRATION_H
+#ifndef TILE_PIPELINES_REGISTRATION_H
+#define TILE_PIPELINES_REGISTRATION_H
 
 namespace mlir {
 class DialectRegistry;
@@ -16,4 +16,4 @@ void registerTileLoweringInterfaces(DialectRegistry &registry);
 } // namespace tile
 } // namespace mlir
 
-#endif // TILE_CONVERSION_REGISTRATION_H
+#endif // TILE_PIPELINES_REGISTRATION_H

@@ -13,6 +13,8 @@
 #include "PipelineCommon.h"
 
 #include "tile/Conversion/Passes.h"
+#include "tile/Host/Passes.h"
+#include "tile/Pipelines/Pipelines.h"
 #include "tile/Transforms/Passes.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"

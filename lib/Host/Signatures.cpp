@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tile/Target/Host/Host.h"
+#include "tile/Host/Host.h"
 
 #include "tile/Dialect/ShapeSpec.h"
 

@@ -1,6 +1,6 @@
 //===- Registration.cpp - What tile lowering needs registered ---*- C++ -*-===//
 
-#include "tile/Conversion/Registration.h"
+#include "tile/Pipelines/Registration.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"

@@ -12,14 +12,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tile/Conversion/Passes.h"
+#include "tile/Host/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/SymbolTable.h"
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_EXPORTCINTERFACE
-#include "tile/Conversion/Passes.h.inc"
+#include "tile/Host/Passes.h.inc"
 } // namespace mlir::tile
 
 using namespace mlir;

@@ -1,13 +1,13 @@
-//===- PipelineCommon.h - Shared pieces of the one-shot pipelines -*- C++ -*-//
+//===- PipelineCommon.h - What the one-shot pipelines share -----*- C++ -*-===//
 //
-// What tile-to-nvvm (Pipelines.cpp) and tile-to-rocdl (ROCDLPipeline.cpp)
+// What tile-to-nvvm (NVVMPipeline.cpp) and tile-to-rocdl (ROCDLPipeline.cpp)
 // share: the checks that open and close them and the tile-level passes
 // both run before the vendor's lowering.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILE_LIB_CONVERSION_PIPELINECOMMON_H
-#define TILE_LIB_CONVERSION_PIPELINECOMMON_H
+#ifndef TILE_LIB_PIPELINES_PIPELINECOMMON_H
+#define TILE_LIB_PIPELINES_PIPELINECOMMON_H
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -89,4 +89,4 @@ void addTileLevelPasses(OpPassManager &pm, const TileLevelOptions &options);
 
 } // namespace mlir::tile::pipelines
 
-#endif // TILE_LIB_CONVERSION_PIPELINECOMMON_H
+#endif // TILE_LIB_PIPELINES_PIPELINECOMMON_H

@@ -1,6 +1,6 @@
 //===- CHeader.cpp - A C header for the functions of a module -------------===//
 
-#include "tile/Target/Host/Host.h"
+#include "tile/Host/Host.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"

@@ -1,10 +1,12 @@
-//===- Pipelines.cpp - One-shot tile pipelines ------------------*- C++ -*-===//
+//===- NVVMPipeline.cpp - The one-shot tile-to-nvvm pipeline ----*- C++ -*-===//
 
 #include "PipelineCommon.h"
 
 #include "tile/Conversion/Passes.h"
 #include "tile/Dialect/TileDialect.h"
 #include "tile/Dialect/TileOps.h"
+#include "tile/Host/Passes.h"
+#include "tile/Pipelines/Pipelines.h"
 #include "tile/Transforms/Passes.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"

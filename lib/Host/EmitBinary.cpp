@@ -1,6 +1,6 @@
 //===- EmitBinary.cpp - Write gpu.binary objects to files -------*- C++ -*-===//
 
-#include "tile/Conversion/Passes.h"
+#include "tile/Host/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
@@ -9,7 +9,7 @@
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_EMITBINARY
-#include "tile/Conversion/Passes.h.inc"
+#include "tile/Host/Passes.h.inc"
 } // namespace mlir::tile
 
 using namespace mlir;

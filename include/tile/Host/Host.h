@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILE_TARGET_HOST_HOST_H
-#define TILE_TARGET_HOST_HOST_H
+#ifndef TILE_HOST_HOST_H
+#define TILE_HOST_HOST_H
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
@@ -37,9 +37,9 @@ LogicalResult emitCHeader(ModuleOp module, StringRef guard,
 ///              {"name": "alpha", "kind": "scalar", "type": "f32"}]}]}
 /// `shape` holds the static sizes (null where dynamic), `dims` the
 /// argument's `tile.shape` names when it has them (and `bounds` their upper
-/// bounds, null where none, when one has a bound: "N<=4096"), `element` and `type` the
-/// MLIR spelling of the type. Argument names are the C header's. Emits an
-/// error at the function and fails for a signature the table cannot
+/// bounds, null where none, when one has a bound: "N<=4096"), `element` and
+/// `type` the MLIR spelling of the type. Argument names are the C header's.
+/// Emits an error at the function and fails for a signature the table cannot
 /// describe (several results, unranked memrefs).
 LogicalResult emitSignatures(ModuleOp module, llvm::raw_ostream &os);
 
@@ -51,4 +51,4 @@ LogicalResult emitObjectFile(ModuleOp module, StringRef path, int optLevel);
 
 } // namespace mlir::tile::host
 
-#endif // TILE_TARGET_HOST_HOST_H
+#endif // TILE_HOST_HOST_H

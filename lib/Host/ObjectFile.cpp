@@ -1,6 +1,6 @@
 //===- ObjectFile.cpp - Compile a module's host code to an object file ----===//
 
-#include "tile/Target/Host/Host.h"
+#include "tile/Host/Host.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Export.h"
