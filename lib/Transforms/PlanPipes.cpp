@@ -23,6 +23,7 @@
 #include "tile/Dialect/TileDialect.h"
 #include "tile/Dialect/TileOps.h"
 #include "tile/Target/TargetInfo.h"
+#include "tile/Transforms/Handoffs.h"
 #include "tile/Transforms/Passes.h"
 
 #include "tile/Transforms/Pipelining.h"
@@ -491,14 +492,43 @@ static LogicalResult planKernel(PipePlanner &ctx) {
   return success();
 }
 
+/// Waits of pipes filled by copy-engine copies (no plan: no barriers).
+/// `in_flight(k)` waits for all of the threads' groups but the k most
+/// recent: the waited hand-off must not be among them, so k becomes the
+/// later hand-offs the same threads provably commit before the wait
+/// (tile-check-handoffs' analysis), 0 where nothing is proved. The groups
+/// are per thread: a wait for copies of other warps is an error.
+static LogicalResult planCopyEngineWaits(PipePlanner &ctx) {
+  if (!ctx.target.asyncCopies())
+    return success();
+  auto unplanned = [](PipeConsumeWaitOp wait) {
+    auto create = wait.getPipe().getDefiningOp<PipeCreateOp>();
+    return create && !create.getPlanAttr();
+  };
+  llvm::DenseMap<Operation *, int64_t> laterCommits;
+  (void)analyzeHandoffs(ctx.kernel, /*diagnose=*/false, &laterCommits);
+  WalkResult result = ctx.kernel.walk([&](PipeConsumeWaitOp wait) {
+    if (!unplanned(wait))
+      return WalkResult::advance();
+    if (failed(verifyCopyEngineWaitThreads(wait)))
+      return WalkResult::interrupt();
+    int64_t proved = laterCommits.lookup(wait);
+    if (static_cast<int64_t>(wait.getInFlight()) > proved)
+      wait.setInFlight(proved);
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
 namespace {
 struct PlanPipesPass : public tile::impl::PlanPipesBase<PlanPipesPass> {
   void runOnOperation() override {
     WalkResult result = getOperation().walk([&](KernelOp kernel) {
       std::unique_ptr<TargetInfo> target = getTargetInfo(kernel);
       PipePlanner planner(kernel, *target);
-      return failed(planKernel(planner)) ? WalkResult::interrupt()
-                                         : WalkResult::advance();
+      return failed(planKernel(planner)) || failed(planCopyEngineWaits(planner))
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
     });
     if (result.wasInterrupted())
       signalPassFailure();

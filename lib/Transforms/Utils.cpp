@@ -120,3 +120,24 @@ std::string mlir::tile::byteCountString(int64_t elements, int64_t bytes) {
   APInt product = APInt(128, elements, /*isSigned=*/true) * bytes;
   return llvm::toString(product, 10, /*Signed=*/true);
 }
+
+/// The warpgroups executing `op`: those of its tile.ws, or none for the
+/// whole block.
+static ArrayRef<int64_t> executingGroups(Operation *op) {
+  auto ws = op->getParentOfType<WsOp>();
+  return ws ? ws.getWarpgroups() : ArrayRef<int64_t>();
+}
+
+LogicalResult mlir::tile::verifyCopyEngineWaitThreads(PipeConsumeWaitOp wait) {
+  for (Operation *user : wait.getPipe().getUsers()) {
+    if (!isa<PipeProduceCommitOp>(user) ||
+        executingGroups(user) == executingGroups(wait))
+      continue;
+    return wait.emitOpError("waits for copies that other warps issue: a "
+                            "hand-off between tile.ws regions needs tensor "
+                            "copies ('tile.copy async tma')")
+               .attachNote(user->getLoc())
+           << "the copies are committed here";
+  }
+  return success();
+}

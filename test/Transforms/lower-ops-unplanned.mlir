@@ -93,3 +93,27 @@ module attributes {tile.target = #tile.target<"gfx942">} {
     return
   }
 }
+
+// -----
+
+// A copy-engine wait that leaves more groups in flight than later
+// hand-offs are proved committed (tile-plan-pipes would lower the count).
+module attributes {tile.target = #tile.target<"sm_80">} {
+  func.func @in_flight_unproved(%c: i1) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    tile.kernel @k blocks(%bx) in [1] threads(128) {
+      %p = tile.pipe.create : !tile.pipe<2>
+      tile.pipe.produce_acquire %p[%c0] : !tile.pipe<2>
+      tile.pipe.produce_commit %p[%c0] : !tile.pipe<2>
+      scf.if %c {
+        tile.pipe.produce_acquire %p[%c1] : !tile.pipe<2>
+        tile.pipe.produce_commit %p[%c1] : !tile.pipe<2>
+      }
+      // expected-error @below {{'tile.pipe.consume_wait' op leaves 1 copy groups in flight, but only 0 later hand-offs are proved committed before it: the waited copies could still be in flight (tile-plan-pipes lowers the count)}}
+      tile.pipe.consume_wait %p[%c0] in_flight(1) : !tile.pipe<2>
+      tile.pipe.consume_release %p[%c0] : !tile.pipe<2>
+    }
+    return
+  }
+}

@@ -92,3 +92,27 @@ module attributes {tile.target = #tile.target<"sm_90a">} {
     return
   }
 }
+
+// -----
+
+// Copy-engine groups are per thread: the consumer region cannot wait for
+// the producer region's cp.async copies.
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  func.func @cp_async_between_regions() {
+    %c0 = arith.constant 0 : index
+    tile.kernel @k blocks(%bx) in [1] threads(256) {
+      %pipe = tile.pipe.create : <2>
+      tile.ws [0] {
+        tile.pipe.produce_acquire %pipe[%c0] : <2>
+        // expected-note @below {{the copies are committed here}}
+        tile.pipe.produce_commit %pipe[%c0] : <2>
+      }
+      tile.ws [1] {
+        // expected-error @below {{'tile.pipe.consume_wait' op waits for copies that other warps issue: a hand-off between tile.ws regions needs tensor copies ('tile.copy async tma')}}
+        tile.pipe.consume_wait %pipe[%c0] in_flight(0) : <2>
+        tile.pipe.consume_release %pipe[%c0] : <2>
+      }
+    }
+    return
+  }
+}

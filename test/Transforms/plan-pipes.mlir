@@ -191,3 +191,47 @@ module attributes {tile.target = #tile.target<"sm_90a">} {
     return
   }
 }
+
+// -----
+
+// Copy-engine pipes (no barriers, no plan). In @one_path, hand-off 1 is
+// committed on one path only, so in_flight(1) could leave hand-off 0 in
+// flight on the other: the wait's count becomes what is proved, 0. In
+// @both_paths it is committed before the wait on every path: 1 stays.
+// CHECK-LABEL: func.func @one_path
+// CHECK: tile.pipe.create : <2>
+// CHECK: tile.pipe.consume_wait %{{.*}}[%{{.*}}] in_flight(0)
+// CHECK-LABEL: func.func @both_paths
+// CHECK: tile.pipe.consume_wait %{{.*}}[%{{.*}}] in_flight(1)
+module attributes {tile.target = #tile.target<"sm_80">} {
+  func.func @one_path(%c: i1) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    tile.kernel @k blocks(%bx) in [1] threads(128) {
+      %p = tile.pipe.create : !tile.pipe<2>
+      tile.pipe.produce_acquire %p[%c0] : !tile.pipe<2>
+      tile.pipe.produce_commit %p[%c0] : !tile.pipe<2>
+      scf.if %c {
+        tile.pipe.produce_acquire %p[%c1] : !tile.pipe<2>
+        tile.pipe.produce_commit %p[%c1] : !tile.pipe<2>
+      }
+      tile.pipe.consume_wait %p[%c0] in_flight(1) : !tile.pipe<2>
+      tile.pipe.consume_release %p[%c0] : !tile.pipe<2>
+    }
+    return
+  }
+  func.func @both_paths() {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    tile.kernel @k2 blocks(%bx) in [1] threads(128) {
+      %p = tile.pipe.create : !tile.pipe<2>
+      tile.pipe.produce_acquire %p[%c0] : !tile.pipe<2>
+      tile.pipe.produce_commit %p[%c0] : !tile.pipe<2>
+      tile.pipe.produce_acquire %p[%c1] : !tile.pipe<2>
+      tile.pipe.produce_commit %p[%c1] : !tile.pipe<2>
+      tile.pipe.consume_wait %p[%c0] in_flight(1) : !tile.pipe<2>
+      tile.pipe.consume_release %p[%c0] : !tile.pipe<2>
+    }
+    return
+  }
+}

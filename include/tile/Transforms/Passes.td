@@ -490,6 +490,14 @@ def PlanPipes : Pass<"tile-plan-pipes", "ModuleOp"> {
     Pipes that already have a plan are left alone. Tensor copies on a
     target without them, outside a hand-off, or beside copy-engine copies
     of other threads than the hand-off's commit are errors.
+
+    Pipes filled by copy-engine copies alone (cp.async) have no barriers
+    and no plan: their hand-offs are per-thread copy groups. For these the
+    pass decides each `tile.pipe.consume_wait`'s `in_flight(k)`: k becomes
+    the number of later hand-offs the same threads provably commit before
+    the wait (`tile-check-handoffs`' analysis; 0 where nothing is proved),
+    so the waited group is never left in flight. A wait for copies that
+    other warps commit is an error.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect",

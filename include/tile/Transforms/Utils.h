@@ -58,6 +58,10 @@ bool reducesAcrossWarps(ReduceOp op, const LinearLayout &src);
 /// Layouts must have been inferred.
 bool synchronizesThreads(Operation *op);
 
+/// Diagnoses a wait of a copy-engine pipe (per-thread copy groups) whose
+/// copies other warps commit: the waiting threads cannot wait for them.
+LogicalResult verifyCopyEngineWaitThreads(PipeConsumeWaitOp wait);
+
 /// Whether `elements` elements of `bytes` bytes each span a whole number of
 /// `align`-byte units. Exact for every int64_t element count (a stride of a
 /// huge static tensor must not overflow the product).

@@ -6,7 +6,7 @@
 // and `setmaxnreg`. Each instruction family has its own file in this
 // folder:
 //
-//   Sync.cpp      block and named barriers, shuffles, register budgets
+//   Barriers.cpp  block and named barriers, shuffles, register budgets
 //   CpAsync.cpp   the asynchronous copy engine (cp.async groups)
 //   Tma.cpp       tensor maps, tensor copies and stores, mbarriers,
 //                 clusters
@@ -69,7 +69,7 @@ public:
   // Wgmma.cpp
   void emitMmaWait(OpBuilder &b, Location loc, int64_t pending) const override;
 
-  // Sync.cpp
+  // Barriers.cpp
   void emitBarrier(OpBuilder &b, Location loc,
                    BarrierScope scope) const override;
   void emitWarpSync(OpBuilder &b, Location loc) const override;

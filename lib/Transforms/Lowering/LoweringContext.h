@@ -231,9 +231,10 @@ LogicalResult lowerAsyncWait(LoweringContext &ctx, AsyncWaitOp op);
 /// tile.pipe.produce_acquire / produce_commit / consume_wait /
 /// consume_release.
 LogicalResult lowerPipeOp(LoweringContext &ctx, Operation *op);
-/// Diagnoses hand-offs the pipe lowerings cannot implement: copy-engine
-/// hand-offs between different warps (SyncOps.cpp). Runs after
-/// collectBarrierPipes.
+/// Diagnoses copy-engine waits the pipe lowerings cannot implement: for
+/// copies of other warps, or leaving more groups in flight than later
+/// hand-offs are proved committed (tile-plan-pipes decides the counts;
+/// SyncOps.cpp). Runs after collectBarrierPipes.
 LogicalResult checkPipes(LoweringContext &ctx);
 
 // Tensor copies and the pipes they feed (planned by tile-plan-pipes,

@@ -13,6 +13,7 @@
 
 #include "tile/Transforms/Handoffs.h"
 #include "tile/Transforms/Pipelining.h"
+#include "tile/Transforms/Utils.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
@@ -92,47 +93,29 @@ LogicalResult mlir::tile::lowering::lowerPipeOp(LoweringContext &ctx,
   return success();
 }
 
-/// The warpgroups executing `op`: those of its tile.ws, or none for the
-/// whole block.
-static ArrayRef<int64_t> executingGroups(Operation *op) {
-  auto ws = op->getParentOfType<WsOp>();
-  return ws ? ws.getWarpgroups() : ArrayRef<int64_t>();
-}
-
 LogicalResult mlir::tile::lowering::checkPipes(LoweringContext &ctx) {
-  // Copy-engine waits: `in_flight(k)` waits for all groups but the k most
-  // recent. Never leave the waited group among them: k is lowered to the
-  // later hand-offs the same threads provably committed before the wait
-  // (tile-check-handoffs' analysis), 0 where nothing is proved.
-  if (ctx.target.asyncCopies()) {
-    llvm::DenseMap<Operation *, int64_t> laterCommits;
-    (void)analyzeHandoffs(ctx.kernel, /*diagnose=*/false, &laterCommits);
-    ctx.kernel.walk([&](PipeConsumeWaitOp wait) {
-      if (ctx.barrierPipes.contains(wait.getPipe()))
-        return;
-      int64_t proved = laterCommits.lookup(wait);
-      if (static_cast<int64_t>(wait.getInFlight()) > proved)
-        wait.setInFlight(proved);
-    });
-  }
-  WalkResult result = ctx.kernel.walk([&](Operation *op) {
-    // Copy-engine groups are per thread: the consumers can only wait for
-    // copies they issued themselves.
-    auto wait = dyn_cast<PipeConsumeWaitOp>(op);
-    if (!wait || ctx.barrierPipes.contains(wait.getPipe()))
+  // Copy-engine waits: tile-plan-pipes lowered each `in_flight(k)` to the
+  // later hand-offs provably committed before the wait and rejected waits
+  // for other warps' copies. A count above what is proved would leave the
+  // waited group in flight: refuse it rather than emit it.
+  if (!ctx.target.asyncCopies())
+    return success();
+  llvm::DenseMap<Operation *, int64_t> laterCommits;
+  (void)analyzeHandoffs(ctx.kernel, /*diagnose=*/false, &laterCommits);
+  WalkResult result = ctx.kernel.walk([&](PipeConsumeWaitOp wait) {
+    if (ctx.barrierPipes.contains(wait.getPipe()))
       return WalkResult::advance();
-    for (Operation *user : wait.getPipe().getUsers()) {
-      if (!isa<PipeProduceCommitOp>(user) ||
-          executingGroups(user) == executingGroups(wait))
-        continue;
-      wait.emitOpError("waits for copies that other warps issue: a hand-off "
-                       "between tile.ws regions needs tensor copies "
-                       "('tile.copy async tma')")
-              .attachNote(user->getLoc())
-          << "the copies are committed here";
+    if (failed(verifyCopyEngineWaitThreads(wait)))
       return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
+    int64_t proved = laterCommits.lookup(wait);
+    if (static_cast<int64_t>(wait.getInFlight()) <= proved)
+      return WalkResult::advance();
+    wait.emitOpError("leaves ")
+        << wait.getInFlight() << " copy groups in flight, but only " << proved
+        << " later hand-offs are proved committed before it: the waited "
+           "copies could still be in flight (tile-plan-pipes lowers the "
+           "count)";
+    return WalkResult::interrupt();
   });
   return failure(result.wasInterrupted());
 }

@@ -1,4 +1,4 @@
-//===- Sync.cpp - NVIDIA barriers and register budgets ----------*- C++ -*-===//
+//===- Barriers.cpp - NVIDIA barriers and register budgets ------*- C++ -*-===//
 //
 // Block-wide barriers are `bar.sync 0` (through `gpu.barrier`); barriers
 // over a warp-aligned subset of the block, such as the warpgroups of a
