@@ -300,6 +300,16 @@ LogicalResult AllocOp::verify() {
     if (kind != MemoryKind::Shared)
       return emitOpError("alignment only applies to shared tiles");
   }
+  if (std::optional<uint64_t> offset = getOffset()) {
+    if (kind != MemoryKind::Shared)
+      return emitOpError("offset only applies to shared tiles");
+    int64_t alignment = getAlignment().value_or(16);
+    if (static_cast<int64_t>(*offset) < 0 ||
+        static_cast<int64_t>(*offset) % alignment != 0)
+      return emitOpError("expects an offset that is a non-negative multiple "
+                         "of the tile's alignment (")
+             << alignment << " bytes), got " << static_cast<int64_t>(*offset);
+  }
   if (getLayoutAttr() && kind == MemoryKind::Local)
     return emitOpError("local tiles have no layout");
   if (failed(verifyLayoutFor(*this, getLayoutAttr(), type.getShape(),

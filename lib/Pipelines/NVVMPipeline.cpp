@@ -125,6 +125,7 @@ void mlir::tile::pipelines::addTileLevelPasses(
   pm.addPass(createInsertBarriers());
   pm.addPass(createPlanPipes());
   pm.addPass(createAllocateScratch());
+  pm.addPass(createAllocateShared());
   pm.addPass(createLowerOps());
   pm.addPass(createConvertTileToGPU());
   pm.addPass(createCanonicalizerPass());

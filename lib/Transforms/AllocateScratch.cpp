@@ -15,9 +15,9 @@
 //
 // Conversion and reduction scratch comes first in the kernel's shared
 // memory, staging buffers after the kernel's own tiles (where
-// tile-select-tma counted them). tile-lower-ops places them like any other
-// tile (a conversion's scratch may share the storage of a tile that is dead
-// there when the kernel would not fit otherwise).
+// tile-select-tma counted them). tile-allocate-shared places them like any
+// other tile (a conversion's scratch may share the storage of a tile that is
+// dead there when the kernel would not fit otherwise).
 //
 //===----------------------------------------------------------------------===//
 

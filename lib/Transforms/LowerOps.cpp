@@ -105,34 +105,21 @@ static LogicalResult lowerAllocs(LoweringContext &ctx) {
 
   SmallVector<AllocOp> allocs;
   kernel.walk([&](AllocOp alloc) { allocs.push_back(alloc); });
-  // Shared tiles one after the other; scratch tiles may share the storage
-  // of dead tiles (ScratchReuse.cpp) when the kernel would not fit the
-  // chip's shared memory otherwise.
-  DenseMap<Value, Value> hosts;
-  auto placeShared = [&](DenseMap<Value, int64_t> &offsets) {
-    int64_t end = 0;
-    for (AllocOp alloc : allocs) {
-      if (getMemoryKind(alloc.getType()) != MemoryKind::Shared ||
-          hosts.count(alloc.getResult()))
-        continue;
-      end = llvm::alignTo(end, getSharedAlignment(alloc));
-      offsets[alloc.getResult()] = end;
-      end += getSharedTileSizeInBytes(alloc);
-    }
-    for (auto [scratch, host] : hosts)
-      offsets[scratch] = offsets.lookup(host);
-    return end;
-  };
-  DenseMap<Value, int64_t> sharedOffsets;
-  int64_t sharedEnd = placeShared(sharedOffsets);
-  int64_t limit = ctx.target.getChip().maxSharedMemoryPerBlock;
-  if (sharedEnd > limit) {
-    hosts = findScratchHosts(ctx);
-    if (!hosts.empty()) {
-      sharedOffsets.clear();
-      sharedEnd = placeShared(sharedOffsets);
-    }
+  // Shared tiles where tile-allocate-shared placed them.
+  int64_t sharedEnd = 0;
+  for (AllocOp alloc : allocs) {
+    if (getMemoryKind(alloc.getType()) != MemoryKind::Shared)
+      continue;
+    std::optional<uint64_t> offset = alloc.getOffset();
+    if (!offset)
+      return alloc.emitOpError("has no place in shared memory: run "
+                               "tile-allocate-shared before tile-lower-ops");
+    sharedEnd = std::max(sharedEnd, addSizes(static_cast<int64_t>(*offset),
+                                             getSharedTileSizeInBytes(alloc)));
   }
+  if (failed(verifySharedPlacement(kernel)))
+    return failure();
+  int64_t limit = ctx.target.getChip().maxSharedMemoryPerBlock;
   int64_t offset = 0;
   for (AllocOp alloc : allocs) {
     MemRefType type = alloc.getType();
@@ -145,7 +132,7 @@ static LogicalResult lowerAllocs(LoweringContext &ctx) {
       if (!dynamicShared)
         dynamicShared = gpu::DynamicSharedMemoryOp::create(b, loc(), bytesType);
       auto layout = cast<SharedLayoutAttr>(alloc.getLayoutAttr());
-      offset = sharedOffsets.lookup(alloc.getResult());
+      offset = static_cast<int64_t>(*alloc.getOffset());
       int64_t bytes = getSharedTileSizeInBytes(alloc);
       int64_t bits = type.getElementTypeBitWidth();
       auto viewType = MemRefType::get({bytes * 8 / bits}, type.getElementType(),
@@ -198,10 +185,18 @@ static LogicalResult lowerAllocs(LoweringContext &ctx) {
   // What the lowering adds (scratch tiles, pipe barriers) can push a kernel
   // that tile-check-resources accepted over the chip's limit.
   if (offset > limit) {
+    // Scratch tiles that lie over another tile take no bytes of their own.
     int64_t scratch = 0;
-    for (auto [op, tile] : ctx.scratch)
-      if (!hosts.count(tile))
-        scratch += getSharedTileSizeInBytes(tile.getDefiningOp<AllocOp>());
+    for (auto [op, tile] : ctx.scratch) {
+      auto alloc = tile.getDefiningOp<AllocOp>();
+      bool hosted = llvm::any_of(allocs, [&](AllocOp other) {
+        return other != alloc && other.getOffset() == alloc.getOffset() &&
+               !llvm::is_contained(llvm::make_second_range(ctx.scratch),
+                                   other.getResult());
+      });
+      if (!hosted)
+        scratch += getSharedTileSizeInBytes(alloc);
+    }
     return kernel.emitOpError("needs ")
            << offset << " bytes of shared memory once lowered (" << scratch
            << " of them scratch tiles for layout conversions and cross-warp "

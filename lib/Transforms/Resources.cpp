@@ -34,7 +34,7 @@ std::string mlir::tile::describeSize(int64_t size) {
 }
 
 /// alignTo that saturates instead of wrapping.
-static int64_t alignSize(int64_t size, int64_t alignment) {
+int64_t mlir::tile::alignSize(int64_t size, int64_t alignment) {
   if (alignment <= 1 || size == kSaturatedSize)
     return size;
   int64_t rem = size % alignment;

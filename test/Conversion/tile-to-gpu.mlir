@@ -1,4 +1,4 @@
-// RUN: tile-opt %s -split-input-file -tile-layout-inference -tile-insert-barriers -tile-plan-pipes -tile-allocate-scratch -tile-lower-ops -convert-tile-to-gpu -verify-diagnostics | FileCheck %s
+// RUN: tile-opt %s -split-input-file -tile-layout-inference -tile-insert-barriers -tile-plan-pipes -tile-allocate-scratch -tile-allocate-shared -tile-lower-ops -convert-tile-to-gpu -verify-diagnostics | FileCheck %s
 
 // The kernel is outlined into gpu.func @gemm in gpu.module @gemm_module. Its
 // parameters are the enclosing function's arguments it uses, in order (%A,

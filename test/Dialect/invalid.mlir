@@ -557,6 +557,39 @@ func.func @alloc_alignment_negative() {
 
 // -----
 
+// AllocOp::verify: offset only on shared tiles.
+func.func @alloc_offset_fragment() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    // expected-error @+1 {{'tile.alloc' op offset only applies to shared tiles}}
+    %f = tile.alloc {offset = 0 : i64} : memref<128x32xf32, #tile.mem<fragment>>
+  }
+  return
+}
+
+// -----
+
+// AllocOp::verify: an offset at the tile's alignment.
+func.func @alloc_offset_misaligned() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    // expected-error @+1 {{'tile.alloc' op expects an offset that is a non-negative multiple of the tile's alignment (128 bytes), got 64}}
+    %s = tile.alloc {alignment = 128 : i64, offset = 64 : i64} : memref<128x32xf16, #gpu.address_space<workgroup>>
+  }
+  return
+}
+
+// -----
+
+// AllocOp::verify: no negative offset.
+func.func @alloc_offset_negative() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    // expected-error @+1 {{'tile.alloc' op expects an offset that is a non-negative multiple of the tile's alignment (16 bytes), got -16}}
+    %s = tile.alloc {offset = -16 : i64} : memref<128x32xf16, #gpu.address_space<workgroup>>
+  }
+  return
+}
+
+// -----
+
 // AllocOp::verify: alignment only on shared tiles.
 func.func @alloc_alignment_fragment() {
   tile.kernel @k blocks(%bx) in [1] threads(128) {

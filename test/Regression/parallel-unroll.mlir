@@ -2,8 +2,8 @@
 // 2^24 times per thread (a hang, or out of memory; issue 10), whichever
 // passes ran. Its verifier now bounds the iterations one thread executes.
 //
-// RUN: not timeout 120 tile-opt %s --tile-layout-inference --tile-insert-barriers --tile-plan-pipes --tile-allocate-scratch --tile-lower-ops -o /dev/null 2>&1 | FileCheck %s
-// RUN: not timeout 120 tile-opt %s --tile-attach-target=chip=sm_90a --tile-pipeline-planning --tile-inject-pipeline --tile-layout-inference --tile-insert-barriers --tile-plan-pipes --tile-allocate-scratch --tile-lower-ops --convert-tile-to-gpu -o /dev/null 2>&1 | FileCheck %s
+// RUN: not timeout 120 tile-opt %s --tile-layout-inference --tile-insert-barriers --tile-plan-pipes --tile-allocate-scratch --tile-allocate-shared --tile-lower-ops -o /dev/null 2>&1 | FileCheck %s
+// RUN: not timeout 120 tile-opt %s --tile-attach-target=chip=sm_90a --tile-pipeline-planning --tile-inject-pipeline --tile-layout-inference --tile-insert-barriers --tile-plan-pipes --tile-allocate-scratch --tile-allocate-shared --tile-lower-ops --convert-tile-to-gpu -o /dev/null 2>&1 | FileCheck %s
 // CHECK: parallel-unroll.mlir:[[@LINE+3]]:5: error: 'tile.parallel' op unrolls 4194304 iterations per thread (its iteration space padded to powers of two, over 512 threads), more than the limit of 2048; split the loop or use smaller tiles
 func.func @parallel(%A: memref<?x?xi8>) {
   tile.kernel @parallel blocks(%bx) in [1] threads(512) {
@@ -19,7 +19,7 @@ func.func @parallel(%A: memref<?x?xi8>) {
 // the same reason (a fragment's accesses are unrolled per element a thread
 // holds; copies into a shared tile per chunk): a 2^32-element fragment hung
 // tile-lower-ops without tile-check-resources.
-// RUN: not timeout 120 tile-opt %s -split-input-file --tile-pipeline-planning --tile-inject-pipeline --tile-layout-inference --tile-insert-barriers --tile-plan-pipes --tile-allocate-scratch --tile-lower-ops -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILES
+// RUN: not timeout 120 tile-opt %s -split-input-file --tile-pipeline-planning --tile-inject-pipeline --tile-layout-inference --tile-insert-barriers --tile-plan-pipes --tile-allocate-scratch --tile-allocate-shared --tile-lower-ops -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILES
 // TILES: error: 'tile.alloc' op a fragment of 4294967296 elements (padded to powers of two) over 64 threads holds 67108864 per thread, more than the limit of 2048, far beyond any register file
 // TILES: error: 'tile.alloc' op a shared tile of 8388608 bytes is larger than the limit of 1048576 bytes (1 MiB, beyond any chip's shared memory)
 

@@ -1,4 +1,4 @@
-// RUN: tile-opt %s -split-input-file -tile-insert-barriers -tile-plan-pipes -tile-allocate-scratch -tile-lower-ops -verify-diagnostics
+// RUN: tile-opt %s -split-input-file -tile-insert-barriers -tile-plan-pipes -tile-allocate-scratch -tile-allocate-shared -tile-lower-ops -verify-diagnostics
 //
 // The MFMA emitter checks the choice itself: IR whose layouts are given
 // (no layout inference, which verifies choices first) reaches it with a

@@ -1,4 +1,4 @@
-// RUN: tile-opt %s -split-input-file -tile-layout-inference -tile-insert-barriers -tile-plan-pipes -tile-allocate-scratch -tile-lower-ops -verify-diagnostics
+// RUN: tile-opt %s -split-input-file -tile-layout-inference -tile-insert-barriers -tile-plan-pipes -tile-allocate-scratch -tile-allocate-shared -tile-lower-ops -verify-diagnostics
 //
 // What AMD CDNA chips cannot do is diagnosed at the op, naming the chip:
 // warp specialization and register budgets (no warpgroups, no setmaxnreg),

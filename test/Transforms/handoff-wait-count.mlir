@@ -1,4 +1,4 @@
-// RUN: tile-opt %s -split-input-file -tile-layout-inference -tile-insert-barriers -tile-plan-pipes -tile-allocate-scratch -tile-lower-ops | FileCheck %s
+// RUN: tile-opt %s -split-input-file -tile-layout-inference -tile-insert-barriers -tile-plan-pipes -tile-allocate-scratch -tile-allocate-shared -tile-lower-ops | FileCheck %s
 // RUN: tile-opt %s -split-input-file --tile-to-nvvm="chip=sm_80 format=isa host-runtime=false" -verify-diagnostics | FileCheck %s --check-prefix=PTX
 
 // The cp.async lowering of tile.pipe.consume_wait (sm_80): in_flight(k)

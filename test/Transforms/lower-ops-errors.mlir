@@ -1,4 +1,4 @@
-// RUN: tile-opt %s -split-input-file -allow-unregistered-dialect -tile-layout-inference -tile-insert-barriers -tile-plan-pipes -tile-allocate-scratch -tile-lower-ops -verify-diagnostics
+// RUN: tile-opt %s -split-input-file -allow-unregistered-dialect -tile-layout-inference -tile-insert-barriers -tile-plan-pipes -tile-allocate-scratch -tile-allocate-shared -tile-lower-ops -verify-diagnostics
 
 // An op the GPU lowering does not know, inside a kernel, is an error of
 // tile-lower-ops, not passed on to the next pass.

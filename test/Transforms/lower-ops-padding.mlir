@@ -1,4 +1,4 @@
-// RUN: tile-opt %s -split-input-file -tile-pipeline-planning -tile-inject-pipeline -tile-layout-inference -tile-insert-barriers -tile-plan-pipes -tile-allocate-scratch -tile-lower-ops | FileCheck %s
+// RUN: tile-opt %s -split-input-file -tile-pipeline-planning -tile-inject-pipeline -tile-layout-inference -tile-insert-barriers -tile-plan-pipes -tile-allocate-scratch -tile-allocate-shared -tile-lower-ops | FileCheck %s
 
 // A copy's padding: out-of-bounds elements read as the padding instead of
 // zero. Register tiles: the masked element loads yield the padding (here

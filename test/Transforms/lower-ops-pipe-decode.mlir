@@ -1,4 +1,4 @@
-// RUN: tile-opt %s -split-input-file -tile-pipeline-planning -tile-inject-pipeline -tile-layout-inference -tile-select-tma -tile-insert-barriers -tile-plan-pipes -tile-allocate-scratch -tile-lower-ops | FileCheck %s
+// RUN: tile-opt %s -split-input-file -tile-pipeline-planning -tile-inject-pipeline -tile-layout-inference -tile-select-tma -tile-insert-barriers -tile-plan-pipes -tile-allocate-scratch -tile-allocate-shared -tile-lower-ops | FileCheck %s
 
 // A hand-off number s uses slot s mod S and phase s / S of a pipe of S
 // slots. With S not a power of two, numbers below 2^32 divide in 32 bits

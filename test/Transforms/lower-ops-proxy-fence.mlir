@@ -1,5 +1,5 @@
-// RUN: tile-opt %s -split-input-file -tile-pipeline-planning -tile-inject-pipeline -tile-register-prefetch -tile-layout-inference -tile-insert-barriers -tile-plan-pipes -tile-allocate-scratch -tile-lower-ops | FileCheck %s
-// RUN: tile-opt %s -split-input-file -tile-pipeline-planning -tile-inject-pipeline -tile-layout-inference -tile-select-tma -tile-insert-barriers -tile-plan-pipes -tile-allocate-scratch -tile-lower-ops | FileCheck %s --check-prefix=TMA
+// RUN: tile-opt %s -split-input-file -tile-pipeline-planning -tile-inject-pipeline -tile-register-prefetch -tile-layout-inference -tile-insert-barriers -tile-plan-pipes -tile-allocate-scratch -tile-allocate-shared -tile-lower-ops | FileCheck %s
+// RUN: tile-opt %s -split-input-file -tile-pipeline-planning -tile-inject-pipeline -tile-layout-inference -tile-select-tma -tile-insert-barriers -tile-plan-pipes -tile-allocate-scratch -tile-allocate-shared -tile-lower-ops | FileCheck %s --check-prefix=TMA
 // RUN: tile-opt %s -split-input-file -tile-pipeline-planning -tile-inject-pipeline -tile-register-prefetch -tile-layout-inference -tile-insert-barriers | FileCheck %s --check-prefix=DECIDE
 
 // wgmma reads its shared operands through the async proxy: the threads'

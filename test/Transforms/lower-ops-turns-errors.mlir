@@ -1,4 +1,4 @@
-// RUN: tile-opt %s -split-input-file -tile-attach-target=chip=sm_90a -tile-layout-inference -tile-insert-barriers -tile-plan-pipes -tile-allocate-scratch -tile-lower-ops -verify-diagnostics
+// RUN: tile-opt %s -split-input-file -tile-attach-target=chip=sm_90a -tile-layout-inference -tile-insert-barriers -tile-plan-pipes -tile-allocate-scratch -tile-allocate-shared -tile-lower-ops -verify-diagnostics
 
 // Turns between tile.ws regions (tile.turn_wait / tile.turn_pass) need a
 // second region with turns to pass to.

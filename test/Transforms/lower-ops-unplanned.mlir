@@ -1,4 +1,4 @@
-// RUN: tile-opt %s -split-input-file -tile-layout-inference -tile-insert-barriers -tile-lower-ops -verify-diagnostics
+// RUN: tile-opt %s -split-input-file -tile-layout-inference -tile-insert-barriers -tile-allocate-shared -tile-lower-ops -verify-diagnostics
 
 // What the barriers of a pipe of tensor copies count is tile-plan-pipes'
 // decision, in the IR (the pipe's plan): lowering such a pipe without one

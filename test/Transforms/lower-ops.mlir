@@ -1,4 +1,4 @@
-// RUN: tile-opt %s -split-input-file -tile-layout-inference -tile-insert-barriers -tile-plan-pipes -tile-allocate-scratch -tile-lower-ops -verify-diagnostics | FileCheck %s
+// RUN: tile-opt %s -split-input-file -tile-layout-inference -tile-insert-barriers -tile-plan-pipes -tile-allocate-scratch -tile-allocate-shared -tile-lower-ops -verify-diagnostics | FileCheck %s
 
 // Global -> shared copies go through the asynchronous copy engine
 // (cp.async, 16 bytes) and are waited for at once, which keeps them

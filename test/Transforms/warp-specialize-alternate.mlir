@@ -9,7 +9,7 @@
 // of the two regions' 256 threads.
 // RUN: tile-opt %tile_src_root/test/Examples/Inputs/gemm_alternate.mlir -tile-attach-target=chip=sm_90a -tile-launch-order -tile-persistent-blocks=remarks=true -tile-specialize-bounds -tile-pipeline-planning -tile-inject-pipeline -tile-layout-inference -tile-select-tma -tile-warp-specialize=remarks=true 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
-// RUN: tile-opt %tile_src_root/test/Examples/Inputs/gemm_alternate.mlir -tile-attach-target=chip=sm_90a -tile-launch-order -tile-persistent-blocks -tile-specialize-bounds -tile-pipeline-planning -tile-inject-pipeline -tile-layout-inference -tile-select-tma -tile-warp-specialize -tile-check-resources -tile-insert-barriers -tile-plan-pipes -tile-allocate-scratch -tile-lower-ops 2>/dev/null | FileCheck %s --check-prefix=LOWER
+// RUN: tile-opt %tile_src_root/test/Examples/Inputs/gemm_alternate.mlir -tile-attach-target=chip=sm_90a -tile-launch-order -tile-persistent-blocks -tile-specialize-bounds -tile-pipeline-planning -tile-inject-pipeline -tile-layout-inference -tile-select-tma -tile-warp-specialize -tile-check-resources -tile-insert-barriers -tile-plan-pipes -tile-allocate-scratch -tile-allocate-shared -tile-lower-ops 2>/dev/null | FileCheck %s --check-prefix=LOWER
 // RUN: tile-opt %s -split-input-file -tile-attach-target=chip=sm_90a -tile-persistent-blocks -verify-diagnostics -o /dev/null
 
 // CHECK-LABEL: func.func @gemm

@@ -1,6 +1,6 @@
 // RUN: tile-opt %s -split-input-file -tile-pipeline-planning -tile-inject-pipeline -tile-layout-inference -tile-select-tma -tile-warp-specialize -verify-diagnostics | FileCheck %s
 // RUN: tile-opt %s -split-input-file -tile-pipeline-planning -tile-inject-pipeline -tile-layout-inference -tile-select-tma -tile-warp-specialize=remarks=true 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
-// RUN: tile-opt %s -split-input-file -tile-pipeline-planning -tile-inject-pipeline -tile-layout-inference -tile-select-tma -tile-warp-specialize -tile-insert-barriers -tile-plan-pipes -tile-allocate-scratch -tile-lower-ops 2>/dev/null | FileCheck %s --check-prefix=LOWER
+// RUN: tile-opt %s -split-input-file -tile-pipeline-planning -tile-inject-pipeline -tile-layout-inference -tile-select-tma -tile-warp-specialize -tile-insert-barriers -tile-plan-pipes -tile-allocate-scratch -tile-allocate-shared -tile-lower-ops 2>/dev/null | FileCheck %s --check-prefix=LOWER
 // RUN: tile-opt %s -split-input-file -tile-pipeline-planning -tile-inject-pipeline -tile-layout-inference -tile-select-tma -tile-warp-specialize=all=false 2>/dev/null | FileCheck %s --check-prefix=OPTIN
 
 // The GEMM's K loop on sm_90a (the default target). The TMA version of the

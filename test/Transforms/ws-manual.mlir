@@ -2,7 +2,7 @@
 // ops) on sm_90a, the default target: a producer warpgroup issuing tensor
 // copies and consumers running wgmma, in the two shapes of
 // test/Examples/Inputs/gemm_ws_{merged,split}.mlir.
-// RUN: tile-opt %s -split-input-file -tile-layout-inference -tile-insert-barriers -tile-plan-pipes -tile-allocate-scratch -tile-lower-ops -verify-diagnostics | FileCheck %s
+// RUN: tile-opt %s -split-input-file -tile-layout-inference -tile-insert-barriers -tile-plan-pipes -tile-allocate-scratch -tile-allocate-shared -tile-lower-ops -verify-diagnostics | FileCheck %s
 // RUN: tile-opt %s -split-input-file -tile-layout-inference 2>/dev/null | FileCheck %s --check-prefix=LAYOUT
 
 // One consumer over warpgroups 1 and 2: the gemm is partitioned over its 8

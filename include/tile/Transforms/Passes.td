@@ -520,9 +520,27 @@ def AllocateScratch : Pass<"tile-allocate-scratch", "ModuleOp"> {
       panels (128 bytes or less, swizzled as the tensor map reads them).
 
     Ops that have a scratch tile already keep it. `tile-lower-ops` requires
-    the scratch where it needs one, and may place a conversion's scratch in
-    the storage of a tile that is dead there when the kernel would not fit
-    its shared memory otherwise.
+    the scratch where it needs one; `tile-allocate-shared` places it.
+  }];
+  let dependentDialects = ["::mlir::tile::TileDialect"];
+}
+
+def AllocateShared : Pass<"tile-allocate-shared", "ModuleOp"> {
+  let summary = "Place every shared tile in the block's shared memory";
+  let description = [{
+    Runs after `tile-allocate-scratch`, before `tile-lower-ops`. Writes the
+    byte `offset` of every shared `tile.alloc` of a kernel: the tiles lie
+    one after the other in program order, each at its alignment. When the
+    kernel would not fit the chip's shared memory that way, the scratch
+    tile of a layout conversion (a `tile.copy` between register layouts)
+    takes the offset of a shared tile whose contents are dead where the
+    conversion runs: a tile, 16-byte aligned and large enough, that the
+    conversion's block fully rewrites (a synchronous copy) before any read,
+    reads only before the conversion, and that nothing outside that block,
+    no `tile.ws` region and no asynchronous MMA in flight uses.
+
+    A kernel whose shared tiles all have an offset is left alone (a user's
+    placement); one where only some have one is an error.
   }];
   let dependentDialects = ["::mlir::tile::TileDialect"];
 }
@@ -534,8 +552,9 @@ def LowerOps : Pass<"tile-lower-ops", "ModuleOp"> {
     the tile ops into the code one thread executes, using the layouts:
 
     * shared tiles become views into the kernel's dynamic shared memory
-      (`gpu.dynamic_shared_memory`), addressed through their swizzle or
-      padding; fragments become per-thread register arrays;
+      (`gpu.dynamic_shared_memory`) at the `offset` `tile-allocate-shared`
+      gave them, addressed through their swizzle or padding; fragments
+      become per-thread register arrays;
     * `tile.copy` between global and shared memory moves 16-byte vectors
       spread over the threads. One uniform test per copy sends tiles that
       lie wholly inside the tensor, with aligned rows, to an unmasked path;

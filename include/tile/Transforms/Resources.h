@@ -34,6 +34,8 @@ constexpr int64_t kSaturatedSize = std::numeric_limits<int64_t>::max();
 /// Saturating a + b and a * b of non-negative sizes.
 int64_t addSizes(int64_t a, int64_t b);
 int64_t mulSizes(int64_t a, int64_t b);
+/// `size` rounded up to a multiple of `alignment` (saturating).
+int64_t alignSize(int64_t size, int64_t alignment);
 
 /// "N" or, for kSaturatedSize, "more than N - 1".
 std::string describeSize(int64_t size);
@@ -54,6 +56,12 @@ int64_t getSharedTileSizeInBytes(AllocOp alloc);
 
 /// Byte alignment of a shared tile allocation.
 int64_t getSharedAlignment(AllocOp alloc);
+
+/// Diagnoses shared tiles of `kernel` whose `offset`s overlap, unless one is
+/// the scratch tile of a layout conversion and the other a tile of the
+/// kernel's own that is dead where the conversion runs (what
+/// tile-allocate-shared may decide). Tiles without an offset are ignored.
+LogicalResult verifySharedPlacement(KernelOp kernel);
 
 /// Bytes of shared memory that `kernel` allocates statically, with every
 /// shared tile placed at its alignment in program order (saturating).

@@ -307,10 +307,6 @@ SmallVector<Value> exchangeLanes(LoweringContext &ctx, const LaneExchange &plan,
 /// subset as a bit mask over `bases`, or none.
 std::optional<uint64_t> solveGF2(ArrayRef<uint64_t> bases, uint64_t target);
 
-/// For conversion scratch tiles (values of `scratch`), a shared tile whose
-/// contents are dead where the conversion runs and that can hold it: the
-/// scratch may share its storage (ScratchReuse.cpp).
-DenseMap<Value, Value> findScratchHosts(LoweringContext &ctx);
 
 // Warpgroups taking turns at the MMAs (`tile.ws ... pingpong`, Turns.cpp).
 /// Waits for the executing warpgroup's turn to issue `gemm`'s MMAs and

@@ -1,9 +1,9 @@
 // tile-fuzz finding: crash
 // signature: crash: SIGSEGV @ mlir::tile::getCopyVectorWidth
 // message: SIGSEGV
-// command: tile-opt %s --mlir-print-op-on-diagnostic=false --mlir-disable-threading --tile-specialize-bounds --tile-layout-inference --tile-insert-barriers --tile-plan-pipes --tile-allocate-scratch --tile-lower-ops --canonicalize -o /dev/null
+// command: tile-opt %s --mlir-print-op-on-diagnostic=false --mlir-disable-threading --tile-specialize-bounds --tile-layout-inference --tile-insert-barriers --tile-plan-pipes --tile-allocate-scratch --tile-allocate-shared --tile-lower-ops --canonicalize -o /dev/null
 // found: seed 2, input 531 (examples/flash_attention.mlir; mutations elemtype, shape), 1 occurrence; minimized: yes (400 tests)
-// tile-fuzz-json: {"count": 1, "flags": ["--mlir-print-op-on-diagnostic=false", "--mlir-disable-threading"], "index": 531, "kind": "crash", "message": "SIGSEGV", "minimized": true, "mutations": ["elemtype", "shape"], "pipeline": {"args": ["--tile-specialize-bounds", "--tile-layout-inference", "--tile-insert-barriers", "--tile-plan-pipes", "--tile-allocate-scratch", "--tile-lower-ops", "--canonicalize"], "chip": null, "emits_binary": false, "format": null, "name": "bounds-lower", "odd_options": false}, "seed": 2, "signature": "crash: SIGSEGV @ mlir::tile::getCopyVectorWidth", "source": "examples/flash_attention.mlir"}
+// tile-fuzz-json: {"count": 1, "flags": ["--mlir-print-op-on-diagnostic=false", "--mlir-disable-threading"], "index": 531, "kind": "crash", "message": "SIGSEGV", "minimized": true, "mutations": ["elemtype", "shape"], "pipeline": {"args": ["--tile-specialize-bounds", "--tile-layout-inference", "--tile-insert-barriers", "--tile-plan-pipes", "--tile-allocate-scratch", "--tile-allocate-shared", "--tile-lower-ops", "--canonicalize"], "chip": null, "emits_binary": false, "format": null, "name": "bounds-lower", "odd_options": false}, "seed": 2, "signature": "crash: SIGSEGV @ mlir::tile::getCopyVectorWidth", "source": "examples/flash_attention.mlir"}
 
 !gQKV = memref<?x?x128xindex>
 !sKV = memref<17x128xf16, #gpu.address_space<workgroup>>

@@ -16,9 +16,10 @@
 // (tile-attach-target keeps the module's target and gives one that names
 // none sm_90a; most passes read the target). A pass that requires another's
 // decisions in the IR runs after it: tile-plan-pipes after
-// tile-insert-barriers, tile-lower-ops after them and tile-allocate-scratch
-// (it refuses a kernel without the barriers, a tensor-copy pipe without a
-// plan, an op without the scratch tile it needs). The pass
+// tile-insert-barriers, tile-lower-ops after them, tile-allocate-scratch and
+// tile-allocate-shared (it refuses a kernel without the barriers, a
+// tensor-copy pipe without a plan, an op without the scratch tile it needs,
+// a shared tile without an offset). The pass
 // manager does not verify between passes: after a run that succeeded, the
 // module must verify (else the pass made invalid IR: a finding) and is
 // printed.
@@ -56,7 +57,8 @@ static const char *requiredBefore(const char *pass) {
   if (strcmp(pass, "tile-plan-pipes") == 0)
     return "tile-insert-barriers,";
   if (strcmp(pass, "tile-lower-ops") == 0)
-    return "tile-insert-barriers,tile-plan-pipes,tile-allocate-scratch,";
+    return "tile-insert-barriers,tile-plan-pipes,tile-allocate-scratch,"
+           "tile-allocate-shared,";
   return "";
 }
 

@@ -169,7 +169,10 @@ def Tile_AllocOp : Tile_Op<"alloc"> {
     `layout` optionally fixes the tile's layout (a `LayoutAttrInterface`
     attribute: distributed for fragments, a memory layout for shared tiles);
     layout inference fills it in otherwise. `alignment` is the byte alignment
-    of a shared tile (a power of two).
+    of a shared tile (a power of two). `offset` is where a shared tile lies
+    in the block's shared memory, in bytes: `tile-allocate-shared` decides
+    it (tiles share storage only where that pass proved one of them dead),
+    and the lowering places the tile there; a user may pin it.
 
     ```mlir
     %a = tile.alloc : memref<128x32xf16, #gpu.address_space<workgroup>>
@@ -177,7 +180,8 @@ def Tile_AllocOp : Tile_Op<"alloc"> {
     ```
   }];
   let arguments = (ins OptionalAttr<Tile_LayoutAttrInterface>:$layout,
-                       OptionalAttr<I64Attr>:$alignment);
+                       OptionalAttr<I64Attr>:$alignment,
+                       OptionalAttr<I64Attr>:$offset);
   let results = (outs Res<AnyStaticShapeMemRef, "the allocated tile",
                           [MemAlloc<AutomaticAllocationScopeResource>]>:$result);
   let assemblyFormat = "attr-dict `:` type($result)";
@@ -185,7 +189,7 @@ def Tile_AllocOp : Tile_Op<"alloc"> {
   let builders = [
     OpBuilder<(ins "::mlir::MemRefType":$type), [{
       build($_builder, $_state, type, /*layout=*/nullptr,
-            /*alignment=*/nullptr);
+            /*alignment=*/nullptr, /*offset=*/nullptr);
     }]>
   ];
   let extraClassDeclaration = [{

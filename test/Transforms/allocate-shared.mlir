@@ -1,4 +1,9 @@
-// RUN: tile-opt %s -split-input-file -tile-layout-inference -tile-insert-barriers -tile-plan-pipes -tile-allocate-scratch -tile-lower-ops -verify-diagnostics | FileCheck %s
+// RUN: tile-opt %s -split-input-file -tile-layout-inference -tile-insert-barriers -tile-plan-pipes -tile-allocate-scratch -tile-allocate-shared -tile-lower-ops -verify-diagnostics | FileCheck %s
+// RUN: tile-opt %s -split-input-file -tile-layout-inference -tile-insert-barriers -tile-plan-pipes -tile-allocate-scratch -tile-allocate-shared 2>/dev/null | FileCheck %s --check-prefix=PLACE
+// RUN: tile-opt %s -split-input-file -tile-layout-inference -tile-insert-barriers -tile-plan-pipes -tile-allocate-scratch -tile-allocate-shared -tile-allocate-shared 2>/dev/null | FileCheck %s --check-prefix=PLACE
+//
+// tile-allocate-shared writes each shared tile's byte offset (prefix PLACE, the
+// decision in the IR); tile-lower-ops places the views there.
 //
 // A fragment -> fragment copy between layouts goes through a scratch tile
 // in shared memory. When the kernel would not fit the chip's shared memory
@@ -14,6 +19,10 @@
 // %b is fully rewritten at the start of each iteration and only read before
 // the conversion: the 32 KiB scratch sits at %b's offset (32768), and the
 // kernel needs 64 KiB instead of 96.
+// PLACE-LABEL: func.func @reuse
+// PLACE: tile.alloc {{{.*}}offset = 32768 : i64} : memref<128x128xf16, #gpu.address_space<workgroup>>
+// PLACE: tile.alloc {{{.*}}offset = 0 : i64{{.*}}} : memref<128x128xf16, #gpu.address_space<workgroup>>
+// PLACE: tile.alloc {{{.*}}offset = 32768 : i64{{.*}}} : memref<128x128xf16, #gpu.address_space<workgroup>>
 // CHECK-LABEL: func.func @reuse
 // CHECK: tile.kernel {{.*}} attributes {tile.shared_memory_bytes = 65536 : i64}
 // CHECK: %[[SMEM:.*]] = gpu.dynamic_shared_memory
@@ -74,4 +83,40 @@ func.func @no_room(%G: !g, %n: index) {
   }
   return
 }
+}
+
+// -----
+
+// Without pressure (sm_90a: 227 KiB), tiles lie one after the other in
+// program order at their alignment (the swizzled operand at 1024 bytes).
+// A kernel whose tiles all have an offset keeps the user's placement.
+!s8 = memref<8x8xf16, #gpu.address_space<workgroup>>
+!sA = memref<128x64xf16, #gpu.address_space<workgroup>>
+// PLACE-LABEL: func.func @sequential
+// PLACE: tile.alloc {{{.*}}offset = 0 : i64} : memref<8x8xf16
+// PLACE: tile.alloc {alignment = 1024 : i64, {{.*}}offset = 1024 : i64} : memref<128x64xf16
+// PLACE: tile.alloc {{{.*}}offset = 17408 : i64} : memref<8x8xf16
+// CHECK-LABEL: func.func @sequential
+// CHECK: memref.view %{{.*}}[%c0{{.*}}][]
+// CHECK: memref.view %{{.*}}[%c1024{{.*}}][]
+// CHECK: memref.view %{{.*}}[%c17408{{.*}}][]
+// PLACE-LABEL: func.func @pinned
+// PLACE: tile.alloc {{{.*}}offset = 4096 : i64} : memref<8x8xf16
+// PLACE: tile.alloc {{{.*}}offset = 0 : i64} : memref<8x8xf16
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  func.func @sequential() {
+    tile.kernel @k blocks(%bx) in [1] threads(128) {
+      %a = tile.alloc : !s8
+      %b = tile.alloc {alignment = 1024 : i64, layout = #tile.shared<swizzle = 128>} : !sA
+      %c = tile.alloc : !s8
+    }
+    return
+  }
+  func.func @pinned() {
+    tile.kernel @k2 blocks(%bx) in [1] threads(128) {
+      %a = tile.alloc {offset = 4096 : i64} : !s8
+      %b = tile.alloc {offset = 0 : i64} : !s8
+    }
+    return
+  }
 }
