@@ -53,10 +53,11 @@ int64_t getRegisterCap(Operation *op, KernelOp kernel, const TargetInfo &target,
   return std::min(perThread, even / 8 * 8);
 }
 
-/// The wgmma `gemm` will be computed with, if any: its choice, else the
-/// target's (without diagnostics: layout inference reports gemms the
-/// target cannot compute).
-MmaAttr getWgmma(GemmOp gemm, KernelOp kernel, const TargetInfo &target) {
+/// The asynchronous MMA `gemm` will be computed with, if any: its choice,
+/// else the target's (without diagnostics: layout inference reports gemms
+/// the target cannot compute).
+static MmaAttr getAsyncMma(GemmOp gemm, KernelOp kernel,
+                           const TargetInfo &target) {
   MmaAttr mma = gemm.getMmaAttr();
   if (!mma) {
     ScopedDiagnosticHandler quiet(gemm.getContext(),
@@ -65,7 +66,7 @@ MmaAttr getWgmma(GemmOp gemm, KernelOp kernel, const TargetInfo &target) {
         target.selectMma(gemm, getNumThreads(gemm, kernel));
     mma = succeeded(selected) ? *selected : MmaAttr();
   }
-  return mma && mma.getKind() == MmaKind::Wgmma ? mma : MmaAttr();
+  return mma && target.isAsyncMma(mma) ? mma : MmaAttr();
 }
 
 /// Checks the registers `kernel` needs (its register tiles over the threads
@@ -110,21 +111,22 @@ bool checkLaunchRegisters(KernelOp kernel, int64_t tileRegisters,
   });
   bool ok = true;
   kernel.walk([&](GemmOp gemm) {
-    MmaAttr mma = getWgmma(gemm, kernel, *target);
+    MmaAttr mma = getAsyncMma(gemm, kernel, *target);
     if (!mma)
       return WalkResult::advance();
     std::string gemmWhere;
     int64_t gemmCap =
         getRegisterCap(gemm, kernel, *target, perThread, gemmWhere);
-    int64_t instr = getWgmmaRegisters(gemm, mma);
+    int64_t instr = target->asyncMma()->getInstructionRegisters(gemm, mma);
     if (instr <= gemmCap)
       return WalkResult::advance();
     InFlightDiagnostic diag = kernel.emitError();
     report(diag, gemmCap, gemmWhere);
-    diag << ": one wgmma m" << mma.getInstrM() << "n" << mma.getInstrN() << "k"
-         << mma.getInstrK() << " needs about " << instr
+    diag << ": one " << stringifyMmaKind(mma.getKind()) << " m"
+         << mma.getInstrM() << "n" << mma.getInstrN() << "k" << mma.getInstrK()
+         << " needs about " << instr
          << " at once, its accumulator in registers; " << fix;
-    diag.attachNote(gemm.getLoc()) << "the wgmma";
+    diag.attachNote(gemm.getLoc()) << "the " << stringifyMmaKind(mma.getKind());
     ok = false;
     return WalkResult::interrupt();
   });

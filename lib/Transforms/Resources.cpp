@@ -156,20 +156,6 @@ int64_t mlir::tile::estimateKernelRegisters(KernelOp kernel) {
                   addSizes(estimateTileRegisters(kernel), kAddressRegisters));
 }
 
-int64_t mlir::tile::getWgmmaRegisters(GemmOp gemm, MmaAttr mma) {
-  // An m64nNkK instruction is spread over the 128 threads of a warpgroup.
-  auto bits = [](Value v) {
-    return cast<MemRefType>(v.getType()).getElementTypeBitWidth();
-  };
-  int64_t m = mma.getInstrM(), n = mma.getInstrN(), k = mma.getInstrK();
-  int64_t registers = llvm::divideCeil(m * n * bits(gemm.getC()), 128 * 32) +
-                      kWgmmaOverheadRegisters;
-  if (getMemoryKind(cast<MemRefType>(gemm.getA().getType())) ==
-      MemoryKind::Fragment)
-    registers += llvm::divideCeil(m * k * bits(gemm.getA()), 128 * 32);
-  return registers;
-}
-
 int64_t mlir::tile::residentBlocksPerMultiprocessor(const ChipDescription &chip,
                                                     int64_t threads,
                                                     int64_t registers,

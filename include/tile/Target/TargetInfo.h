@@ -239,6 +239,10 @@ public:
   virtual ~AsyncMmaInfo();
   /// Whether gemms with the choice `mma` run asynchronously.
   virtual bool isAsync(MmaAttr mma) const = 0;
+  /// Registers per thread one asynchronous MMA instruction of `gemm` (the
+  /// asynchronous choice `mma`) holds at once: its accumulator, which
+  /// cannot spill while the MMA runs, register operands and addressing.
+  virtual int64_t getInstructionRegisters(GemmOp gemm, MmaAttr mma) const = 0;
   /// Waits until at most `pending` of the executing threads' asynchronous
   /// MMA groups are in flight.
   virtual void emitMmaWait(OpBuilder &b, Location loc,

@@ -86,18 +86,6 @@ constexpr int64_t kAddressRegisters = 40;
 /// kAddressRegisters, at most what a thread of its target can have.
 int64_t estimateKernelRegisters(KernelOp kernel);
 
-/// Registers per thread a wgmma needs besides its accumulator and register
-/// operand (descriptors, addresses): the least ptxas (CUDA 13.0) compiles
-/// m64n32, m64n64 and m64n128 with is 42, 58 and 90 ("Insufficient
-/// registers ... Try to compile with register target of 90"), 16, 32 and
-/// 64 of them the f32 accumulator. A wgmma's accumulator cannot spill.
-constexpr int64_t kWgmmaOverheadRegisters = 26;
-
-/// Registers per thread one instruction of the wgmma `mma` of `gemm` needs
-/// at once: its accumulator, its A operand where that is a register tile,
-/// and kWgmmaOverheadRegisters.
-int64_t getWgmmaRegisters(GemmOp gemm, MmaAttr mma);
-
 /// Blocks of `threads` threads using `registers` each and `sharedBytes` of
 /// shared memory that one multiprocessor of `chip` holds at once (at least
 /// one: a kernel that fits a block runs).

@@ -68,6 +68,7 @@ public:
   bool isAsync(MmaAttr mma) const override;
   // Wgmma.cpp
   void emitMmaWait(OpBuilder &b, Location loc, int64_t pending) const override;
+  int64_t getInstructionRegisters(GemmOp gemm, MmaAttr mma) const override;
 
   // Barriers.cpp
   void emitBarrier(OpBuilder &b, Location loc,

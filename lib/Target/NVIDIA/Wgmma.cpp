@@ -467,3 +467,28 @@ void NVIDIATargetInfo::emitMmaWait(OpBuilder &b, Location loc,
                                    int64_t pending) const {
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, pending);
 }
+
+/// Registers per thread a wgmma needs besides its accumulator and register
+/// operand (descriptors, addresses): the least ptxas (CUDA 13.0) compiles
+/// m64n32, m64n64 and m64n128 with is 42, 58 and 90 ("Insufficient
+/// registers ... Try to compile with register target of 90"), 16, 32 and
+/// 64 of them the f32 accumulator.
+static constexpr int64_t kWgmmaOverheadRegisters = 26;
+
+int64_t NVIDIATargetInfo::getInstructionRegisters(GemmOp gemm,
+                                                  MmaAttr mma) const {
+  // An m64nNkK instruction is spread over the 128 threads of a warpgroup.
+  auto bits = [](Value v) {
+    return cast<MemRefType>(v.getType()).getElementTypeBitWidth();
+  };
+  int64_t m = mma.getInstrM(), n = mma.getInstrN(), k = mma.getInstrK();
+  int64_t threads = getWarpgroupSize(), bitsPerRegister = 32;
+  int64_t registers =
+      llvm::divideCeil(m * n * bits(gemm.getC()), threads * bitsPerRegister) +
+      kWgmmaOverheadRegisters;
+  if (getMemoryKind(cast<MemRefType>(gemm.getA().getType())) ==
+      MemoryKind::Fragment)
+    registers +=
+        llvm::divideCeil(m * k * bits(gemm.getA()), threads * bitsPerRegister);
+  return registers;
+}
