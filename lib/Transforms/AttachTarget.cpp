@@ -4,6 +4,8 @@
 
 #include "tile/Dialect/TileOps.h"
 
+#include "mlir/IR/Verifier.h"
+
 namespace mlir::tile {
 #define GEN_PASS_DEF_ATTACHTARGET
 #include "tile/Transforms/Passes.h.inc"
@@ -39,6 +41,12 @@ struct AttachTargetPass
       return signalPassFailure();
     module->setAttr(TileDialect::kTargetAttrName,
                     TargetAttr::get(ctx, wantChip, features));
+    // Ops verify against the module's chip (thread counts of tile.ws
+    // regions, per-thread unrolling): what verified for the chip assumed
+    // before may not verify for this one. Say where, rather than leave IR
+    // that does not verify.
+    if (failed(verify(module)))
+      return signalPassFailure();
   }
 };
 } // namespace

@@ -14,7 +14,9 @@ def AttachTarget : Pass<"tile-attach-target", "ModuleOp"> {
     that already names a target keeps it and one that names none gets the
     default (`sm_90a`); with `chip`, a module that already names another
     chip is an error. Kernels carrying their own `tile.target` are checked
-    the same way.
+    the same way. Ops verify against the module's chip (the threads of
+    `tile.ws` regions, per-thread unrolling), so the module is verified
+    again under the chip given: what does not fit it is an error at the op.
 
     Every later pass reads the target through `getTargetAttr`: layout
     inference the warp size and MMA instructions, pipeline planning and
