@@ -335,9 +335,10 @@ private:
           continue;
         if (op.getNumRegions() == 0) {
           Expr c = eval(op.getOperand(1));
+          // A positive step only (its negation is then exact).
           int64_t m = c.coefficient(n);
-          std::optional<Expr> c0 = add(c, counter(loop), -m);
-          if (m > 0 && c0 && !variesIn(c, loop, n) && (next[kind] = plus(c, m)))
+          if (m > 0 && add(c, counter(loop), -m) && !variesIn(c, loop, n) &&
+              (next[kind] = plus(c, m)))
             first[kind] = c;
         }
         break;
