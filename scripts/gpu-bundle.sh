@@ -34,8 +34,13 @@
 #   5. with nvcc, builds bench/reference_gemm.cu, a stand-in kernel with the
 #      same ABI, as ref_gemm_{f16,bf16}.cubin: it validates the harness on
 #      the GPU independently of the compiler;
-#   6. copies the programs, libtile_cuda_runtime.so, gpu-run.sh, fa-matrix.sh
-#      and fa-sdpa.py into the bundle, checks that nothing needs MLIR or
+#   4b. the FP8 GEMM libraries of scripts/fp8-run.sh: aot-fp8/<variant>/
+#      libfp8_gemm.so (tile-compile of examples/fp8_gemm.mlir) for
+#      <variant> = e4m3 (the example, $CHIP), e5m2a (A in f8E5M2, $CHIP)
+#      and sm89 (the example for sm_89 as PTX, mma.sync, which the driver
+#      compiles for the GPU at hand);
+#   6. copies the programs, libtile_cuda_runtime.so, gpu-run.sh, fa-matrix.sh,
+#      fp8-run.sh, fp8-torch.py and fa-sdpa.py into the bundle, checks that nothing needs MLIR or
 #      LLVM libraries and that the bundle stays under 60 MiB, and writes
 #      MANIFEST.
 #
@@ -47,7 +52,7 @@
 # (logs to $OUT/fa-matrix.log).
 #
 # Usage: scripts/gpu-bundle.sh [--reference-only] [--allow-missing-tile]
-#                               [--no-build] [--fa-only]
+#                               [--no-build] [--fa-only] [--fp8-only]
 #   --reference-only      do not compile the tile-mlir kernels (GEMM and
 #                         FlashAttention)
 #   --allow-missing-tile  keep going when they do not compile (the bundle then
@@ -58,6 +63,8 @@
 #                         libraries and hosts (step 4), the runtime and the
 #                         scripts (no GEMM, no direct launches, no reference
 #                         kernels)
+#   --fp8-only            only what fp8-run.sh needs: the FP8 libraries (step
+#                         4b), the runtime and the scripts
 # Environment: BUILD_DIR (default <repo>/build), BUNDLE_DIR (default
 #   <repo>/build-gpu), CHIP (default sm_90a), AOT_FORMAT (bin or isa; default
 #   bin where ptxas is found), PIPELINE (default
@@ -95,9 +102,11 @@ reference_only=0
 allow_missing_tile=0
 no_build=0
 fa_only=0
+fp8_only=0
 for arg in "$@"; do
   case "$arg" in
     --fa-only) fa_only=1 ;;
+    --fp8-only) fa_only=1 fp8_only=1 ;;
     --reference-only) reference_only=1 ;;
     --allow-missing-tile) allow_missing_tile=1 ;;
     --no-build) no_build=1 ;;
@@ -280,6 +289,7 @@ fa_library() {
 
 FA_VARIANTS="${FA_VARIANTS:-nc-f16-d128 causal-f16-d128 nc-bf16-d128
   causal-bf16-d128 nc-f16-d64 causal-f16-d64 nc-bf16-d64 causal-bf16-d64}"
+((fp8_only)) && FA_VARIANTS=""
 if ((!reference_only)); then
   for variant in $FA_VARIANTS; do
     [[ $variant =~ ^(nc|causal)-(f16|bf16)-d(64|128)$ ]] ||
@@ -304,6 +314,39 @@ if ((!reference_only)); then
           "--reference-only to bundle anyway)"
     fi
   fi
+fi
+
+# --- 4b. The FP8 GEMM libraries (fp8-run.sh) ---------------------------------
+# fp8_library VARIANT: aot-fp8/VARIANT/{libfp8_gemm.so,fp8_gemm.h}.
+fp8_library() {
+  local dir="$BUNDLE/aot-fp8/$1" source="$ROOT/examples/fp8_gemm.mlir"
+  local chip="$CHIP" format="$AOT_FORMAT"
+  mkdir -p "$dir"
+  case "$1" in
+    e5m2a)
+      source="$dir/fp8_gemm.mlir"
+      sed -e 's/^!gA = memref<?x?xf8E4M3FN>/!gA = memref<?x?xf8E5M2>/' \
+        -e 's/^!sA = memref<128x128xf8E4M3FN,/!sA = memref<128x128xf8E5M2,/' \
+        "$ROOT/examples/fp8_gemm.mlir" >"$source"
+      grep -q 'f8E5M2>$' "$source" || return 1 ;;
+    sm89) chip=sm_89 format=isa ;;
+  esac
+  "$BIN/tile-compile" "$source" -o "$dir/libfp8_gemm.so" \
+    --header "$dir/fp8_gemm.h" --chip "$chip" --format "$format" \
+    --runtime-dir "$LIB"
+}
+
+if ((!reference_only)) && { ((fp8_only)) || ((!fa_only)); }; then
+  for variant in e4m3 e5m2a sm89; do
+    clog="$BUNDLE/compile_fp8_$variant.log"
+    log "tile-compile: aot-fp8/$variant/libfp8_gemm.so"
+    if fp8_library "$variant" >"$clog" 2>&1; then
+      compiled_with+=("aot-fp8/$variant: tile-compile")
+    else
+      failed "aot-fp8/$variant" "$clog"
+      rm -rf "$BUNDLE/aot-fp8/$variant"
+    fi
+  done
 fi
 
 # --- 5. Reference kernels ----------------------------------------------------
@@ -337,11 +380,13 @@ for program in "${PROGRAMS[@]}"; do
 done
 cp "$ROOT/scripts/gpu-run.sh" "$BUNDLE/gpu-run.sh"
 cp "$ROOT/scripts/fa-matrix.sh" "$ROOT/scripts/fa-sdpa.py" \
-  "$ROOT/scripts/gpu_torch.py" "$BUNDLE/"
+  "$ROOT/scripts/gpu_torch.py" "$ROOT/scripts/fp8-run.sh" \
+  "$ROOT/scripts/fp8-torch.py" "$BUNDLE/"
 # The GPU machine has no MLIR or LLVM: nothing may need them, and everything
 # must resolve inside the bundle (or the system).
 for file in "$BUNDLE"/tile-* "$BUNDLE"/gemm-host "$BUNDLE"/aot/*/libgemm.so \
             "$BUNDLE"/aot-fa/*/libflash_attention.so "$BUNDLE"/aot-fa/*/fa-host \
+            "$BUNDLE"/aot-fp8/*/libfp8_gemm.so \
             "$BUNDLE/libtile_cuda_runtime.so"; do
   [[ -f $file ]] || continue
   if ldd "$file" | grep -E 'MLIR|LLVM|not found'; then
@@ -385,5 +430,6 @@ log "bundle $BUNDLE ($((bundle_kib / 1024)) MiB):"
 log "run it on the GPU machine with the device tool:"
 run_script=gpu-run.sh
 ((fa_only)) && run_script=fa-matrix.sh
+((fp8_only)) && run_script=fp8-run.sh
 log "  carry [\"$(basename "$BUNDLE")\"], command \"bash $(basename "$BUNDLE")/$run_script\""
 ((fa_only)) || log "  (FlashAttention's matrix: bash $(basename "$BUNDLE")/fa-matrix.sh)"

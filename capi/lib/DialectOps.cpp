@@ -252,7 +252,8 @@ MlirOperation tileGemmOpCreate(MlirLocation loc, MlirValue a, MlirValue b,
   return wrap(GemmOp::create(builder, location, *va, *vb, *vc,
                              /*accumulate=*/Value(), transposeA, transposeB,
                              clearAccum, static_cast<WarpPolicy>(policy),
-                             MmaAttr(), /*mma_groups_in_flight=*/IntegerAttr())
+                             MmaAttr(), /*mma_groups_in_flight=*/IntegerAttr(),
+                             /*promote_k=*/IntegerAttr())
                   .getOperation());
 }
 

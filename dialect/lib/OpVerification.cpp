@@ -18,11 +18,11 @@ InFlightDiagnostic emitMemoryKindError(Operation *op, StringRef what,
                            << " memory";
 }
 
-bool isFp8(Type type) { return isa<Float8E4M3FNType, Float8E5M2Type>(type); }
+bool isFp8(Type type) { return isFloat8(type); }
 
 /// Whether tiles (and the global operands they are copied from and to) may
 /// hold elements of `type`: the types the lowering can size, store and
-/// convert. Signless i8 to i64, f16, bf16, f32, f64 and the two 8-bit floats
+/// convert. Signless i8 to i64, f16, bf16, f32, f64 and the 8-bit floats
 /// of `tile.gemm`; i1 (stored as one byte) only in register tiles when
 /// `allowI1`. No `index` (no fixed bit width), no sub-byte, wider or
 /// non-power-of-two types, no signed/unsigned integers (arith needs
@@ -66,7 +66,8 @@ LogicalResult verifyElementType(Operation *op, StringRef what, Type type,
                             << what << " has element type " << type
                             << ", which tiles do not support: use i8, i16, "
                                "i32 or i64 (signless), f16, bf16, f32, f64, "
-                               "f8E4M3FN or f8E5M2";
+                               "or 8-bit floats (f8E4M3FN, f8E5M2 and their "
+                               "FNUZ flavours)";
   if (type.isSignlessInteger(1))
     diag << " (i1 only in fragment and local tiles)";
   return diag;

@@ -36,7 +36,7 @@ inline constexpr int64_t kMaxSharedTileBytes = int64_t(1) << 20;
 InFlightDiagnostic emitMemoryKindError(Operation *op, StringRef what,
                                        MemRefType type, StringRef expected);
 
-/// f8E4M3FN or f8E5M2.
+/// An 8-bit float (isFloat8).
 bool isFp8(Type type);
 
 /// Whether tiles (and the global operands they are copied from and to) may

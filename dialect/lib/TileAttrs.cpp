@@ -26,6 +26,11 @@ void TileDialect::registerAttributes() {
 // Memory kinds
 //===----------------------------------------------------------------------===//
 
+bool mlir::tile::isFloat8(Type type) {
+  return isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
+             Float8E5M2FNUZType>(type);
+}
+
 MemoryKind mlir::tile::getMemoryKind(MemRefType type) {
   Attribute space = type.getMemorySpace();
   if (!space)

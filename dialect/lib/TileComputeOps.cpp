@@ -184,6 +184,16 @@ LogicalResult GemmOp::verify() {
     return emitOpError("expects a non-negative count of MMA groups in "
                        "flight, got ")
            << *groups;
+  if (std::optional<int64_t> span = getPromoteK()) {
+    int64_t k = aType.getDimSize(getTransposeA() ? 0 : 1);
+    if (*span < 0 || (*span > 0 && k % *span != 0))
+      return emitOpError("expects promote_k to be 0 or to divide K = ")
+             << k << ", got " << *span;
+    if (*span > 0 && (getMmaGroupsInFlight().value_or(0) > 0 || getAccumulate()))
+      return emitOpError("promotes its partial sums (promote_k), so it "
+                         "completes its MMAs: it can neither leave MMA "
+                         "groups in flight nor accumulate on a condition");
+  }
   if (aKind == MemoryKind::Fragment && getTransposeA())
     return emitOpError("a fragment A operand cannot be transposed");
   if (bKind == MemoryKind::Fragment && getTransposeB())
@@ -225,7 +235,7 @@ LogicalResult GemmOp::verify() {
              << cElt;
   } else {
     return emitOpError("unsupported input element type ")
-           << aElt << ": expected f16, bf16, f32, f8E4M3FN, f8E5M2 or i8";
+           << aElt << ": expected f16, bf16, f32, an 8-bit float or i8";
   }
   return success();
 }

@@ -177,7 +177,7 @@ checkDeferredRelease(PipePlanner &ctx, Value pipe,
       return;
     Operation *guard = gemm->getParentOp();
     ok &= !isFragment(gemm.getA()) && !isFragment(gemm.getB()) &&
-          isa<scf::IfOp>(guard) && guard->getParentOp() == loop &&
+          !gemm.getPromotionSpan() && isa<scf::IfOp>(guard) && guard->getParentOp() == loop &&
           pipelineStage(guard) == pipelineStage(release) &&
           guard->isBeforeInBlock(release);
     result.gemms.push_back(gemm);
@@ -229,6 +229,8 @@ checkDeferredRelease(PipePlanner &ctx, Value pipe,
 ///    latest group completed the MMAs of hand-off s - 1;
 ///  - their accumulators are touched by nothing else in the loop (registers
 ///    of an MMA in flight); a wait for all groups follows the loop;
+///  - they do not promote partial sums (`promote_k`: they complete their
+///    MMAs to add them);
 ///  - they read no operand from registers (wgmma's RS form): the next
 ///    iteration would redefine registers an MMA in flight still reads;
 ///  - each accumulator is zero-filled right before the loop. The fill moves

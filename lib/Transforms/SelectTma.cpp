@@ -54,10 +54,10 @@ static std::string checkStatically(CopyOp copy, KernelOp kernel,
   Type elt = src.getElementType();
   if (elt != dst.getElementType())
     return "the copy converts its element type";
-  if (!elt.isF16() && !elt.isBF16() && !elt.isF32() && !elt.isInteger(8) &&
-      !elt.isInteger(16) && !elt.isInteger(32))
-    return "tensor copies here move f16, bf16, f32 and 8-, 16- or 32-bit "
-           "integer tiles";
+  if (!elt.isF16() && !elt.isBF16() && !elt.isF32() && !isFloat8(elt) &&
+      !elt.isInteger(8) && !elt.isInteger(16) && !elt.isInteger(32))
+    return "tensor copies here move f16, bf16, f32, 8-bit float and 8-, 16- "
+           "or 32-bit integer tiles";
   Value source = copy.getSource();
   if (kernel->isAncestor(source.getParentRegion()->getParentOp()))
     return "the tensor is defined in the kernel";

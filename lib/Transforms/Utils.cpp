@@ -47,17 +47,43 @@ LinearLayout mlir::tile::getPartitionLayout(ArrayRef<int64_t> shape,
   return LinearLayout::blocked(padded, threads, vector, target.getWarpSize());
 }
 
+/// Records on `gemm` (computed with `mma`) the K span after which its
+/// partial sums leave the MMA unit for f32 registers, where the target's
+/// asynchronous MMA needs that and the kernel did not say: the largest
+/// multiple of the instruction's K that divides K and is at most the
+/// target's span. A gemm that clears its accumulator and sums no more than
+/// that span needs none.
+static void decidePromotion(GemmOp gemm, MmaAttr mma,
+                            const TargetInfo &target) {
+  const AsyncMmaInfo *async = target.asyncMma();
+  if (gemm.getPromoteKAttr() || !async || !async->isAsync(mma))
+    return;
+  int64_t limit = async->getPromotionSpan(gemm, mma);
+  int64_t k = gemm.getK(), step = mma.getInstrK();
+  if (!limit || (gemm.getClearAccum() && k <= limit))
+    return;
+  int64_t span = step;
+  for (int64_t d = step; d <= std::min(limit, k); d += step)
+    if (k % d == 0)
+      span = d;
+  gemm.setPromoteKAttr(IntegerAttr::get(IntegerType::get(gemm.getContext(), 64),
+                                        span));
+}
+
 FailureOr<MmaAttr> mlir::tile::getOrSelectMma(GemmOp gemm,
                                               const TargetInfo &target,
                                               int64_t numThreads) {
   if (MmaAttr mma = gemm.getMmaAttr()) {
     if (failed(target.verifyMma(gemm, mma, numThreads)))
       return failure();
+    decidePromotion(gemm, mma, target);
     return mma;
   }
   FailureOr<MmaAttr> mma = target.selectMma(gemm, numThreads);
-  if (succeeded(mma))
+  if (succeeded(mma)) {
     gemm.setMmaAttr(*mma);
+    decidePromotion(gemm, *mma, target);
+  }
   return mma;
 }
 

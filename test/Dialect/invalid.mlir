@@ -1219,7 +1219,7 @@ func.func @gemm_f64_inputs() {
     %a = tile.alloc : memref<128x32xf64, #gpu.address_space<workgroup>>
     %b = tile.alloc : memref<32x128xf64, #gpu.address_space<workgroup>>
     %c = tile.alloc : memref<128x128xf64, #tile.mem<fragment>>
-    // expected-error @+1 {{'tile.gemm' op unsupported input element type 'f64': expected f16, bf16, f32, f8E4M3FN, f8E5M2 or i8}}
+    // expected-error @+1 {{'tile.gemm' op unsupported input element type 'f64': expected f16, bf16, f32, an 8-bit float or i8}}
     tile.gemm %a, %b, %c : memref<128x32xf64, #gpu.address_space<workgroup>>, memref<32x128xf64, #gpu.address_space<workgroup>>, memref<128x128xf64, #tile.mem<fragment>>
   }
   return
@@ -1233,7 +1233,7 @@ func.func @gemm_ui8_inputs(%a: memref<128x32xui8, #gpu.address_space<workgroup>>
                            %b: memref<32x128xui8, #gpu.address_space<workgroup>>) {
   tile.kernel @k blocks(%bx) in [1] threads(128) {
     %c = tile.alloc : memref<128x128xi32, #tile.mem<fragment>>
-    // expected-error @+1 {{'tile.gemm' op unsupported input element type 'ui8': expected f16, bf16, f32, f8E4M3FN, f8E5M2 or i8}}
+    // expected-error @+1 {{'tile.gemm' op unsupported input element type 'ui8': expected f16, bf16, f32, an 8-bit float or i8}}
     tile.gemm %a, %b, %c : memref<128x32xui8, #gpu.address_space<workgroup>>, memref<32x128xui8, #gpu.address_space<workgroup>>, memref<128x128xi32, #tile.mem<fragment>>
   }
   return
@@ -2380,7 +2380,7 @@ func.func @async_wait_negative() {
 // AllocOp::verify: element types the lowering can size and store.
 func.func @alloc_i4() {
   tile.kernel @k blocks(%bx) in [1] threads(128) {
-    // expected-error @+1 {{'tile.alloc' op the tile has element type 'i4', which tiles do not support: use i8, i16, i32 or i64 (signless), f16, bf16, f32, f64, f8E4M3FN or f8E5M2}}
+    // expected-error @+1 {{'tile.alloc' op the tile has element type 'i4', which tiles do not support: use i8, i16, i32 or i64 (signless), f16, bf16, f32, f64, or 8-bit floats (f8E4M3FN, f8E5M2 and their FNUZ flavours)}}
     %t = tile.alloc : memref<32xi4, #tile.mem<fragment>>
   }
   return

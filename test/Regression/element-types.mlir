@@ -89,7 +89,7 @@ func.func @f32_to_f8(%B: memref<?x?xf8E5M2>) {
 
 func.func @f80_tile() {
   tile.kernel @k blocks(%bx) in [1] threads(128) {
-    // expected-error @+1 {{'tile.alloc' op the tile has element type 'f80', which tiles do not support: use i8, i16, i32 or i64 (signless), f16, bf16, f32, f64, f8E4M3FN or f8E5M2}}
+    // expected-error @+1 {{'tile.alloc' op the tile has element type 'f80', which tiles do not support: use i8, i16, i32 or i64 (signless), f16, bf16, f32, f64, or 8-bit floats (f8E4M3FN, f8E5M2 and their FNUZ flavours)}}
     %t = tile.alloc : memref<32x32xf80, #tile.mem<fragment>>
   }
   return
@@ -131,7 +131,7 @@ func.func @i4_tile() {
 // whose byte layout the lowering would get wrong, and no i1 copies.
 func.func @i1_shared() {
   tile.kernel @k blocks(%bx) in [1] threads(128) {
-    // expected-error @+1 {{'tile.alloc' op the tile has element type 'i1', which tiles do not support: use i8, i16, i32 or i64 (signless), f16, bf16, f32, f64, f8E4M3FN or f8E5M2 (i1 only in fragment and local tiles)}}
+    // expected-error @+1 {{'tile.alloc' op the tile has element type 'i1', which tiles do not support: use i8, i16, i32 or i64 (signless), f16, bf16, f32, f64, or 8-bit floats (f8E4M3FN, f8E5M2 and their FNUZ flavours) (i1 only in fragment and local tiles)}}
     %t = tile.alloc : memref<32x32xi1, #gpu.address_space<workgroup>>
   }
   return

@@ -243,6 +243,10 @@ public:
   /// asynchronous choice `mma`) holds at once: its accumulator, which
   /// cannot spill while the MMA runs, register operands and addressing.
   virtual int64_t getInstructionRegisters(GemmOp gemm, MmaAttr mma) const = 0;
+  /// The most of K whose products the MMA unit may sum in its accumulator
+  /// before the partial sums must be added in f32 registers (see
+  /// `promote_k`), for `gemm` computed with `mma`; 0: any.
+  virtual int64_t getPromotionSpan(GemmOp gemm, MmaAttr mma) const = 0;
   /// Waits until at most `pending` of the executing threads' asynchronous
   /// MMA groups are in flight.
   virtual void emitMmaWait(OpBuilder &b, Location loc,

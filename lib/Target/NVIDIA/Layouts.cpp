@@ -93,17 +93,23 @@ LinearLayout mlir::tile::nvidia::wgmmaAccumulator(int64_t m, int64_t n,
 }
 
 LinearLayout mlir::tile::nvidia::wgmmaOperandA(int64_t m, int64_t k,
-                                               int64_t numWarpgroups) {
+                                               int64_t numWarpgroups,
+                                               int64_t elementBits) {
   int64_t tm = m / numWarpgroups;
+  // Elements per 32-bit register: 2 (16 bits, k16) or 4 (8 bits, k32).
+  int64_t epr = 32 / elementBits;
   auto row = [&](int64_t r) { return LinearLayout::flatIndex2D(r, 0, k); };
   auto col = [&](int64_t c) { return LinearLayout::flatIndex2D(0, c, k); };
-  // a0..a7 of a 16 x 16 block: column pairs, rows + 8, columns + 8.
-  LinearLayout::InDim reg{LinearLayout::kRegister.str(),
-                          {col(1), row(8), col(8)}};
-  LinearLayout::appendRepeats(reg.bases, k / 16, col, 16);
+  // a0..a(4 epr - 1) of a 16 x 8 epr block: a register's consecutive
+  // columns, rows + 8, columns + 4 epr.
+  LinearLayout::InDim reg{LinearLayout::kRegister.str(), {}};
+  LinearLayout::appendRepeats(reg.bases, epr, col, 1);
+  reg.bases.push_back(row(8));
+  reg.bases.push_back(col(4 * epr));
+  LinearLayout::appendRepeats(reg.bases, k / (8 * epr), col, 8 * epr);
   LinearLayout::appendRepeats(reg.bases, tm / 64, row, 64);
   LinearLayout::InDim lane{LinearLayout::kLane.str(),
-                           {col(2), col(4), row(1), row(2), row(4)}};
+                           {col(epr), col(2 * epr), row(1), row(2), row(4)}};
   LinearLayout::InDim warp{LinearLayout::kWarp.str(), {row(16), row(32)}};
   LinearLayout::appendRepeats(warp.bases, numWarpgroups, row, tm);
   return LinearLayout({reg, lane, warp}, {m, k});

@@ -1,11 +1,14 @@
 //===- MmaSync.cpp - NVIDIA warp-level MMA (mma.sync) -----------*- C++ -*-===//
 //
 // Selection, operand layouts and emission of `mma.sync` m16n8k16 gemms
-// (f16 and bf16 inputs, f32 or f16 accumulators). Each warp owns a
-// (M / warpsM) x (N / warpsN) block of the accumulator; shared operands are
-// read with x4 `ldmatrix` loads, register operands must already hold the
-// instruction's operand layout. bf16 goes through `nvvm.mma.sync`, since
-// `nvgpu.mma.sync` cannot lower it in MLIR 22.
+// (f16 and bf16 inputs, f32 or f16 accumulators) and m16n8k32 ones (8-bit
+// floats, e4m3 and e5m2 mixed, f32 accumulators, sm_89 and later). Each
+// warp owns a (M / warpsM) x (N / warpsN) block of the accumulator; shared
+// operands are read with x4 `ldmatrix` loads (8 rows of 16 bytes per
+// matrix, whatever the element size: 8-bit operands are K-major), register
+// operands must already hold the instruction's operand layout. bf16 goes
+// through `nvvm.mma.sync`, since `nvgpu.mma.sync` cannot lower it in MLIR
+// 22, and 8-bit floats through inline assembly (no NVVM op takes them).
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,6 +40,14 @@ static int64_t getInputBits(GemmOp op) {
 static LogicalResult checkMmaSyncTypes(GemmOp op, StringRef chip) {
   Type in = cast<MemRefType>(op.getA().getType()).getElementType();
   Type acc = cast<MemRefType>(op.getC().getType()).getElementType();
+  // 8-bit floats: the chip and the operands' layout are checked for every
+  // NVIDIA FP8 gemm (checkFloat8Gemm) before selection.
+  if (isFloat8(in)) {
+    if (!acc.isF32())
+      return op.emitOpError("mma.sync on ")
+             << chip << " accumulates 8-bit floats in f32, got " << acc;
+    return success();
+  }
   if (!in.isF16() && !in.isBF16())
     return op.emitOpError("mma.sync on ")
            << chip << " supports f16 and bf16 inputs, got " << in;
@@ -211,6 +222,71 @@ struct MmaSyncEmitter {
                                           out);
   }
 
+  /// The shared view `view` (a `memref.view` of the kernel's shared bytes)
+  /// as bytes: ldmatrix loads 8-bit floats as i8 (NVGPU's lowering has no
+  /// 8-bit float vectors).
+  FailureOr<Value> asBytes(Value view) {
+    auto source = view.getDefiningOp<memref::ViewOp>();
+    if (!source) {
+      GemmOp op = g.op;
+      return op.emitOpError("expects its shared operands to be views of "
+                            "the kernel's shared memory");
+    }
+    auto type = cast<MemRefType>(view.getType());
+    auto bytes = MemRefType::get(type.getShape(), b.getI8Type(),
+                                 type.getLayout(), type.getMemorySpace());
+    return memref::ViewOp::create(b, loc, bytes, source.getSource(),
+                                  source.getByteShift(), source.getSizes())
+        .getResult();
+  }
+
+  /// One m16n8k32 on 8-bit floats of types `typeA` and `typeB` (A vector<4x4>,
+  /// B vector<2x4> of 8-bit elements, C vector<2x2xf32>), as inline assembly.
+  Value mmaFloat8(Value a, Value bv, Value c, Type typeA, Type typeB) {
+    MLIRContext *ctx = b.getContext();
+    Type i32 = b.getI32Type(), f32 = b.getF32Type();
+    auto words = [&](Value vec, int64_t rows, SmallVectorImpl<Value> &out) {
+      for (int64_t r = 0; r < rows; ++r) {
+        Value row =
+            vector::ExtractOp::create(b, loc, vec, ArrayRef<int64_t>{r});
+        Value word =
+            vector::BitCastOp::create(b, loc, VectorType::get({1}, i32), row);
+        out.push_back(
+            vector::ExtractOp::create(b, loc, word, ArrayRef<int64_t>{0}));
+      }
+    };
+    SmallVector<Value> operands;
+    for (int64_t i = 0; i < 4; ++i)
+      operands.push_back(vector::ExtractOp::create(
+          b, loc, c, ArrayRef<int64_t>{i / 2, i % 2}));
+    words(a, 4, operands);
+    words(bv, 2, operands);
+    auto ptxType = [](Type t) {
+      return isa<Float8E4M3FNType>(t) ? "e4m3" : "e5m2";
+    };
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << "mma.sync.aligned.m16n8k32.row.col.f32." << ptxType(typeA) << "."
+       << ptxType(typeB) << ".f32 {$0, $1, $2, $3}, {$8, $9, $10, $11}, "
+       << "{$12, $13}, {$4, $5, $6, $7};";
+    auto resultType =
+        LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
+    Value mma =
+        LLVM::InlineAsmOp::create(
+            b, loc, resultType, operands, text,
+            "=f,=f,=f,=f,0,1,2,3,r,r,r,r,r,r", /*has_side_effects=*/false,
+            /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+            LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
+            ArrayAttr())
+            .getResult(0);
+    SmallVector<Value> out;
+    for (int64_t i = 0; i < 4; ++i)
+      out.push_back(
+          LLVM::ExtractValueOp::create(b, loc, mma, ArrayRef<int64_t>{i}));
+    return vector::FromElementsOp::create(b, loc, VectorType::get({2, 2}, f32),
+                                          out);
+  }
+
   LogicalResult emit(int64_t warpSize);
 };
 } // namespace
@@ -223,10 +299,15 @@ LogicalResult MmaSyncEmitter::emit(int64_t warpSize) {
     return op.emitOpError("the accumulator's layout is not the mma.sync "
                           "accumulator layout of this gemm");
   Type inElt = cast<MemRefType>(op.getA().getType()).getElementType();
+  Type inEltB = cast<MemRefType>(op.getB().getType()).getElementType();
   Type accElt = c.type.getElementType();
   int64_t warpsM = g.mma.getWarpsM(), warpsN = g.mma.getWarpsN();
   int64_t tm = op.getM() / warpsM, tn = op.getN() / warpsN;
-  int64_t mTiles = tm / 16, nTiles = tn / 8, kSteps = op.getK() / 16;
+  // An instruction's K is 32 bytes of inputs: two 16-byte halves, which an
+  // ldmatrix matrix's rows span.
+  int64_t kAtom = g.mma.getInstrK(), kHalf = kAtom / 2;
+  int64_t epr = 32 / getInputBits(op);
+  int64_t mTiles = tm / 16, nTiles = tn / 8, kSteps = op.getK() / kAtom;
 
   Value lane = ib.andConst(g.tid, warpSize - 1);
   Value warp = ib.shrConst(g.tid, llvm::Log2_64(warpSize));
@@ -241,18 +322,20 @@ LogicalResult MmaSyncEmitter::emit(int64_t warpSize) {
   Value eight = ib.idx(8);
 
   // Shared coordinates lane l addresses in an x4 ldmatrix of the 16 x 16
-  // block at (rowBase, colBase): row l % 8 of matrix l / 8, whose bit 0
-  // (matLow) moves it 8 rows down and bit 1 (matHigh) 8 columns right, or
-  // the other way round when !rowsAlongLow (transposed operands).
+  // block at (rowBase, colBase) (16 x kAtom for K-major 8-bit operands):
+  // row l % 8 of matrix l / 8, whose bit 0 (matLow) moves it 8 rows down
+  // and bit 1 (matHigh) 16 bytes right, or the other way round when
+  // !rowsAlongLow (transposed operands: rows are K, 8 apart).
   auto x4Coords = [&](Value rowBase, Value colBase,
                       bool rowsAlongLow) -> SmallVector<Value> {
     Value row = ib.add(ib.add(rowBase, laneRow),
                        ib.mul(rowsAlongLow ? matLow : matHigh, eight));
-    Value col = ib.add(colBase, ib.mul(rowsAlongLow ? matHigh : matLow, eight));
+    Value col = ib.add(colBase, rowsAlongLow ? ib.mul(matHigh, ib.idx(kHalf))
+                                             : ib.mul(matLow, ib.idx(kHalf)));
     return {row, col};
   };
-  auto aVecType = VectorType::get({4, 2}, inElt);
-  auto bVecType = VectorType::get({2, 2}, inElt);
+  auto aVecType = VectorType::get({4, epr}, inElt);
+  auto bVecType = VectorType::get({2, epr}, inEltB);
   auto cVecType = VectorType::get({2, 2}, accElt);
 
   // Operand A fragments, per (m tile, k step): vector<4x2>.
@@ -265,17 +348,26 @@ LogicalResult MmaSyncEmitter::emit(int64_t warpSize) {
     FailureOr<SharedOperand> a = g.a.resolveShared();
     if (failed(a))
       return failure();
+    Value aView = a->view;
+    auto aLoadType = aVecType;
+    if (isFloat8(inElt)) {
+      FailureOr<Value> bytes = asBytes(aView);
+      if (failed(bytes))
+        return failure();
+      aView = *bytes;
+      aLoadType = VectorType::get({4, epr}, b.getI8Type());
+    }
     for (int64_t mi = 0; mi < mTiles; ++mi)
       for (int64_t ks = 0; ks < kSteps; ++ks) {
         // Matrix j of the x4 load: rows +8 for j odd, columns +8 for j >= 2.
         Value mm = ib.add(mBase, ib.idx(mi * 16));
-        Value kk = ib.idx(ks * 16);
+        Value kk = ib.idx(ks * kAtom);
         Value index = a->index(b, loc,
                                op.getTransposeA()
                                    ? x4Coords(kk, mm, /*rowsAlongLow=*/false)
                                    : x4Coords(mm, kk, /*rowsAlongLow=*/true));
         aFrags[mi][ks] = nvgpu::LdMatrixOp::create(
-            b, loc, aVecType, a->view, ValueRange{index}, op.getTransposeA(),
+            b, loc, aLoadType, aView, ValueRange{index}, op.getTransposeA(),
             /*numTiles=*/4);
       }
   }
@@ -290,31 +382,42 @@ LogicalResult MmaSyncEmitter::emit(int64_t warpSize) {
     FailureOr<SharedOperand> bs = g.b.resolveShared();
     if (failed(bs))
       return failure();
+    Value bView = bs->view;
+    Type bLoadElt = inEltB;
+    if (isFloat8(inEltB)) {
+      FailureOr<Value> bytes = asBytes(bView);
+      if (failed(bytes))
+        return failure();
+      bView = *bytes;
+      bLoadElt = b.getI8Type();
+    }
     // x4 loads cover two n tiles (or one, x2, when nTiles is odd).
     for (int64_t ni = 0; ni < nTiles; ni += 2) {
       int64_t tiles = ni + 1 < nTiles ? 4 : 2;
       for (int64_t ks = 0; ks < kSteps; ++ks) {
         // Matrix j: k half = j & 1, n tile = j >> 1.
         Value nn = ib.add(nBase, ib.idx(ni * 8));
-        Value kk = ib.idx(ks * 16);
+        Value kk = ib.idx(ks * kAtom);
         Value index = bs->index(b, loc,
                                 op.getTransposeB()
                                     ? x4Coords(nn, kk, /*rowsAlongLow=*/false)
                                     : x4Coords(kk, nn, /*rowsAlongLow=*/true));
-        auto type = VectorType::get({tiles, 2}, inElt);
+        auto type = VectorType::get({tiles, epr}, bLoadElt);
         Value loaded =
-            nvgpu::LdMatrixOp::create(b, loc, type, bs->view, ValueRange{index},
+            nvgpu::LdMatrixOp::create(b, loc, type, bView, ValueRange{index},
                                       !op.getTransposeB(), tiles);
         auto at = [&](Value v, int64_t i) {
           return vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{i});
         };
         for (int64_t t = 0; t < tiles / 2; ++t) {
-          Value r0 = at(loaded, 2 * t);
-          Value r1 = at(loaded, 2 * t + 1);
-          Value e00 = at(r0, 0), e01 = at(r0, 1), e10 = at(r1, 0),
-                e11 = at(r1, 1);
+          SmallVector<Value> elements;
+          for (int64_t r = 2 * t; r < 2 * t + 2; ++r) {
+            Value row = at(loaded, r);
+            for (int64_t e = 0; e < epr; ++e)
+              elements.push_back(at(row, e));
+          }
           bFrags[ni + t][ks] = vector::FromElementsOp::create(
-              b, loc, bVecType, ValueRange{e00, e01, e10, e11});
+              b, loc, VectorType::get({2, epr}, bLoadElt), elements);
         }
       }
     }
@@ -339,6 +442,10 @@ LogicalResult MmaSyncEmitter::emit(int64_t warpSize) {
     for (int64_t mi = 0; mi < mTiles; ++mi)
       for (int64_t ni = 0; ni < nTiles; ++ni) {
         Value &acc = accs[mi][ni];
+        if (isFloat8(inElt)) {
+          acc = mmaFloat8(aFrags[mi][ks], bFrags[ni][ks], acc, inElt, inEltB);
+          continue;
+        }
         acc = inElt.isBF16()
                   ? mmaBF16(aFrags[mi][ks], bFrags[ni][ks], acc)
                   : nvgpu::MmaSyncOp::create(b, loc, aFrags[mi][ks],

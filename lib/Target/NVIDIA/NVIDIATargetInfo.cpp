@@ -20,21 +20,68 @@ std::unique_ptr<TargetInfo> mlir::tile::createNVIDIATargetInfo(TargetAttr t) {
   return std::make_unique<NVIDIATargetInfo>(t);
 }
 
+/// Diagnoses the 8-bit float gemms no NVIDIA FP8 instruction computes:
+/// chips without them (before sm_89), AMD's FNUZ flavours, and shared
+/// operands not stored K-major (neither wgmma nor mma.sync transposes 8-bit
+/// operands, nor does ldmatrix).
+static LogicalResult checkFloat8Gemm(GemmOp op, TargetAttr target) {
+  const ChipDescription &chip = *target.getDescription();
+  auto aType = cast<MemRefType>(op.getA().getType());
+  auto bType = cast<MemRefType>(op.getB().getType());
+  if (!isFloat8(aType.getElementType()))
+    return success();
+  if (!chip.fp8Mma)
+    return op.emitOpError("8-bit float inputs need FP8 matrix instructions, "
+                          "which ")
+           << chip.name << " does not have (sm_89 and later)";
+  for (Type t : {aType.getElementType(), bType.getElementType()})
+    if (isa<Float8E4M3FNUZType, Float8E5M2FNUZType>(t))
+      return op.emitOpError()
+             << t << " is the FNUZ flavour of CDNA3; NVIDIA's FP8 "
+             << "instructions read f8E4M3FN and f8E5M2";
+  if (op.getTransposeA())
+    return op.emitOpError("FP8 matrix instructions read A with K contiguous "
+                          "only: store A as M x K, without transpose_a");
+  if (!op.getTransposeB() && getMemoryKind(bType) == MemoryKind::Shared)
+    return op.emitOpError("FP8 matrix instructions read B with K contiguous "
+                          "only: store B as N x K (\"TN\", B transposed) "
+                          "and use transpose_b");
+  return success();
+}
+
+/// mma.sync on 8-bit floats is PTX ISA 8.4's.
+static LogicalResult checkMmaSyncPtx(GemmOp op, TargetAttr target) {
+  if (!isFloat8(cast<MemRefType>(op.getA().getType()).getElementType()) ||
+      target.getPtxVersion() >= 84)
+    return success();
+  return op.emitOpError("mma.sync on 8-bit floats needs PTX ISA 8.4, but ")
+         << target.getChip() << " is compiled with +ptx"
+         << target.getPtxVersion() << " here (the target's features)";
+}
+
 FailureOr<MmaAttr> NVIDIATargetInfo::selectMma(GemmOp op,
                                                int64_t numThreads) const {
+  if (failed(checkFloat8Gemm(op, target)))
+    return failure();
   // wgmma where the chip has it and the gemm allows it (whole warpgroups,
   // swizzled shared operands), mma.sync otherwise.
   if (chip->wgmma)
     if (MmaAttr mma =
             trySelectWgmma(op, numThreads, getWarpSize(), getWarpgroupSize()))
       return mma;
+  if (failed(checkMmaSyncPtx(op, target)))
+    return failure();
   return selectMmaSync(op, numThreads, getChipName(), getWarpSize());
 }
 
 LogicalResult NVIDIATargetInfo::verifyMma(GemmOp op, MmaAttr mma,
                                           int64_t numThreads) const {
+  if (failed(checkFloat8Gemm(op, target)))
+    return failure();
   switch (mma.getKind()) {
   case MmaKind::MmaSync:
+    if (failed(checkMmaSyncPtx(op, target)))
+      return failure();
     return verifyMmaSync(op, mma, numThreads, getChipName(), getWarpSize());
   case MmaKind::Wgmma:
     if (!chip->wgmma)

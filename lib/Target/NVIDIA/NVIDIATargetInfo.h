@@ -69,6 +69,7 @@ public:
   // Wgmma.cpp
   void emitMmaWait(OpBuilder &b, Location loc, int64_t pending) const override;
   int64_t getInstructionRegisters(GemmOp gemm, MmaAttr mma) const override;
+  int64_t getPromotionSpan(GemmOp gemm, MmaAttr mma) const override;
 
   // Barriers.cpp
   void emitBarrier(OpBuilder &b, Location loc,
@@ -151,6 +152,8 @@ LogicalResult emitMmaSync(OpBuilder &b, Location loc, const GemmEmission &g,
                           int64_t warpSize);
 
 // Wgmma.cpp
+/// K of the wgmma instruction for `op`'s inputs (16, or 32 for 8-bit).
+int64_t getWgmmaInstrK(GemmOp op);
 /// The wgmma choice for `op` over `numThreads` threads, or null where wgmma
 /// cannot compute it (the caller then picks mma.sync).
 MmaAttr trySelectWgmma(GemmOp op, int64_t numThreads, int64_t warpSize,

@@ -133,6 +133,19 @@ Value NVIDIATargetInfo::emitTensorMap(OpBuilder &b, Location loc, Value tensor,
                                       int64_t swizzleBytes) const {
   MLIRContext *ctx = b.getContext();
   auto type = cast<MemRefType>(tensor.getType());
+  Type element = type.getElementType();
+  if (!element.isF16() && !element.isBF16() && !element.isF32()) {
+    // The map's data type follows the element type, and nvgpu's lowering
+    // names only unsigned integers and f16, bf16, f32, f64 (8-bit floats
+    // and signless integers come out as bf16): the map describes unsigned
+    // integers of the element's width, which move the same bits.
+    type = MemRefType::get(
+        type.getShape(),
+        b.getIntegerType(element.getIntOrFloatBitWidth(), /*isSigned=*/false),
+        type.getLayout(), type.getMemorySpace());
+    tensor = UnrealizedConversionCastOp::create(b, loc, type, tensor)
+                 .getResult(0);
+  }
   auto shared = MemRefType::get(
       box, type.getElementType(), MemRefLayoutAttrInterface(),
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));

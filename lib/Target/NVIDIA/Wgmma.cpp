@@ -1,7 +1,8 @@
 //===- Wgmma.cpp - Hopper warpgroup MMA (wgmma) -----------------*- C++ -*-===//
 //
 // Legality, layouts and emission of `wgmma.mma_async` m64nNk16 (f16 and
-// bf16 inputs, f32 accumulators, sm_90a). Warpgroups split the accumulator
+// bf16 inputs) and m64nNk32 (8-bit floats, e4m3 and e5m2 mixed), f32
+// accumulators, sm_90a. Warpgroups split the accumulator
 // along M: warpgroup w owns rows [w * M / G, (w + 1) * M / G), computed as
 // 64-row slabs, each with the whole N (at most 256) per instruction. A and
 // B are read from swizzled shared memory through matrix descriptors:
@@ -20,16 +21,23 @@
 // (`#tile.shared` panels): LBO is the distance between panels, SBO the one
 // between groups of 8 rows of K.
 //
+// 8-bit operands are read K-major only (the PTX instruction has no
+// transpose for them): A untransposed, B transposed (stored N x K); the
+// NVIDIA target diagnoses other layouts before selection.
+//
 // A may also come from registers (the RS form): a fragment with the
-// layout `wgmmaOperandA`, whose 8 f16 / bf16 elements per thread, 64-row
-// slab and k step are packed into 4 x b32 registers. Upstream NVVM has no op
+// layout `wgmmaOperandA`, whose 8 f16 / bf16 (16 8-bit) elements per
+// thread, 64-row slab and k step are packed into 4 x b32 registers. Upstream NVVM has no op
 // for it, so it is emitted as inline assembly (`emitWgmmaAsm`, which also
 // emits the SS form with a run-time scale-d). The fragment is untransposed
 // (the op verifier rules out a transposed register operand): PTX has no
 // transpose flag for register A.
 //
 // The gemm completes before the emitted code goes on (`wgmma.wait_group
-// 0`): a pipelined loop may then release the stage the gemm read.
+// 0`) unless it leaves groups in flight: a pipelined loop may then release
+// the stage the gemm read. A gemm with `promote_k` issues each span of K
+// into fresh accumulators, waits for them and adds them to its own in f32
+// registers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -76,8 +84,15 @@ static WgmmaCheck checkWgmma(GemmOp op, int64_t numThreads,
   bool registerA = getMemoryKind(aType) == MemoryKind::Fragment;
   if (getMemoryKind(bType) != MemoryKind::Shared)
     return fail("wgmma reads B from shared memory");
-  if ((!in.isF16() && !in.isBF16()) || bType.getElementType() != in)
-    return fail("wgmma supports f16 and bf16 inputs here");
+  bool eightBit = isFloat8(in);
+  if (eightBit) {
+    // Layouts and flavours: checked for every NVIDIA FP8 gemm
+    // (nvidia::checkFloat8Gemm) before selection.
+    if (!isFloat8(bType.getElementType()))
+      return fail("wgmma multiplies 8-bit floats by 8-bit floats");
+  } else if ((!in.isF16() && !in.isBF16()) || bType.getElementType() != in) {
+    return fail("wgmma supports f16, bf16 and 8-bit float inputs here");
+  }
   if (!acc.isF32())
     return fail("wgmma accumulates in f32 here");
   if (op.getPolicy() == WarpPolicy::FullCol)
@@ -98,9 +113,13 @@ static WgmmaCheck checkWgmma(GemmOp op, int64_t numThreads,
     return fail("wgmma needs M and N to be powers of two here (the "
                 "accumulator's register layout), got " +
                 Twine(op.getM()) + "x" + Twine(op.getN()));
-  if (op.getK() % 16 != 0)
-    return fail("wgmma needs K to be a multiple of 16, got " +
-                Twine(op.getK()));
+  int64_t instrK = eightBit ? 32 : 16;
+  if (op.getK() % instrK != 0)
+    return fail("wgmma needs K to be a multiple of " + Twine(instrK) +
+                ", got " + Twine(op.getK()));
+  if (int64_t span = op.getPromotionSpan(); span % instrK != 0)
+    return fail("wgmma promotes partial sums every multiple of " +
+                Twine(instrK) + " of K, got promote_k = " + Twine(span));
   for (auto [name, v] :
        {std::pair<StringRef, Value>{"A", op.getA()}, {"B", op.getB()}}) {
     if (name == "A" && registerA)
@@ -127,11 +146,16 @@ static WgmmaCheck checkWgmma(GemmOp op, int64_t numThreads,
   return {};
 }
 
+int64_t nvidia::getWgmmaInstrK(GemmOp op) {
+  return 256 / cast<MemRefType>(op.getA().getType()).getElementTypeBitWidth();
+}
+
 MmaAttr nvidia::trySelectWgmma(GemmOp op, int64_t numThreads, int64_t warpSize,
                                int64_t warpgroupSize) {
   if (!checkWgmma(op, numThreads, warpgroupSize))
     return {};
-  return MmaAttr::get(op.getContext(), MmaKind::Wgmma, {64, op.getN(), 16},
+  return MmaAttr::get(op.getContext(), MmaKind::Wgmma,
+                      {64, op.getN(), getWgmmaInstrK(op)},
                       {numThreads / warpSize, 1});
 }
 
@@ -139,10 +163,11 @@ LogicalResult nvidia::verifyWgmma(GemmOp op, MmaAttr mma, int64_t numThreads,
                                   int64_t warpSize, int64_t warpgroupSize) {
   if (WgmmaCheck check = checkWgmma(op, numThreads, warpgroupSize); !check)
     return op.emitOpError(check.reason);
+  int64_t instrK = getWgmmaInstrK(op);
   if (mma.getInstrM() != 64 || mma.getInstrN() != op.getN() ||
-      mma.getInstrK() != 16)
+      mma.getInstrK() != instrK)
     return op.emitOpError("wgmma computes this gemm with m64n")
-           << op.getN() << "k16, got m" << mma.getInstrM() << "n"
+           << op.getN() << "k" << instrK << ", got m" << mma.getInstrM() << "n"
            << mma.getInstrN() << "k" << mma.getInstrK();
   if (mma.getWarpsM() * warpSize != numThreads || mma.getWarpsN() != 1)
     return op.emitOpError("wgmma splits the gemm along M over its ")
@@ -155,7 +180,9 @@ MmaLayouts nvidia::getWgmmaLayouts(GemmOp op, MmaAttr mma) {
   MmaLayouts layouts;
   int64_t groups = mma.getWarpsM() / 4;
   // The register form of A (B is always in shared memory).
-  layouts.a = wgmmaOperandA(op.getM(), op.getK(), groups);
+  layouts.a = wgmmaOperandA(op.getM(), op.getK(), groups,
+                            cast<MemRefType>(op.getA().getType())
+                                .getElementTypeBitWidth());
   layouts.c = wgmmaAccumulator(op.getM(), op.getN(), groups);
   return layouts;
 }
@@ -246,8 +273,9 @@ struct WgmmaAsm {
   Value descB;          // i64 descriptor
   Value accumulate;     // i1 scale-d, or null: the constant `scaleD`
   bool scaleD = true;
-  int64_t n = 0;
-  bool bf16 = false;
+  int64_t n = 0, k = 16;
+  StringRef typeA, typeB; // PTX input types ("f16", "e4m3", ...)
+  // 16-bit inputs only: PTX has no transpose for 8-bit ones.
   bool transposeA = false; // SS form only
   bool transposeB = false;
 };
@@ -284,8 +312,8 @@ static Value emitWgmmaAsm(OpBuilder &b, Location loc, const WgmmaAsm &w) {
   int64_t aRegs = registerA ? int64_t(w.a.size()) : 1;
   int64_t descB = first + aRegs, scale = descB + 1;
   os << "{\n.reg .pred p;\nsetp.ne.b32 p, $" << scale << ", 0;\n"
-     << "wgmma.mma_async.sync.aligned.m64n" << w.n << "k16.f32."
-     << (w.bf16 ? "bf16.bf16" : "f16.f16") << " {";
+     << "wgmma.mma_async.sync.aligned.m64n" << w.n << "k" << w.k << ".f32."
+     << w.typeA << "." << w.typeB << " {";
   for (int64_t i = 0; i < regs; ++i) {
     os << (i ? ", $" : "$") << i;
     cs << "=f,";
@@ -299,10 +327,13 @@ static Value emitWgmmaAsm(OpBuilder &b, Location loc, const WgmmaAsm &w) {
   } else {
     os << "$" << first;
   }
-  os << ", $" << descB << ", p, 1, 1, ";
-  if (!registerA)
-    os << w.transposeA << ", ";
-  os << w.transposeB << ";\n}";
+  os << ", $" << descB << ", p, 1, 1";
+  if (w.k == 16) {
+    if (!registerA)
+      os << ", " << w.transposeA;
+    os << ", " << w.transposeB;
+  }
+  os << ";\n}";
   for (int64_t i = 0; i < regs; ++i)
     cs << i << ",";
   for (int64_t i = 0; i < aRegs; ++i)
@@ -318,6 +349,27 @@ static Value emitWgmmaAsm(OpBuilder &b, Location loc, const WgmmaAsm &w) {
       .getResult(0);
 }
 
+/// The PTX and NVVM names of a wgmma input type.
+static StringRef getPtxType(Type t) {
+  if (t.isBF16())
+    return "bf16";
+  if (isa<Float8E4M3FNType>(t))
+    return "e4m3";
+  if (isa<Float8E5M2Type>(t))
+    return "e5m2";
+  return "f16";
+}
+
+static NVVM::WGMMATypes getNvvmType(Type t) {
+  if (t.isBF16())
+    return NVVM::WGMMATypes::bf16;
+  if (isa<Float8E4M3FNType>(t))
+    return NVVM::WGMMATypes::e4m3;
+  if (isa<Float8E5M2Type>(t))
+    return NVVM::WGMMATypes::e5m2;
+  return NVVM::WGMMATypes::f16;
+}
+
 LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
                                 const GemmEmission &g, int64_t warpgroupSize) {
   GemmOp op = g.op;
@@ -330,10 +382,17 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
     return op.emitOpError("the accumulator's layout is not the wgmma "
                           "accumulator layout of this gemm");
   Type in = cast<MemRefType>(op.getA().getType()).getElementType();
+  Type inB = cast<MemRefType>(op.getB().getType()).getElementType();
+  int64_t bits = in.getIntOrFloatBitWidth();
+  int64_t instrK = g.mma.getInstrK();
   bool registerA = !g.a.isShared();
-  if (registerA && g.a.regs->layout != wgmmaOperandA(m, k, groups))
+  if (registerA && g.a.regs->layout != wgmmaOperandA(m, k, groups, bits))
     return op.emitOpError("the A fragment's layout is not the wgmma "
                           "register A layout of this gemm");
+  int64_t span = op.getPromotionSpan();
+  if (span && (g.mmaGroupsInFlight || g.accumulate))
+    return op.emitOpError("promotes its partial sums, which completes its "
+                          "MMAs: it cannot leave groups in flight");
   std::optional<DescriptorOperand> a;
   if (!registerA) {
     FailureOr<DescriptorOperand> d =
@@ -372,27 +431,27 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
     accs.push_back(acc);
   }
 
-  // Register A: the 8 elements of (slab s, k step ks) are registers
-  // [(s * kSteps + ks) * 8, + 8) of the layout, packed in pairs into 4 x
-  // b32. Packed before the fence, which orders these register writes before
-  // the wgmma reads.
-  int64_t kSteps = k / 16;
+  // Register A: the 4 x (32 / bits) elements of (slab s, k step ks) are
+  // registers [(s * kSteps + ks) * 4 * epr, + 4 * epr) of the layout,
+  // packed epr at a time into 4 x b32. Packed before the fence, which
+  // orders these register writes before the wgmma reads.
+  int64_t kSteps = k / instrK, epr = 32 / bits;
   SmallVector<SmallVector<Value>> packedA;
   if (registerA) {
-    auto pairType = VectorType::get({2}, in);
+    auto packType = VectorType::get({epr}, in);
     auto wordType = VectorType::get({1}, b.getI32Type());
     for (int64_t s = 0; s < slabs; ++s)
       for (int64_t ks = 0; ks < kSteps; ++ks) {
         SmallVector<Value> &words = packedA.emplace_back();
-        int64_t base = (s * kSteps + ks) * 8;
+        int64_t base = (s * kSteps + ks) * 4 * epr;
         for (int64_t j = 0; j < 4; ++j) {
-          Value pair = vector::FromElementsOp::create(
-              b, loc, pairType,
-              ValueRange{memref::LoadOp::create(b, loc, g.a.regs->regs,
-                                                ib.idx(base + 2 * j)),
-                         memref::LoadOp::create(b, loc, g.a.regs->regs,
-                                                ib.idx(base + 2 * j + 1))});
-          Value word = vector::BitCastOp::create(b, loc, wordType, pair);
+          SmallVector<Value> elements;
+          for (int64_t e = 0; e < epr; ++e)
+            elements.push_back(memref::LoadOp::create(
+                b, loc, g.a.regs->regs, ib.idx(base + j * epr + e)));
+          Value pack =
+              vector::FromElementsOp::create(b, loc, packType, elements);
+          Value word = vector::BitCastOp::create(b, loc, wordType, pack);
           words.push_back(
               vector::ExtractOp::create(b, loc, word, ArrayRef<int64_t>{0}));
         }
@@ -402,58 +461,100 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
   // What this gemm's inline-asm wgmmas share.
   WgmmaAsm common;
   common.n = n;
-  common.bf16 = in.isBF16();
+  common.k = instrK;
+  common.typeA = getPtxType(in);
+  common.typeB = getPtxType(inB);
   common.transposeA = a && !a->kMajor;
   common.transposeB = !bd->kMajor;
-  auto type = in.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+  NVVM::WGMMATypes typeA = getNvvmType(in), typeB = getNvvmType(inB);
   // Layouts in NVVM's terms: row-major A and column-major B are K-major.
   auto layoutA = !a || a->kMajor ? NVVM::MMALayout::row : NVVM::MMALayout::col;
   auto layoutB = bd->kMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row;
-  NVVM::WgmmaFenceAlignedOp::create(b, loc);
-  for (int64_t ks = 0; ks < kSteps; ++ks) {
-    Value descB = descriptorAt(b, loc, *bd, zero, ks * 16);
-    for (int64_t s = 0; s < slabs; ++s) {
-      if (registerA) {
-        WgmmaAsm w = common;
-        w.acc = accs[s];
-        w.a = packedA[s * kSteps + ks];
-        w.descB = descB;
-        if (ks == 0 && op.getClearAccum())
-          w.scaleD = false;
-        else if (ks == 0)
-          w.accumulate = g.accumulate;
-        accs[s] = emitWgmmaAsm(b, loc, w);
-        continue;
-      }
-      Value rows = ib.add(rowBase, ib.idx(s * 64));
-      Value descA = descriptorAt(b, loc, *a, rows, ks * 16);
-      auto wgmma = [&](OpBuilder &b, NVVM::WGMMAScaleOut scale) -> Value {
-        return NVVM::WgmmaMmaAsyncOp::create(
-            b, loc, accType, accs[s], descA, descB,
-            NVVM::MMAShapeAttr::get(ctx, 64, n, 16), type, type,
-            NVVM::WGMMATypes::f32, scale, NVVM::WGMMAScaleIn::one,
-            NVVM::WGMMAScaleIn::one, layoutA, layoutB,
+
+  // Issues the k steps [first, last) into `targets` (one per slab); the
+  // first step overwrites them when `overwrite`, or adds on `accumulate`
+  // (null: always adds).
+  auto issue = [&](SmallVectorImpl<Value> &targets, int64_t first,
+                   int64_t last, bool overwrite, Value accumulate) {
+    for (int64_t ks = first; ks < last; ++ks) {
+      Value descB = descriptorAt(b, loc, *bd, zero, ks * instrK);
+      for (int64_t s = 0; s < slabs; ++s) {
+        bool firstStep = ks == first;
+        if (registerA) {
+          WgmmaAsm w = common;
+          w.acc = targets[s];
+          w.a = packedA[s * kSteps + ks];
+          w.descB = descB;
+          if (firstStep && overwrite)
+            w.scaleD = false;
+          else if (firstStep)
+            w.accumulate = accumulate;
+          targets[s] = emitWgmmaAsm(b, loc, w);
+          continue;
+        }
+        Value rows = ib.add(rowBase, ib.idx(s * 64));
+        Value descA = descriptorAt(b, loc, *a, rows, ks * instrK);
+        if (firstStep && !overwrite && accumulate) {
+          // Whether to add to the accumulator is known at run time only.
+          WgmmaAsm w = common;
+          w.acc = targets[s];
+          w.descA = descA;
+          w.descB = descB;
+          w.accumulate = accumulate;
+          targets[s] = emitWgmmaAsm(b, loc, w);
+          continue;
+        }
+        targets[s] = NVVM::WgmmaMmaAsyncOp::create(
+            b, loc, accType, targets[s], descA, descB,
+            NVVM::MMAShapeAttr::get(ctx, 64, n, instrK), typeA, typeB,
+            NVVM::WGMMATypes::f32,
+            firstStep && overwrite ? NVVM::WGMMAScaleOut::zero
+                                   : NVVM::WGMMAScaleOut::one,
+            NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, layoutA, layoutB,
             NVVM::MMAIntOverflowAttr());
-      };
-      if (ks == 0 && op.getClearAccum()) {
-        accs[s] = wgmma(b, NVVM::WGMMAScaleOut::zero);
-      } else if (ks == 0 && g.accumulate) {
-        // Whether to add to the accumulator is known at run time only.
-        WgmmaAsm w = common;
-        w.acc = accs[s];
-        w.descA = descA;
-        w.descB = descB;
-        w.accumulate = g.accumulate;
-        accs[s] = emitWgmmaAsm(b, loc, w);
-      } else {
-        accs[s] = wgmma(b, NVVM::WGMMAScaleOut::one);
+      }
+    }
+  };
+
+  if (!span) {
+    NVVM::WgmmaFenceAlignedOp::create(b, loc);
+    issue(accs, 0, kSteps, op.getClearAccum(), g.accumulate);
+    NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+    if (g.passTurn)
+      g.passTurn(b, loc);
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, g.mmaGroupsInFlight);
+  } else {
+    // Promotion: each span of K goes into fresh accumulators (the first
+    // span of a clearing gemm straight into the gemm's own), which are
+    // completed and added to the gemm's in f32.
+    int64_t spanSteps = span / instrK;
+    for (int64_t first = 0; first < kSteps; first += spanSteps) {
+      bool direct = first == 0 && op.getClearAccum();
+      SmallVector<Value> partial(slabs);
+      for (int64_t s = 0; s < slabs; ++s)
+        partial[s] =
+            direct ? accs[s] : LLVM::PoisonOp::create(b, loc, accType);
+      NVVM::WgmmaFenceAlignedOp::create(b, loc);
+      issue(partial, first, first + spanSteps, /*overwrite=*/true, Value());
+      NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+      if (g.passTurn && first + spanSteps == kSteps)
+        g.passTurn(b, loc);
+      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+      for (int64_t s = 0; s < slabs; ++s) {
+        if (direct) {
+          accs[s] = partial[s];
+          continue;
+        }
+        for (int64_t i = 0; i < perSlab; ++i) {
+          int64_t at[] = {i};
+          Value sum = arith::AddFOp::create(
+              b, loc, LLVM::ExtractValueOp::create(b, loc, accs[s], at),
+              LLVM::ExtractValueOp::create(b, loc, partial[s], at));
+          accs[s] = LLVM::InsertValueOp::create(b, loc, accs[s], sum, at);
+        }
       }
     }
   }
-  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-  if (g.passTurn)
-    g.passTurn(b, loc);
-  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, g.mmaGroupsInFlight);
   for (int64_t s = 0; s < slabs; ++s)
     for (int64_t i = 0; i < perSlab; ++i) {
       Value v =
@@ -490,5 +591,23 @@ int64_t NVIDIATargetInfo::getInstructionRegisters(GemmOp gemm,
       MemoryKind::Fragment)
     registers +=
         llvm::divideCeil(m * k * bits(gemm.getA()), threads * bitsPerRegister);
+  // Promotion: the partial sums of every slab of the warpgroup, held until
+  // they are added.
+  if (gemm.getPromotionSpan()) {
+    int64_t rowsPerGroup = gemm.getM() / (mma.getWarpsM() / 4);
+    registers += llvm::divideCeil(rowsPerGroup * n * bits(gemm.getC()),
+                                  threads * bitsPerRegister);
+  }
   return registers;
+}
+
+/// Hopper's tensor cores sum 8-bit float products with fewer bits than f32
+/// (about 14 of mantissa, DeepSeek-V3's report); DeepGEMM promotes every 4
+/// k32 instructions.
+static constexpr int64_t kFloat8PromotionSpan = 128;
+
+int64_t NVIDIATargetInfo::getPromotionSpan(GemmOp gemm, MmaAttr mma) const {
+  Type in = cast<MemRefType>(gemm.getA().getType()).getElementType();
+  return mma.getKind() == MmaKind::Wgmma && isFloat8(in) ? kFloat8PromotionSpan
+                                                          : 0;
 }

@@ -57,6 +57,7 @@ struct ChipDescription {
   bool wgmma;      // warpgroup MMA (sm_90a)
   bool setMaxNReg; // per-warpgroup register budgets (sm_90a)
   bool namedBarriers;
+  bool fp8Mma; // matrix instructions on 8-bit floats (sm_89+, gfx942)
 
   bool isNVIDIA() const { return vendor == Vendor::NVIDIA; }
   bool isAMD() const { return vendor == Vendor::AMD; }

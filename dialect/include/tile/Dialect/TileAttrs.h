@@ -25,6 +25,10 @@ enum class MemoryKind { Global, Shared, Fragment, Local, Unknown };
 /// Classifies the memory space of `type`.
 MemoryKind getMemoryKind(MemRefType type);
 
+/// Whether `type` is one of the 8-bit floats tiles hold: the OCP formats
+/// f8E4M3FN and f8E5M2 (NVIDIA) and their FNUZ flavours (CDNA3).
+bool isFloat8(Type type);
+
 /// Human-readable name of a memory kind ("global", "shared", ...).
 llvm::StringRef stringifyMemoryKind(MemoryKind kind);
 

@@ -561,6 +561,16 @@ def Tile_GemmOp : Tile_Op<"gemm"> {
     overwrites the accumulator instead of reading a zero fill, and the
     lowering waits for all groups after the loop.
 
+    `promote_k = p` (p > 0, dividing K) sums K in spans of `p`: each span's
+    products are accumulated by the MMA unit into a fresh accumulator, which
+    is then added to `C` in f32 registers. Hopper's tensor cores keep fewer
+    bits than f32 when they sum 8-bit float products; promoting every 128 of
+    K keeps the error of long K sums at f32's (DeepSeek-V3, DeepGEMM).
+    `tile-select-mma` sets it where the chosen instruction needs it
+    (`promote_k = 0`: the user asks for none, the faster accumulation). A
+    gemm that promotes completes its MMAs before it returns (no groups in
+    flight).
+
     ```mlir
     tile.gemm %As, %Bs, %Cf transpose_b policy <square>
         : memref<128x32xf16, #smem>, memref<128x32xf16, #smem>,
@@ -578,7 +588,8 @@ def Tile_GemmOp : Tile_Op<"gemm"> {
     DefaultValuedAttr<Tile_WarpPolicyAttr,
                       "::mlir::tile::WarpPolicy::Square">:$policy,
     OptionalAttr<Tile_MmaAttr>:$mma,
-    OptionalAttr<I64Attr>:$mma_groups_in_flight);
+    OptionalAttr<I64Attr>:$mma_groups_in_flight,
+    OptionalAttr<I64Attr>:$promote_k);
   let assemblyFormat = [{
     $a `,` $b `,` $c (`accumulate` `(` $accumulate^ `)`)?
     (`transpose_a` $transpose_a^)? (`transpose_b` $transpose_b^)?
@@ -597,6 +608,8 @@ def Tile_GemmOp : Tile_Op<"gemm"> {
       return ::llvm::cast<::mlir::MemRefType>(getA().getType())
           .getDimSize(getTransposeA() ? 0 : 1);
     }
+    /// The K span summed before promotion (see `promote_k`); 0: none.
+    int64_t getPromotionSpan() { return getPromoteK().value_or(0); }
   }];
 }
 

@@ -28,14 +28,16 @@ LinearLayout mmaSyncOperandB(int64_t k, int64_t n, int64_t elementBits,
 /// rows, a multiple of 64).
 LinearLayout wgmmaAccumulator(int64_t m, int64_t n, int64_t numWarpgroups);
 
-/// The register A operand of Hopper `wgmma` m64nNk16 (f16 / bf16, the RS
-/// form) over an M x K tile, split along M like the accumulator: per 64-row
-/// slab and k step of 16, warp w of the warpgroup holds rows 16w..16w+15 as
-/// the A fragment of `mma.sync` m16n8k16. Registers: the 8 of a (slab, k
-/// step) first, then the k steps, then the slabs. It equals
-/// `wgmmaAccumulator(m, k, numWarpgroups)`: an accumulator converted element
-/// by element is an A operand without any data movement.
-LinearLayout wgmmaOperandA(int64_t m, int64_t k, int64_t numWarpgroups);
+/// The register A operand of Hopper `wgmma` (the RS form) over an M x K tile
+/// of `elementBits`-bit elements (16: f16 / bf16, m64nNk16; 8: 8-bit
+/// floats, m64nNk32), split along M like the accumulator: per 64-row slab
+/// and k step, warp w of the warpgroup holds rows 16w..16w+15 as the A
+/// fragment of `mma.sync` m16n8k16 (m16n8k32). Registers: the 8 (16) of a
+/// (slab, k step) first, then the k steps, then the slabs. For 16 bits it
+/// equals `wgmmaAccumulator(m, k, numWarpgroups)`: an accumulator converted
+/// element by element is an A operand without any data movement.
+LinearLayout wgmmaOperandA(int64_t m, int64_t k, int64_t numWarpgroups,
+                           int64_t elementBits = 16);
 
 } // namespace mlir::tile::nvidia
 

@@ -1,0 +1,360 @@
+#!/usr/bin/env python3
+"""FP8 GEMMs with scales (examples/fp8_gemm.mlir) of a compiled tile-mlir
+library against torch._scaled_mm (cuBLASLt) in one process on the GPU
+machine: correctness on freshly quantized random inputs (odd shapes, views
+at offsets, a NaN-poisoned result, an fp64 reference) and speed (CUDA
+events, median of timed runs).
+
+  LD_LIBRARY_PATH=build-gpu python3 scripts/fp8-torch.py --library=LIB \
+      --kind=tensor|rowwise|blockwise [--function=NAME] [--a-dtype=e4m3|e5m2] \
+      [--check=SHAPES] [--offsets=0,16,1] [--bench=SHAPES] [--runs=5] \
+      [--target-ms=100]
+
+Kinds (the host function, fp8_gemm_<kind> unless --function; every argument
+a memref descriptor pointer; A[M,K], B[N,K] fp8, K-contiguous; C[M,N] bf16):
+  tensor     F(A, B, sa[1], sb[1], C): C = (A sa) (B sb)^T
+  rowwise    F(A, B, sa[M], sb[N], C): C[i,j] = sa[i] sb[j] sum_k A[i,k] B[j,k]
+  blockwise  F(A, B, sa[M,KB], sb[NB,KB], C), KB = ceil(K/128),
+             NB = ceil(N/128): C[i,j] = sum over K blocks kb of
+             sa[i,kb] sb[j/128,kb] sum_{k in kb} A[i,k] B[j,k]
+A is float8_e4m3fn or float8_e5m2 (--a-dtype; the library must have been
+compiled for that type), B float8_e4m3fn. Inputs are random normals with
+rows and 128-column blocks of different magnitudes, quantized as users do:
+scale = amax / fp8 max per tensor, per row, or per 1 x 128 group of A and
+128 x 128 block of B (DeepSeek-V3 style); the f32 scales are dequantization
+factors (value ~ fp8 * scale).
+
+SHAPES: MxNxK, comma-separated. --check runs every shape at every offset
+(each operand, C included, a view `offset` elements into its allocation) on
+a NaN-poisoned C and compares it with the fp64 product of the dequantized
+inputs. A check passes when
+  - every element of C was written (unwritten: NaN left in C);
+  - its relative Frobenius error is at most 2 max(torch's, 2^-9), torch's
+    being that of torch._scaled_mm with the same scales on the same inputs
+    (M, N, K zero-padded to multiples of 16 where needed, scales with 1s,
+    C sliced). Where this torch refuses the scales (block-wise ones, in
+    older torch or cuBLASLt), torch's error is replaced by that of the fp32
+    product of the dequantized inputs rounded to bf16 (bf16 rounding, what
+    torch's error comes to), and the line says which was used;
+  - and |C - ref| <= 2^-7 |ref| + 2 max|C_torch - ref| + 1e-6 max|ref|
+    elementwise: bf16's rounding of each element, or twice torch's worst
+    error (out of tolerance: the count of elements beyond it).
+Each line also prints the max abs error over max|ref|.
+--bench times our call (descriptors built once) against torch._scaled_mm
+with the same scaling (for block-wise, per-tensor where torch refuses
+block-wise scales; the table says which), alternating, median of --runs
+timed runs after a warmup; TFLOP/s = 2MNK / time, ratio = torch time / ours,
+then the geomean ratio. The last line says how many checks passed; the exit
+status is 0 only if all of them did.
+"""
+import argparse
+import ctypes
+import os
+import statistics
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gpu_torch import at_offset, time_ms  # noqa: E402
+
+FP8 = {"e4m3": torch.float8_e4m3fn, "e5m2": torch.float8_e5m2}
+B_DTYPE = torch.float8_e4m3fn
+GROUP = 128  # K extent of a scale group; also B's N extent (128 x 128).
+NAMES = {"tensor": "per-tensor", "rowwise": "row-wise",
+         "blockwise": "block-wise"}
+REFUSED = set()  # (kind, why) torch refused scales, printed once
+
+
+def memref_type(rank):
+    class Memref(ctypes.Structure):
+        _fields_ = [("allocated", ctypes.c_void_p),
+                    ("aligned", ctypes.c_void_p), ("offset", ctypes.c_int64),
+                    ("sizes", ctypes.c_int64 * rank),
+                    ("strides", ctypes.c_int64 * rank)]
+    return Memref
+
+
+MEMREFS = {rank: memref_type(rank) for rank in (1, 2)}
+
+
+def describe(t):
+    m = MEMREFS[t.dim()]()
+    m.allocated = m.aligned = t.data_ptr()
+    m.offset = 0
+    for i in range(t.dim()):
+        m.sizes[i] = t.shape[i]
+        m.strides[i] = t.stride(i)
+    return m
+
+
+class Library:
+    def __init__(self, path, function):
+        self.lib = ctypes.CDLL(path)
+        self.fn = getattr(self.lib, function)
+        self.fn.restype = None
+        self.rt = ctypes.CDLL("libtile_cuda_runtime.so")
+        self.rt.tileRtGetError.restype = ctypes.c_int
+        self.rt.tileRtGetErrorMessage.restype = ctypes.c_char_p
+
+    def __call__(self, *tensors):
+        self.bind(*tensors)()
+
+    def bind(self, *tensors):
+        """A call of the function on `tensors` with its descriptors built
+        once (what a timed loop repeats)."""
+        descs = [describe(t) for t in tensors]
+        refs = [ctypes.byref(d) for d in descs]
+        fn, rt = self.fn, self.rt
+
+        def call():
+            fn(*refs)
+            if rt.tileRtGetError() != 0:
+                raise RuntimeError("tile runtime: " +
+                                   rt.tileRtGetErrorMessage().decode())
+        call.keep = descs
+        return call
+
+
+def cdiv(a, b):
+    return -(-a // b)
+
+
+def expand(kind, s, rows, cols, block):
+    """Scales `s` broadcast to the [rows, cols] tensor they scale (block:
+    rows per block-wise scale, 1 for A's groups, GROUP for B's blocks)."""
+    if kind == "tensor":
+        return s.reshape(1, 1).expand(rows, cols)
+    if kind == "rowwise":
+        return s.reshape(rows, 1).expand(rows, cols)
+    return s.repeat_interleave(block, 0)[:rows].repeat_interleave(
+        GROUP, 1)[:, :cols]
+
+
+def quantize(x, dtype, kind, block):
+    """(fp8 tensor, f32 dequantization scales) of x [R, C]: scales [1],
+    [R], or [ceil(R / block), ceil(C / GROUP)]."""
+    fmax = torch.finfo(dtype).max
+    r, c = x.shape
+    if kind == "tensor":
+        amax = x.abs().amax().reshape(1)
+    elif kind == "rowwise":
+        amax = x.abs().amax(1)
+    else:
+        rb, kb = cdiv(r, block), cdiv(c, GROUP)
+        padded = torch.zeros(rb * block, kb * GROUP, device=x.device)
+        padded[:r, :c] = x.abs()
+        amax = padded.view(rb, block, kb, GROUP).amax((1, 3))
+    s = (amax.float() / fmax).clamp_min(1e-30).contiguous()
+    # Clamped: an e4m3fn overflow would be NaN, not saturate.
+    q = (x / expand(kind, s, r, c, block)).clamp(-fmax, fmax).to(dtype)
+    return q, s
+
+
+def operands(args, shape):
+    """Fresh quantized A, B and their scales for one problem."""
+    m, n, k = shape
+
+    def rand(r, c):
+        rows = torch.randint(-3, 4, (r, 1), device="cuda").float().exp2()
+        cols = torch.randint(-3, 4, (1, cdiv(c, GROUP)), device="cuda")
+        cols = cols.float().exp2().repeat_interleave(GROUP, 1)[:, :c]
+        return torch.randn(r, c, device="cuda") * rows * cols
+    qa, sa = quantize(rand(m, k), FP8[args.a_dtype], args.kind, 1)
+    qb, sb = quantize(rand(n, k), B_DTYPE, args.kind, GROUP)
+    return qa, qb, sa, sb
+
+
+def dequantized(kind, q, s, block, dtype):
+    r, c = q.shape
+    return q.float().to(dtype) * expand(kind, s, r, c, block).to(dtype)
+
+
+def pad_to(t, rows, cols, fill=0.0):
+    """t [R, C] at the top left of a `fill`ed [rows, cols] (fp8: zeros)."""
+    if tuple(t.shape) == (rows, cols):
+        return t
+    fp8 = t.element_size() == 1
+    src = t.view(torch.uint8) if fp8 else t
+    out = torch.full((rows, cols), 0 if fp8 else fill, dtype=src.dtype,
+                     device=t.device)
+    out[:t.shape[0], :t.shape[1]] = src
+    return out.view(t.dtype) if fp8 else out
+
+
+def torch_run(kind, qa, qb, sa, sb, form=0):
+    """torch._scaled_mm on the problem as a call returning C [M, N] bf16;
+    operands zero-padded to multiples of 16 once, outside the call. form:
+    which layout of B's block-wise scales (0: row stride KB; 1: KB rounded
+    up to 4, what some torch versions ask)."""
+    (m, k), n = qa.shape, qb.shape[0]
+    mp, np_, kp = (cdiv(x, 16) * 16 for x in (m, n, k))
+    a, bt = pad_to(qa, mp, kp), pad_to(qb, np_, kp).t()  # bt column-major
+    if kind == "tensor":
+        scale_a, scale_b = sa.reshape(()), sb.reshape(())
+    elif kind == "rowwise":
+        scale_a = pad_to(sa.view(m, 1), mp, 1, 1.0)
+        scale_b = pad_to(sb.view(n, 1), np_, 1, 1.0).view(1, np_)
+    else:
+        # A's 1 x 128 scales (M, KB) outer-dim-major; B's 128 x 128 ones
+        # given transposed, (NB, KB) row-major underneath.
+        kb = sa.shape[1]
+        scale_a = pad_to(sa, mp, kb, 1.0).t().contiguous().t()
+        nb = sb.shape[0]
+        buf = torch.zeros(nb, kb if form == 0 else cdiv(kb, 4) * 4,
+                          device=sb.device)
+        buf[:, :kb] = sb
+        scale_b = buf[:, :kb].t()
+
+    def run():
+        return torch._scaled_mm(a, bt, scale_a=scale_a, scale_b=scale_b,
+                                out_dtype=torch.bfloat16)[:m, :n]
+    return run
+
+
+def torch_scaled(kind, qa, qb, sa, sb):
+    """torch._scaled_mm with the kind's own scales as a call, or None where
+    this torch refuses them (the reason printed once; expected only of
+    block-wise scales)."""
+    why = ""
+    for form in ((0, 1) if kind == "blockwise" else (0,)):
+        try:
+            run = torch_run(kind, qa, qb, sa, sb, form)
+            run()
+            torch.cuda.synchronize()
+            return run
+        except (RuntimeError, TypeError, ValueError) as e:
+            why = (str(e).strip().splitlines() or [type(e).__name__])[0]
+    if (kind, why) not in REFUSED:
+        REFUSED.add((kind, why))
+        print(f"note: torch._scaled_mm refused {NAMES[kind]} scales: {why}",
+              flush=True)
+    return None
+
+
+def check(lib, args, shapes, offset):
+    passed = 0
+    for shape in shapes:
+        m, n, k = shape
+        qa, qb, sa, sb = operands(args, shape)
+        c = torch.full((m, n), float("nan"), device="cuda",
+                       dtype=torch.bfloat16)
+        c = at_offset(c, offset)
+        lib(*[at_offset(t, offset) for t in (qa, qb, sa, sb)], c)
+        torch.cuda.synchronize()
+        deq = [dequantized(args.kind, qa, sa, 1, torch.float64),
+               dequantized(args.kind, qb, sb, GROUP, torch.float64)]
+        ref = deq[0] @ deq[1].t()
+        run = torch_scaled(args.kind, qa, qb, sa, sb)
+        if run is not None:
+            theirs, used = run(), f"_scaled_mm {NAMES[args.kind]}"
+        else:
+            deq32 = [t.float() for t in deq]
+            theirs = (deq32[0] @ deq32[1].t()).to(torch.bfloat16)
+            used = f"fp32 -> bf16, no {NAMES[args.kind]} _scaled_mm"
+        ref_norm = float(ref.norm().clamp_min(1e-30))
+        ref_max = float(ref.abs().max().clamp_min(1e-30))
+        torch_err = float((theirs.double() - ref).norm()) / ref_norm
+        got = c.double()
+        diff = (got - ref).abs()
+        # bf16's rounding of each element, or twice torch's worst error
+        # (elements that cancel to near zero keep the error of the sum).
+        torch_max = float((theirs.double() - ref).abs().max())
+        tol = 2.0 ** -7 * ref.abs() + 2 * torch_max + 1e-6 * ref_max
+        unwritten = int(torch.isnan(got).sum())
+        bad = int((~(diff <= tol)).sum()) - unwritten
+        err = float(diff.nan_to_num().norm()) / ref_norm
+        max_err = float(diff.nan_to_num().max()) / ref_max
+        budget = 2 * max(torch_err, 2.0 ** -9)
+        ok = unwritten == 0 and bad == 0 and err <= budget
+        passed += ok
+        print(f"check {args.kind} {args.a_dtype} {'x'.join(map(str, shape))}"
+              f" offset {offset}: unwritten {unwritten}, out of tolerance "
+              f"{bad}, rel err {err:.2e} (torch {torch_err:.2e} [{used}], "
+              f"limit {budget:.2e}), max err {max_err:.2e}: "
+              f"{'PASS' if ok else 'FAIL'}", flush=True)
+    return passed, len(shapes)
+
+
+def bench(lib, args, shapes):
+    ratios = []
+    for i, shape in enumerate(shapes):
+        m, n, k = shape
+        qa, qb, sa, sb = operands(args, shape)
+        c = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+        mine = lib.bind(qa, qb, sa, sb, c)
+        theirs = torch_scaled(args.kind, qa, qb, sa, sb)
+        used = NAMES[args.kind]
+        if theirs is None:
+            one = torch.ones(1, device="cuda")
+            theirs = torch_run("tensor", qa, qb, one, one)
+            used = f"per-tensor ({used} refused)"
+        if i == 0:  # after torch_scaled's first note, outside the table
+            print(f"| {args.kind} {args.function} ({args.a_dtype} x e4m3 ->"
+                  " bf16) | tile-mlir TFLOP/s | torch TFLOP/s | ratio | "
+                  "torch scales |\n|---|---|---|---|---|")
+        flops = 2.0 * m * n * k
+        # Enough calls per timed run that launches do not decide it.
+        for run in (mine, theirs):
+            for _ in range(3):
+                run()
+        torch.cuda.synchronize()
+        once = time_ms(theirs, 3)
+        iters = max(10, min(2000, int(args.target_ms / max(once, 1e-3))))
+        ours, ref = [], []
+        for _ in range(args.runs):
+            ours.append(time_ms(mine, iters))
+            ref.append(time_ms(theirs, iters))
+        ours, ref = statistics.median(ours), statistics.median(ref)
+        ratios.append(ref / ours)
+        print(f"| {'x'.join(map(str, shape))} | {flops / ours / 1e9:.1f} | "
+              f"{flops / ref / 1e9:.1f} | {ref / ours:.3f} | {used} |",
+              flush=True)
+    geo = 1.0
+    for r in ratios:
+        geo *= r
+    geo **= 1.0 / len(ratios)
+    print(f"geomean ratio {geo:.3f} over {len(ratios)} shapes, lowest "
+          f"{min(ratios):.3f}", flush=True)
+
+
+def parse_shapes(text):
+    shapes = [tuple(int(x) for x in item.split("x"))
+              for item in text.split(",") if item]
+    for s in shapes:
+        if len(s) != 3:
+            sys.exit(f"shape {'x'.join(map(str, s))} is not MxNxK")
+    return shapes
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--library", required=True)
+    p.add_argument("--kind", choices=list(NAMES), default="tensor")
+    p.add_argument("--function", default=None)
+    p.add_argument("--a-dtype", choices=list(FP8), default="e4m3")
+    p.add_argument("--check", default="")
+    p.add_argument("--offsets", default="0,16,1")
+    p.add_argument("--bench", default="")
+    p.add_argument("--runs", type=int, default=5)
+    p.add_argument("--target-ms", type=float, default=100.0)
+    args = p.parse_args()
+    args.function = args.function or f"fp8_gemm_{args.kind}"
+    torch.manual_seed(0)
+    torch.backends.cuda.matmul.allow_tf32 = False  # the fp32 fallback
+    lib = Library(args.library, args.function)
+    passed = total = 0
+    if args.check:
+        for offset in (int(x) for x in args.offsets.split(",")):
+            p_, t_ = check(lib, args, parse_shapes(args.check), offset)
+            passed, total = passed + p_, total + t_
+    if args.bench:
+        bench(lib, args, parse_shapes(args.bench))
+    if args.check:
+        print(f"{passed} of {total} checks passed")
+        if passed != total:
+            sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
