@@ -471,14 +471,15 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
   auto layoutA = !a || a->kMajor ? NVVM::MMALayout::row : NVVM::MMALayout::col;
   auto layoutB = bd->kMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row;
 
-  // Issues the k steps [first, last) into `targets` (one per slab); the
-  // first step overwrites them when `overwrite`, or adds on `accumulate`
-  // (null: always adds).
+  // Issues the k steps [first, last) of slabs [slabBegin, slabEnd) into
+  // `targets` (one per slab); the first step overwrites them when
+  // `overwrite`, or adds on `accumulate` (null: always adds).
   auto issue = [&](SmallVectorImpl<Value> &targets, int64_t first,
-                   int64_t last, bool overwrite, Value accumulate) {
+                   int64_t last, bool overwrite, Value accumulate,
+                   int64_t slabBegin, int64_t slabEnd) {
     for (int64_t ks = first; ks < last; ++ks) {
       Value descB = descriptorAt(b, loc, *bd, zero, ks * instrK);
-      for (int64_t s = 0; s < slabs; ++s) {
+      for (int64_t s = slabBegin; s < slabEnd; ++s) {
         bool firstStep = ks == first;
         if (registerA) {
           WgmmaAsm w = common;
@@ -518,29 +519,30 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
 
   if (!span) {
     NVVM::WgmmaFenceAlignedOp::create(b, loc);
-    issue(accs, 0, kSteps, op.getClearAccum(), g.accumulate);
+    issue(accs, 0, kSteps, op.getClearAccum(), g.accumulate, 0, slabs);
     NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
     if (g.passTurn)
       g.passTurn(b, loc);
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, g.mmaGroupsInFlight);
   } else {
-    // Promotion: each span of K goes into fresh accumulators (the first
-    // span of a clearing gemm straight into the gemm's own), which are
-    // completed and added to the gemm's in f32.
+    // Promotion: each span of K goes into a fresh accumulator (the first
+    // span of a clearing gemm straight into the gemm's own), which is
+    // completed and added to the gemm's in f32. One slab at a time: the
+    // partial sums of one instruction are all the registers promotion adds.
     int64_t spanSteps = span / instrK;
     for (int64_t first = 0; first < kSteps; first += spanSteps) {
       bool direct = first == 0 && op.getClearAccum();
-      SmallVector<Value> partial(slabs);
-      for (int64_t s = 0; s < slabs; ++s)
+      for (int64_t s = 0; s < slabs; ++s) {
+        SmallVector<Value> partial(slabs);
         partial[s] =
             direct ? accs[s] : LLVM::PoisonOp::create(b, loc, accType);
-      NVVM::WgmmaFenceAlignedOp::create(b, loc);
-      issue(partial, first, first + spanSteps, /*overwrite=*/true, Value());
-      NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-      if (g.passTurn && first + spanSteps == kSteps)
-        g.passTurn(b, loc);
-      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-      for (int64_t s = 0; s < slabs; ++s) {
+        NVVM::WgmmaFenceAlignedOp::create(b, loc);
+        issue(partial, first, first + spanSteps, /*overwrite=*/true, Value(),
+              s, s + 1);
+        NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+        if (g.passTurn && first + spanSteps == kSteps && s + 1 == slabs)
+          g.passTurn(b, loc);
+        NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
         if (direct) {
           accs[s] = partial[s];
           continue;
@@ -591,13 +593,11 @@ int64_t NVIDIATargetInfo::getInstructionRegisters(GemmOp gemm,
       MemoryKind::Fragment)
     registers +=
         llvm::divideCeil(m * k * bits(gemm.getA()), threads * bitsPerRegister);
-  // Promotion: the partial sums of every slab of the warpgroup, held until
-  // they are added.
-  if (gemm.getPromotionSpan()) {
-    int64_t rowsPerGroup = gemm.getM() / (mma.getWarpsM() / 4);
-    registers += llvm::divideCeil(rowsPerGroup * n * bits(gemm.getC()),
-                                  threads * bitsPerRegister);
-  }
+  // Promotion: the partial sums of one instruction, held until they are
+  // added (slabs are promoted one at a time).
+  if (gemm.getPromotionSpan())
+    registers +=
+        llvm::divideCeil(m * n * bits(gemm.getC()), threads * bitsPerRegister);
   return registers;
 }
 
