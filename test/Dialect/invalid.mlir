@@ -2562,6 +2562,32 @@ func.func @gemm_negative_in_flight() {
 
 // -----
 
+// GemmOp::verify: a promotion span that divides K.
+func.func @gemm_promotion_span() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %a = tile.alloc : memref<64x96xf8E4M3FN, #gpu.address_space<workgroup>>
+    %c = tile.alloc : memref<64x64xf32, #tile.mem<fragment>>
+    // expected-error @+1 {{'tile.gemm' op expects promote_k to be 0 or to divide K = 96, got 64}}
+    tile.gemm %a, %a, %c transpose_b {promote_k = 64 : i64} : memref<64x96xf8E4M3FN, #gpu.address_space<workgroup>>, memref<64x96xf8E4M3FN, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.mem<fragment>>
+  }
+  return
+}
+
+// -----
+
+// GemmOp::verify: a gemm that promotes completes its MMAs.
+func.func @gemm_promotion_in_flight() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %a = tile.alloc : memref<64x128xf8E4M3FN, #gpu.address_space<workgroup>>
+    %c = tile.alloc : memref<64x64xf32, #tile.mem<fragment>>
+    // expected-error @+1 {{'tile.gemm' op promotes its partial sums (promote_k), so it completes its MMAs: it can neither leave MMA groups in flight nor accumulate on a condition}}
+    tile.gemm %a, %a, %c transpose_b {promote_k = 128 : i64, mma_groups_in_flight = 1 : i64} : memref<64x128xf8E4M3FN, #gpu.address_space<workgroup>>, memref<64x128xf8E4M3FN, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.mem<fragment>>
+  }
+  return
+}
+
+// -----
+
 // PipePlanAttr::verify: at least one arrival per hand-off and release.
 func.func @pipe_plan_no_arrivals() {
   tile.kernel @k blocks(%bx) in [1] threads(128) {

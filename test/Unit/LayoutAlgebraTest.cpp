@@ -199,6 +199,31 @@ static void testPtxWgmma() {
     CHECK_TRUE(a == nvidia::wgmmaAccumulator(m, k, g),
                "wgmma A equals the accumulator layout");
   }
+  // Register A of the 8-bit floats' m64nNk32 (e4m3 / e5m2): per k step of
+  // 32, a_i (i < 16): row = 16 * w + groupID + 8 * ((i / 4) % 2),
+  // col = 4 * threadID_in_group + (i % 4) + 16 * (i >= 8); registers of k
+  // step s are 16s..16s+15, then the slabs, then the warpgroups.
+  for (auto [m, k, g] : {std::tuple{64, 32, 1}, {64, 128, 1}, {256, 64, 2}}) {
+    LinearLayout a = nvidia::wgmmaOperandA(m, k, g, /*elementBits=*/8);
+    int64_t slabs = m / g / 64, steps = k / 32;
+    CHECK_TRUE(a.getRegistersPerThread() == 16 * steps * slabs,
+               "wgmma 8-bit A registers");
+    for (int group = 0; group < g; ++group)
+      for (int w = 0; w < 4; ++w)
+        for (int lane = 0; lane < 32; ++lane)
+          for (int slab = 0; slab < slabs; ++slab)
+            for (int step = 0; step < steps; ++step)
+              for (int i = 0; i < 16; ++i) {
+                Coord expected{group * (m / g) + 64 * slab + 16 * w + lane / 4 +
+                                   8 * ((i / 4) % 2),
+                               32 * step + 4 * (lane % 4) + (i % 4) +
+                                   16 * (i >= 8)};
+                int64_t reg = i + 16 * step + 16 * steps * slab;
+                CHECK_TRUE(at(a, reg, lane, 4 * group + w) == expected,
+                           "wgmma 8-bit A a" << i << " (" << m << "x" << k
+                                             << ")");
+              }
+  }
   llvm::outs() << "ptx wgmma register A: ok\n";
 }
 

@@ -48,12 +48,20 @@ static int64_t getKPerLane(GemmOp op) {
 static LogicalResult checkMfmaTypes(GemmOp op, const ChipDescription &chip) {
   Type in = getInputType(op);
   Type acc = cast<MemRefType>(op.getC().getType()).getElementType();
-  if (isa<Float8E4M3FNType, Float8E5M2Type>(in)) {
+  if (isFloat8(in)) {
     if (chip.version < 0x942)
       return op.emitOpError("fp8 inputs need fp8 matrix cores, which ")
              << chip.name << " does not have (they start with gfx942)";
-    return op.emitOpError("fp8 MFMA on ")
-           << chip.name << " is not supported yet (f16 and bf16 are)";
+    Type inB = cast<MemRefType>(op.getB().getType()).getElementType();
+    for (Type t : {in, inB})
+      if (!isa<Float8E4M3FNUZType, Float8E5M2FNUZType>(t))
+        return op.emitOpError("fp8 MFMA on ")
+               << chip.name << " reads the FNUZ flavours (f8E4M3FNUZ, "
+               << "f8E5M2FNUZ), got " << t;
+    if (!acc.isF32())
+      return op.emitOpError("mfma on ")
+             << chip.name << " accumulates in f32, got " << acc;
+    return success();
   }
   if (!in.isF16() && !in.isBF16())
     return op.emitOpError("mfma on ")

@@ -1,0 +1,82 @@
+// The FP8 GEMMs through the whole pipeline, assembled by ptxas: wgmma k32 on
+// sm_90a (SS and RS forms) with partial sums promoted every 128 of K,
+// mma.sync m16n8k32 on sm_89, no spills; tensor maps of 8-bit floats
+// describe bytes; gfx942's FP8 MFMA in the ISA; the C header of an FP8
+// library.
+// REQUIRES: ptxas
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: tile-opt %examples/fp8_gemm.mlir --tile-to-nvvm="chip=sm_90a format=isa" -tile-emit-binary="prefix=%t/sm90_" -o /dev/null
+// RUN: FileCheck %s --check-prefix=TMA < %t/sm90_fp8_gemm_tensor_kernel_tma_module.ptx
+// RUN: FileCheck %s --check-prefix=BLOCK < %t/sm90_fp8_gemm_blockwise_kernel_tma_module.ptx
+// RUN: FileCheck %s --check-prefix=FALLBACK < %t/sm90_fp8_gemm_rowwise_kernel_module.ptx
+// RUN: %ptxas -arch=sm_90a -v %t/sm90_fp8_gemm_tensor_kernel_tma_module.ptx -o %t/t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
+// RUN: %ptxas -arch=sm_90a -v %t/sm90_fp8_gemm_rowwise_kernel_tma_module.ptx -o %t/r.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
+// RUN: %ptxas -arch=sm_90a -v %t/sm90_fp8_gemm_blockwise_kernel_tma_module.ptx -o %t/b.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
+// RUN: %ptxas -arch=sm_90a -v %t/sm90_fp8_gemm_rowwise_kernel_module.ptx -o %t/rf.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
+// RUN: tile-opt %examples/fp8_gemm.mlir --tile-to-nvvm="chip=sm_90a format=isa" | FileCheck %s --check-prefix=MAP
+// RUN: tile-opt %tile_src_root/test/Examples/Inputs/fp8_rs.mlir --tile-to-nvvm="chip=sm_90a format=isa" -tile-emit-binary="prefix=%t/rs_" -o /dev/null
+// RUN: FileCheck %s --check-prefix=RS < %t/rs_fp8_rs_kernel_module.ptx
+// RUN: %ptxas -arch=sm_90a -v %t/rs_fp8_rs_kernel_module.ptx -o %t/rs.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
+// RUN: tile-opt %tile_src_root/test/Examples/Inputs/fp8_gemm_128x256.mlir --tile-to-nvvm="chip=sm_90a format=isa" -tile-emit-binary="prefix=%t/wide_" -o /dev/null
+// RUN: FileCheck %s --check-prefix=WIDE < %t/wide_fp8_gemm_fast_kernel_tma_module.ptx
+// RUN: %ptxas -arch=sm_90a -v %t/wide_fp8_gemm_fast_kernel_tma_module.ptx -o %t/wide.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
+// RUN: sed -e 's/{promote_k = 0 : i64} //' %tile_src_root/test/Examples/Inputs/fp8_gemm_128x256.mlir > %t/wide_promoted.mlir
+// RUN: not tile-opt %t/wide_promoted.mlir --tile-to-nvvm="chip=sm_90a format=isa" -o /dev/null 2>&1 | FileCheck %s --check-prefix=WIDE-PROMOTED
+// RUN: tile-opt %examples/fp8_gemm.mlir --tile-to-nvvm="chip=sm_89 format=isa" -tile-emit-binary="prefix=%t/sm89_" -o /dev/null 2>/dev/null
+// RUN: FileCheck %s --check-prefix=SM89 < %t/sm89_fp8_gemm_tensor_kernel_module.ptx
+// RUN: %ptxas -arch=sm_89 -v %t/sm89_fp8_gemm_tensor_kernel_module.ptx -o %t/sm89.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
+// RUN: %ptxas -arch=sm_89 -v %t/sm89_fp8_gemm_blockwise_kernel_module.ptx -o %t/sm89b.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
+// RUN: sed -e 's/f8E4M3FN/f8E4M3FNUZ/g' %examples/fp8_gemm.mlir > %t/fnuz.mlir
+// RUN: tile-opt %t/fnuz.mlir --tile-to-rocdl="chip=gfx942 format=isa" -tile-emit-binary="prefix=%t/gfx942_" -o /dev/null 2>/dev/null
+// RUN: FileCheck %s --check-prefix=GFX942 < %t/gfx942_fp8_gemm_tensor_kernel_module.s
+// RUN: tile-compile %examples/fp8_gemm.mlir -o %t/libfp8.so --header %t/fp8.h --chip sm_90a --format isa
+// RUN: FileCheck %s --check-prefix=HEADER < %t/fp8.h
+
+// The tensor copies' kernel: TMA copies of the 8-bit tiles, wgmma k32 on
+// e4m3, and every 128 of K (one K block) the partial sums completed and
+// added to the accumulator in f32.
+// TMA: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// TMA: wgmma.fence.sync.aligned
+// TMA-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3 {%r[[P:[0-9]+]],
+// TMA: wgmma.commit_group.sync.aligned
+// TMA-NEXT: wgmma.wait_group.sync.aligned 0
+// TMA-NEXT: add.rn.f32 %r{{[0-9]+}}, %r{{[0-9]+}}, %r[[P]];
+// TMA-NOT: wgmma.wait_group.sync.aligned 1
+
+// The block-scaled gemm clears its accumulator per K block: no promotion
+// (one K block is one span), the user's tile.parallel adds it scaled.
+// BLOCK: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3
+// BLOCK: wgmma.wait_group.sync.aligned 0
+// BLOCK: fma.rn.f32
+
+// The fall-back kernel (views not aligned for tensor copies): cp.async of
+// 16 bytes, the same wgmmas.
+// FALLBACK: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16
+// FALLBACK: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3
+
+// PTXAS: 0 bytes spill stores, 0 bytes spill loads
+// PTXAS-NOT: Potential Performance Loss
+
+// The host's tensor maps of the 8-bit operands describe unsigned bytes (the
+// map's data type follows the element type).
+// MAP-LABEL: llvm.func @fp8_gemm_tensor(
+// MAP-DAG: %[[U8:[0-9]+]] = llvm.mlir.constant(0 : i32) : i64
+// MAP-DAG: %[[SW128:[0-9]+]] = llvm.mlir.constant(3 : i32) : i64
+// MAP: llvm.call @mgpuTensorMapEncodeTiledMemref(%{{[0-9]+}}, %{{[0-9]+}}, %[[U8]], %{{[0-9]+}}, %[[SW128]],
+
+// RS: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3 {{{.*}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1;
+
+// WIDE: wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3
+// WIDE-NOT: add.rn.f32
+// WIDE-PROMOTED: error: kernel 'fp8_gemm_fast_kernel_tma' needs about {{[0-9]+}} registers per thread, the launch allows 232 (the register budget of its tile.ws region): one wgmma m64n256k32 needs about 282 at once
+
+// SM89: .version 8.4
+// SM89: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// SM89: mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32
+
+// GFX942: v_mfma_f32_32x32x16_fp8_fp8
+
+// HEADER: /* func.func @fp8_gemm_tensor
+// HEADER-NEXT:  *   A: memref<?x?xf8E4M3FN> [M, K]
+// HEADER-NEXT:  *   B: memref<?x?xf8E4M3FN> [N, K]
+// HEADER: void fp8_gemm_tensor(tile_memref_2d *A, tile_memref_2d *B, tile_memref_1d *sa, tile_memref_1d *sb, tile_memref_2d *C);

@@ -1,0 +1,110 @@
+// RUN: tile-opt %examples/fp8_gemm.mlir --tile-attach-target=chip=sm_90a --tile-select-mma | FileCheck %s --check-prefix=EX90
+// RUN: tile-opt %examples/fp8_gemm.mlir --tile-attach-target=chip=sm_89 --tile-select-mma | FileCheck %s --check-prefix=EX89
+// RUN: tile-opt %s -split-input-file --tile-select-mma | FileCheck %s
+
+// The FP8 example: wgmma m64n128k32 on sm_90a, whose gemms that sum their
+// K block into a running accumulator promote every 128 of K; the
+// block-scaled gemm clears its own accumulator per K block of 128 and needs
+// no promotion. sm_89: mma.sync m16n8k32, no promotion.
+// EX90: tile.gemm {{.*}} transpose_b {mma = #tile.mma<wgmma, shape = [64, 128, 32], warps = [8, 1]>, promote_k = 128 : i64}
+// EX90: tile.gemm {{.*}} transpose_b {mma = #tile.mma<wgmma, shape = [64, 128, 32], warps = [8, 1]>, promote_k = 128 : i64}
+// EX90: tile.gemm {{.*}} transpose_b clear_accum {mma = #tile.mma<wgmma, shape = [64, 128, 32], warps = [8, 1]>}
+// EX89: tile.gemm {{.*}} transpose_b {mma = #tile.mma<mma_sync, shape = [16, 8, 32], warps = [4, 2]>}
+// EX89-NOT: promote_k
+
+!sA = memref<64x256xf8E4M3FN, #gpu.address_space<workgroup>>
+!sB = memref<128x256xf8E5M2, #gpu.address_space<workgroup>>
+!fC = memref<64x128xf32, #tile.mem<fragment>>
+
+// K = 256 summed into the accumulator: promoted every 128. Mixed e4m3 x
+// e5m2 is one instruction.
+// CHECK-LABEL: func.func @long_k
+// CHECK: tile.gemm {{.*}} {mma = #tile.mma<wgmma, shape = [64, 128, 32], warps = [4, 1]>, promote_k = 128 : i64}
+func.func @long_k() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %a = tile.alloc : !sA
+    %b = tile.alloc : !sB
+    %c = tile.alloc : !fC
+    tile.gemm %a, %b, %c transpose_b : !sA, !sB, !fC
+  }
+  return
+}
+
+// -----
+
+!sA = memref<64x192xf8E4M3FN, #gpu.address_space<workgroup>>
+!sB = memref<64x192xf8E4M3FN, #gpu.address_space<workgroup>>
+!fC = memref<64x64xf32, #tile.mem<fragment>>
+
+// K = 192 with clear_accum: the largest multiple of the instruction's K
+// (32) of at most 128 that divides K.
+// CHECK-LABEL: func.func @odd_span
+// CHECK: tile.gemm {{.*}} clear_accum {mma = #tile.mma<wgmma, shape = [64, 64, 32], warps = [4, 1]>, promote_k = 96 : i64}
+func.func @odd_span() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %a = tile.alloc : !sA
+    %b = tile.alloc : !sB
+    %c = tile.alloc : !fC
+    tile.gemm %a, %b, %c transpose_b clear_accum : !sA, !sB, !fC
+  }
+  return
+}
+
+// -----
+
+!sA = memref<64x256xf8E4M3FN, #gpu.address_space<workgroup>>
+!sB = memref<64x256xf8E4M3FN, #gpu.address_space<workgroup>>
+!fC = memref<64x64xf32, #tile.mem<fragment>>
+
+// The user's choice: no promotion (the tensor core's own accumulation).
+// CHECK-LABEL: func.func @fast_accumulation
+// CHECK: tile.gemm {{.*}} {mma = #tile.mma<wgmma, shape = [64, 64, 32], warps = [4, 1]>, promote_k = 0 : i64}
+func.func @fast_accumulation() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %a = tile.alloc : !sA
+    %b = tile.alloc : !sB
+    %c = tile.alloc : !fC
+    tile.gemm %a, %b, %c transpose_b {promote_k = 0 : i64} : !sA, !sB, !fC
+  }
+  return
+}
+
+// -----
+
+!fA = memref<64x64xf8E4M3FN, #tile.mem<fragment>>
+!sB = memref<64x64xf8E4M3FN, #gpu.address_space<workgroup>>
+!fC = memref<64x64xf32, #tile.mem<fragment>>
+
+// A from registers (the RS form), B stored N x K.
+// CHECK-LABEL: func.func @register_a
+// CHECK: tile.gemm {{.*}} {mma = #tile.mma<wgmma, shape = [64, 64, 32], warps = [4, 1]>, promote_k = 64 : i64}
+func.func @register_a() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %a = tile.alloc : !fA
+    %b = tile.alloc : !sB
+    %c = tile.alloc : !fC
+    tile.gemm %a, %b, %c transpose_b : !fA, !sB, !fC
+  }
+  return
+}
+
+// -----
+
+!sA = memref<128x64xf8E4M3FNUZ, #gpu.address_space<workgroup>>
+!sB = memref<128x64xf8E5M2FNUZ, #gpu.address_space<workgroup>>
+!fC = memref<128x128xf32, #tile.mem<fragment>>
+
+// gfx942: MFMA on the FNUZ flavours (fp8 x bf8 mixed).
+// CHECK-LABEL: func.func @gfx942
+// CHECK: tile.gemm {{.*}} {mma = #tile.mma<mfma, shape = [32, 32, 16], warps = [2, 2]>}
+module attributes {tile.target = #tile.target<"gfx942">} {
+func.func @gfx942() {
+  tile.kernel @k blocks(%bx) in [1] threads(256) {
+    %a = tile.alloc : !sA
+    %b = tile.alloc : !sB
+    %c = tile.alloc : !fC
+    tile.gemm %a, %b, %c transpose_b : !sA, !sB, !fC
+  }
+  return
+}
+}
