@@ -110,7 +110,7 @@ func.func @fp8_gfx942() {
     %a = tile.alloc : !sA
     %b = tile.alloc : !sB
     %c = tile.alloc : !fC
-    // expected-error @+1 {{fp8 MFMA on gfx942 is not supported yet (f16 and bf16 are)}}
+    // expected-error @+1 {{fp8 MFMA on gfx942 reads the FNUZ flavours (f8E4M3FNUZ, f8E5M2FNUZ), got 'f8E5M2'}}
     tile.gemm %a, %b, %c : !sA, !sB, !fC
   }
   return
