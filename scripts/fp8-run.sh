@@ -10,6 +10,10 @@
 #      row-wise and block-wise scales: CHECK_SHAPES at byte offsets 0, 16 and
 #      1 (1: the fall-back kernel, no tensor copies);
 #   2. the same for aot-fp8/e5m2a (A in e5m2, B in e4m3), offsets 0 and 1;
+#   2b. the quantization kernel (aot-fp8/quantize, examples/fp8_quantize.mlir)
+#      against torch's own 1 x 128 quantization, and the chain quantize ->
+#      block-wise GEMM, offsets 0 and 1; the RS-form GEMM (aot-fp8/rs) with
+#      per-tensor scales;
 #   3. the sm_89 library (mma.sync m16n8k32 from PTX the driver compiles for
 #      this GPU): every scale kind on CHECK_SHAPES at offsets 0 and 1, and
 #      its speed at 4096^3;
@@ -83,6 +87,15 @@ if [[ -f $(lib e5m2a) ]]; then
     step "check-e5m2a-$kind" "${FP8_TORCH[@]}" --library "$(lib e5m2a)" \
       --kind "$kind" --a-dtype e5m2 --check "$CHECK_SHAPES" --offsets 0,1
   done
+fi
+if [[ -f $HERE/aot-fp8/quantize/libfp8_quantize.so && -f $(lib e4m3) ]]; then
+  step "quantize-chain" "${FP8_TORCH[@]}" --library "$(lib e4m3)" \
+    --kind blockwise --quantize "$HERE/aot-fp8/quantize/libfp8_quantize.so" \
+    --check "$CHECK_SHAPES" --offsets 0,1
+fi
+if [[ -f $HERE/aot-fp8/rs/libfp8_rs.so ]]; then
+  step "check-rs" "${FP8_TORCH[@]}" --library "$HERE/aot-fp8/rs/libfp8_rs.so" \
+    --function fp8_rs --kind tensor --check "$CHECK_SHAPES" --offsets 0,1
 fi
 if [[ -f $(lib sm89) ]]; then
   for kind in "${KINDS[@]}"; do

@@ -8,7 +8,7 @@ events, median of timed runs).
   LD_LIBRARY_PATH=build-gpu python3 scripts/fp8-torch.py --library=LIB \
       --kind=tensor|rowwise|blockwise [--function=NAME] [--a-dtype=e4m3|e5m2] \
       [--check=SHAPES] [--offsets=0,16,1] [--bench=SHAPES] [--runs=5] \
-      [--target-ms=100]
+      [--target-ms=100] [--quantize=LIB2]
 
 Kinds (the host function, fp8_gemm_<kind> unless --function; every argument
 a memref descriptor pointer; A[M,K], B[N,K] fp8, K-contiguous; C[M,N] bf16):
@@ -40,6 +40,14 @@ inputs. A check passes when
     elementwise: bf16's rounding of each element, or twice torch's worst
     error (out of tolerance: the count of elements beyond it).
 Each line also prints the max abs error over max|ref|.
+--quantize LIB2 checks LIB2's fp8_quantize (examples/fp8_quantize.mlir:
+bf16 X[M,K] -> e4m3 Q[M,K] and f32 S[M,KB], one scale per 1 x 128 group)
+on the --check shapes: S equal to torch's amax / 448 and Q equal to
+torch's rounding of X * (448 / amax) to e4m3 (at most one element in 10^4
+one e4m3 step away, f32 rounding of the product), Q and S poisoned first;
+then, with --kind blockwise, the chain: LIB2's Q and S as A and its scales
+into LIB's block-wise GEMM against the fp64 product of the dequantized
+inputs, the error within 2x torch._scaled_mm's on the same Q and S.
 --bench times our call (descriptors built once) against torch._scaled_mm
 with the same scaling (for block-wise, per-tensor where torch refuses
 block-wise scales; the table says which), alternating, median of --runs
@@ -318,6 +326,67 @@ def bench(lib, args, shapes):
           f"{min(ratios):.3f}", flush=True)
 
 
+def check_quantize(qlib, lib, args, shapes, offset):
+    """fp8_quantize against torch's own quantization, then (block-wise
+    LIB) the quantize -> GEMM chain."""
+    passed = 0
+    fmax = torch.finfo(torch.float8_e4m3fn).max
+    for shape in shapes:
+        m, n, k = shape
+        kb = cdiv(k, GROUP)
+        x = (torch.randn(m, k, device="cuda") *
+             torch.randint(-3, 4, (m, 1), device="cuda").float().exp2())
+        x = x.to(torch.bfloat16)
+        q = torch.full((m, k), 0x7f, dtype=torch.uint8, device="cuda")
+        q = at_offset(q.view(torch.float8_e4m3fn), offset)
+        s = at_offset(torch.full((m, kb), float("nan"), device="cuda"), offset)
+        qlib(at_offset(x, offset), q, s)
+        torch.cuda.synchronize()
+        # torch's quantization, the same f32 operations.
+        xf = torch.zeros(m, kb * GROUP, device="cuda")
+        xf[:, :k] = x.float()
+        amax = xf.abs().view(m, kb, GROUP).amax(2).clamp_min(1e-12)
+        # Tensor by tensor: IEEE division (torch divides by a Python
+        # scalar as a product with its reciprocal).
+        fmax_t = torch.full_like(amax, fmax)
+        s_ref = torch.div(amax, fmax_t)
+        inv = torch.div(fmax_t, amax).repeat_interleave(GROUP, 1)[:, :k]
+        q_ref = (x.float() * inv).to(torch.float8_e4m3fn)
+        s_ok = bool(torch.equal(s, s_ref))
+        qd, qr = q.float(), q_ref.float()
+        diff = int((qd != qr).sum())
+        steps = (qd - qr).abs() / qr.abs().clamp_min(2.0 ** -9)
+        q_ok = diff <= max(1, m * k // 10000) and bool((steps <= 0.125).all())
+        ok = s_ok and q_ok
+        line = (f"quantize {'x'.join(map(str, (m, k)))} offset {offset}: "
+                f"scales {'equal' if s_ok else 'DIFFER'}, {diff} of {m * k} "
+                f"elements differ")
+        if ok and lib is not None and args.kind == "blockwise":
+            qb, sb = quantize(torch.randn(n, k, device="cuda"), B_DTYPE,
+                              "blockwise", GROUP)
+            c = at_offset(torch.full((m, n), float("nan"), device="cuda",
+                                     dtype=torch.bfloat16), offset)
+            qa, sa = q.contiguous(), s.contiguous()
+            lib(at_offset(qa, offset), at_offset(qb, offset),
+                at_offset(sa, offset), at_offset(sb, offset), c)
+            torch.cuda.synchronize()
+            ref = (dequantized("blockwise", qa, sa, 1, torch.float64) @
+                   dequantized("blockwise", qb, sb, GROUP, torch.float64).t())
+            run = torch_scaled("blockwise", qa, qb, sa, sb)
+            theirs = run() if run is not None else (
+                ref.float().to(torch.bfloat16))
+            norm = float(ref.norm().clamp_min(1e-30))
+            err = float((c.double() - ref).nan_to_num(1e30).norm()) / norm
+            terr = float((theirs.double() - ref).norm()) / norm
+            unwritten = int(torch.isnan(c.double()).sum())
+            ok = unwritten == 0 and err <= 2 * max(terr, 2.0 ** -9)
+            line += (f"; chain {m}x{n}x{k}: unwritten {unwritten}, rel err "
+                     f"{err:.2e} (torch {terr:.2e})")
+        passed += ok
+        print(f"{line}: {'PASS' if ok else 'FAIL'}", flush=True)
+    return passed, len(shapes)
+
+
 def parse_shapes(text):
     shapes = [tuple(int(x) for x in item.split("x"))
               for item in text.split(",") if item]
@@ -338,13 +407,21 @@ def main():
     p.add_argument("--bench", default="")
     p.add_argument("--runs", type=int, default=5)
     p.add_argument("--target-ms", type=float, default=100.0)
+    p.add_argument("--quantize", default=None,
+                   help="library with fp8_quantize (examples/fp8_quantize.mlir)")
     args = p.parse_args()
     args.function = args.function or f"fp8_gemm_{args.kind}"
     torch.manual_seed(0)
     torch.backends.cuda.matmul.allow_tf32 = False  # the fp32 fallback
     lib = Library(args.library, args.function)
     passed = total = 0
-    if args.check:
+    if args.check and args.quantize:
+        qlib = Library(args.quantize, "fp8_quantize")
+        for offset in (int(x) for x in args.offsets.split(",")):
+            p_, t_ = check_quantize(qlib, lib, args, parse_shapes(args.check),
+                                    offset)
+            passed, total = passed + p_, total + t_
+    elif args.check:
         for offset in (int(x) for x in args.offsets.split(",")):
             p_, t_ = check(lib, args, parse_shapes(args.check), offset)
             passed, total = passed + p_, total + t_

@@ -38,7 +38,9 @@
 #      libfp8_gemm.so (tile-compile of examples/fp8_gemm.mlir) for
 #      <variant> = e4m3 (the example, $CHIP), e5m2a (A in f8E5M2, $CHIP)
 #      and sm89 (the example for sm_89 as PTX, mma.sync, which the driver
-#      compiles for the GPU at hand);
+#      compiles for the GPU at hand); aot-fp8/quantize/libfp8_quantize.so
+#      (examples/fp8_quantize.mlir) and aot-fp8/rs/libfp8_rs.so
+#      (test/Examples/Inputs/fp8_rs.mlir, wgmma's RS form);
 #   6. copies the programs, libtile_cuda_runtime.so, gpu-run.sh, fa-matrix.sh,
 #      fp8-run.sh, fp8-torch.py and fa-sdpa.py into the bundle, checks that nothing needs MLIR or
 #      LLVM libraries and that the bundle stays under 60 MiB, and writes
@@ -320,9 +322,11 @@ fi
 # fp8_library VARIANT: aot-fp8/VARIANT/{libfp8_gemm.so,fp8_gemm.h}.
 fp8_library() {
   local dir="$BUNDLE/aot-fp8/$1" source="$ROOT/examples/fp8_gemm.mlir"
-  local chip="$CHIP" format="$AOT_FORMAT"
+  local chip="$CHIP" format="$AOT_FORMAT" name=fp8_gemm
   mkdir -p "$dir"
   case "$1" in
+    quantize) source="$ROOT/examples/fp8_quantize.mlir" name=fp8_quantize ;;
+    rs) source="$ROOT/test/Examples/Inputs/fp8_rs.mlir" name=fp8_rs ;;
     e5m2a)
       source="$dir/fp8_gemm.mlir"
       sed -e 's/^!gA = memref<?x?xf8E4M3FN>/!gA = memref<?x?xf8E5M2>/' \
@@ -331,15 +335,15 @@ fp8_library() {
       grep -q 'f8E5M2>$' "$source" || return 1 ;;
     sm89) chip=sm_89 format=isa ;;
   esac
-  "$BIN/tile-compile" "$source" -o "$dir/libfp8_gemm.so" \
-    --header "$dir/fp8_gemm.h" --chip "$chip" --format "$format" \
+  "$BIN/tile-compile" "$source" -o "$dir/lib$name.so" \
+    --header "$dir/$name.h" --chip "$chip" --format "$format" \
     --runtime-dir "$LIB"
 }
 
 if ((!reference_only)) && { ((fp8_only)) || ((!fa_only)); }; then
-  for variant in e4m3 e5m2a sm89; do
+  for variant in e4m3 e5m2a sm89 quantize rs; do
     clog="$BUNDLE/compile_fp8_$variant.log"
-    log "tile-compile: aot-fp8/$variant/libfp8_gemm.so"
+    log "tile-compile: aot-fp8/$variant"
     if fp8_library "$variant" >"$clog" 2>&1; then
       compiled_with+=("aot-fp8/$variant: tile-compile")
     else
@@ -386,7 +390,7 @@ cp "$ROOT/scripts/fa-matrix.sh" "$ROOT/scripts/fa-sdpa.py" \
 # must resolve inside the bundle (or the system).
 for file in "$BUNDLE"/tile-* "$BUNDLE"/gemm-host "$BUNDLE"/aot/*/libgemm.so \
             "$BUNDLE"/aot-fa/*/libflash_attention.so "$BUNDLE"/aot-fa/*/fa-host \
-            "$BUNDLE"/aot-fp8/*/libfp8_gemm.so \
+            "$BUNDLE"/aot-fp8/*/libfp8_*.so \
             "$BUNDLE/libtile_cuda_runtime.so"; do
   [[ -f $file ]] || continue
   if ldd "$file" | grep -E 'MLIR|LLVM|not found'; then

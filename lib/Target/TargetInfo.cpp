@@ -241,6 +241,13 @@ Value mlir::tile::loadRegisterRun(OpBuilder &b, Location loc,
   return vector::FromElementsOp::create(b, loc, type, elems);
 }
 
+FailureOr<Value> TargetInfo::emitFloat8Truncate(OpBuilder &b, Location loc,
+                                                Value x,
+                                                FloatType type) const {
+  return emitError(loc, "rounding to ")
+         << type << " is not supported on " << getChipName() << " yet";
+}
+
 LogicalResult TargetInfo::emitSharedToRegisters(OpBuilder &, Location,
                                                 const SharedOperand &,
                                                 const RegisterOperand &,

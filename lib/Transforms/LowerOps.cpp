@@ -395,6 +395,25 @@ static LogicalResult lowerKernel(KernelOp kernel) {
     ctx.currentLoc = end->getLoc();
     ctx.clusters->emitClusterBarrier(ctx.b, ctx.loc());
   }
+  // Rounding to 8-bit floats, which LLVM has no types for, is the target's
+  // instruction.
+  SmallVector<arith::TruncFOp> truncs;
+  kernel.getBody().walk([&](arith::TruncFOp op) {
+    if (isFloat8(op.getType()))
+      truncs.push_back(op);
+  });
+  for (arith::TruncFOp op : truncs) {
+    ctx.b.setInsertionPoint(op);
+    Value in = op.getIn();
+    if (!in.getType().isF32())
+      in = arith::ExtFOp::create(ctx.b, op.getLoc(), ctx.b.getF32Type(), in);
+    FailureOr<Value> rounded = target->emitFloat8Truncate(
+        ctx.b, op.getLoc(), in, cast<FloatType>(op.getType()));
+    if (failed(rounded))
+      return failure();
+    op.replaceAllUsesWith(*rounded);
+    op.erase();
+  }
   // Every other op of the kernel is one the GPU lowering knows: a tile op
   // left here (one added to the dialect without a lowering) or an op of an
   // unregistered dialect is an error, not silently passed on.

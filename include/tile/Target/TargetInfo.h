@@ -373,6 +373,13 @@ public:
                                               const RegisterOperand &dst,
                                               Value tid) const;
 
+  /// `x` (f32) rounded to the 8-bit float `type`, nearest even, values
+  /// beyond the type's range saturating to its largest finite one (what
+  /// `arith.truncf` to an 8-bit float becomes: LLVM has no such types); a
+  /// located error where the chip has no such conversion.
+  virtual FailureOr<Value> emitFloat8Truncate(OpBuilder &b, Location loc,
+                                              Value x, FloatType type) const;
+
   /// Emits the gemm with the instruction `g.mma` chose.
   virtual LogicalResult emitGemm(OpBuilder &b, Location loc,
                                  const GemmEmission &g) const = 0;

@@ -16,6 +16,7 @@
 //   Wgmma.cpp     wgmma selection, descriptors and emission (the same
 //                 four leaves)
 //   Layouts.cpp   shared-tile layouts for the MMA operands
+//   Conversions.cpp  conversions LLVM has no types for (8-bit floats)
 //
 //===----------------------------------------------------------------------===//
 
@@ -128,6 +129,10 @@ public:
   void emitTensorStoreWait(OpBuilder &b, Location loc, int64_t pending,
                            bool readOnly) const override;
   void emitAsyncProxyFence(OpBuilder &b, Location loc) const override;
+
+  // Conversions.cpp
+  FailureOr<Value> emitFloat8Truncate(OpBuilder &b, Location loc, Value x,
+                                      FloatType type) const override;
 
   // LdMatrix.cpp
   LogicalResult emitSharedToRegisters(OpBuilder &b, Location loc,
