@@ -9,7 +9,9 @@
 //   @fp8_gemm_rowwise   one per row of A and of B: sa[M], sb[N];
 //   @fp8_gemm_blockwise one per 1 x 128 group of A, sa[M, KB], and per
 //                       128 x 128 block of B, sb[NB, KB], with
-//                       KB = ceil(K / 128) and NB = ceil(N / 128).
+//                       KB = ceil(K / 128) and NB = ceil(N / 128) (the
+//                       host code checks both: `tile.shape` entries
+//                       "ceil(K/128)").
 //
 // Per-tensor and row-wise scales multiply the accumulator once, in the
 // epilogue. Block-wise scales change along K, so each 128-wide K block is
@@ -126,8 +128,9 @@ func.func @fp8_gemm_rowwise(%A: !gA {tile.shape = ["M", "K"]},
 
 func.func @fp8_gemm_blockwise(%A: !gA {tile.shape = ["M", "K"]},
                               %B: !gB {tile.shape = ["N", "K"]},
-                              %sa: !gS2 {tile.shape = ["M", "KB"]},
-                              %sb: !gS2 {tile.shape = ["NB", "KB"]},
+                              %sa: !gS2 {tile.shape = ["M", "ceil(K/128)"]},
+                              %sb: !gS2 {tile.shape = ["ceil(N/128)",
+                                                       "ceil(K/128)"]},
                               %C: !gC {tile.shape = ["M", "N"]}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -40,6 +40,9 @@ inputs. A check passes when
     elementwise: bf16's rounding of each element, or twice torch's worst
     error (out of tolerance: the count of elements beyond it).
 Each line also prints the max abs error over max|ref|.
+With --kind blockwise, --check also calls the function with A's scales one
+K block short, which the host code must refuse (an error naming
+"ceil(K/128)", C untouched).
 --quantize LIB2 checks LIB2's fp8_quantize (examples/fp8_quantize.mlir:
 bf16 X[M,K] -> e4m3 Q[M,K] and f32 S[M,KB], one scale per 1 x 128 group)
 on the --check shapes: S equal to torch's amax / 448 and Q equal to
@@ -284,6 +287,23 @@ def check(lib, args, shapes, offset):
     return passed, len(shapes)
 
 
+def check_refused_scales(lib, args):
+    """A block-wise call whose scales have the wrong block count is refused
+    by the host code (an error status, nothing launched)."""
+    m, n, k = 256, 256, 384
+    qa, qb, sa, sb = operands(args, (m, n, k))
+    c = torch.zeros(m, n, device="cuda", dtype=torch.bfloat16)
+    try:
+        lib(qa, qb, sa[:, :-1].contiguous(), sb, c)
+        why = "accepted"
+    except RuntimeError as e:
+        why = str(e)
+    ok = "must be ceil(K/128)" in why and bool((c == 0).all())
+    print(f"refused scales (sa with KB - 1 columns): {why}: "
+          f"{'PASS' if ok else 'FAIL'}", flush=True)
+    return ok
+
+
 def bench(lib, args, shapes):
     ratios = []
     for i, shape in enumerate(shapes):
@@ -425,6 +445,8 @@ def main():
         for offset in (int(x) for x in args.offsets.split(",")):
             p_, t_ = check(lib, args, parse_shapes(args.check), offset)
             passed, total = passed + p_, total + t_
+        if args.kind == "blockwise":
+            passed, total = passed + check_refused_scales(lib, args), total + 1
     if args.bench:
         bench(lib, args, parse_shapes(args.bench))
     if args.check:

@@ -25,6 +25,16 @@ struct DimRef {
   Value size;
 };
 
+/// A size derived from a name ("ceil(K/128)"), checked once every name's
+/// size is known.
+struct QuotientRef {
+  tile::ShapeEntry entry;
+  unsigned argument;
+  unsigned dim;
+  Value size;
+  std::string what;
+};
+
 } // namespace
 
 /// The elements of a strided memref lie at offset + sum_d i_d *
@@ -120,6 +130,7 @@ void mlir::tile::host::checkArguments(func::FuncOp func,
     return arith::ConstantIndexOp::create(builder, loc, value);
   };
   llvm::StringMap<DimRef> symbols;
+  SmallVector<QuotientRef> quotients;
   for (auto [index, arg] : llvm::enumerate(func.getArguments())) {
     MemRefType type = original[index];
     if (!type)
@@ -243,6 +254,11 @@ void mlir::tile::host::checkArguments(func::FuncOp func,
                sizes[d], "");
         continue;
       }
+      if (parsed->kind == tile::ShapeEntry::Kind::Quotient) {
+        quotients.push_back({*parsed, static_cast<unsigned>(index),
+                             static_cast<unsigned>(d), sizes[d], what});
+        continue;
+      }
       StringRef symbol = parsed->name;
       if (parsed->bound)
         report(
@@ -262,5 +278,21 @@ void mlir::tile::host::checkArguments(func::FuncOp func,
                  " dimension " + Twine(first.dim) + " ('" + symbol + "')",
              Value(), "");
     }
+  }
+  // Derived sizes: ceil(NAME / DIVISOR), NAME's size taken where it first
+  // appears (tile-prepare-host checked that it does).
+  for (const QuotientRef &q : quotients) {
+    auto it = symbols.find(q.entry.name);
+    if (it == symbols.end())
+      continue;
+    Value expected = arith::CeilDivUIOp::create(builder, loc, it->second.size,
+                                                constant(q.entry.divisor));
+    report(cmp(arith::CmpIPredicate::ne, q.size, expected),
+           q.what + " dimension " + Twine(q.dim) + " must be ceil(" +
+               q.entry.name + "/" + Twine(q.entry.divisor) +
+               ") = ceil(argument #" + Twine(it->second.argument) +
+               " dimension " + Twine(it->second.dim) + " / " +
+               Twine(q.entry.divisor) + "), got ",
+           q.size, "");
   }
 }

@@ -25,6 +25,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_PREPAREHOST
@@ -141,6 +142,19 @@ public:
 private:
   /// `tile.shape`: one string per dimension of a ranked memref argument.
   LogicalResult verifyShapeAttrs(func::FuncOp func) {
+    // The names of the function's dimensions (what "ceil(K/128)" divides).
+    llvm::StringSet<> names;
+    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+      if (auto array = func.getArgAttrOfType<ArrayAttr>(i, "tile.shape"))
+        for (Attribute entry : array) {
+          std::string error;
+          auto text = dyn_cast<StringAttr>(entry);
+          std::optional<tile::ShapeEntry> parsed =
+              text ? tile::parseShapeEntry(text.getValue(), error)
+                   : std::nullopt;
+          if (parsed && parsed->kind == tile::ShapeEntry::Kind::Name)
+            names.insert(parsed->name);
+        }
     for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
       Attribute attr = func.getArgAttr(i, "tile.shape");
       if (!attr)
@@ -167,6 +181,12 @@ private:
                  << i << ": 'tile.shape' dimension " << dim << " is "
                  << parsed->size << " but the type's is "
                  << type.getDimSize(dim);
+        if (parsed->kind == tile::ShapeEntry::Kind::Quotient &&
+            !names.contains(parsed->name))
+          return func.emitOpError("argument #")
+                 << i << ": 'tile.shape' dimension " << dim << " divides '"
+                 << parsed->name
+                 << "', which names no dimension of the function's arguments";
         if (parsed->bound && !type.isDynamicDim(dim) &&
             type.getDimSize(dim) > *parsed->bound)
           return func.emitOpError("argument #")

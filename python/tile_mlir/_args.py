@@ -260,9 +260,11 @@ def check_view(view, arg, function, index):
 
 def check_dims(views, memref_args, function):
     """Checks the sizes the signature names (`tile.shape`): a size named
-    twice must be the same, a number must be that number. The compiled host
-    code checks the same, but only after host arrays were copied."""
+    twice must be the same, a number must be that number, "ceil(K/128)" the
+    named size divided and rounded up. The compiled host code checks the
+    same, but only after host arrays were copied."""
     seen = {}
+    derived = []
     for (index, arg), view in zip(memref_args, views):
         dims = arg.get("dims")
         if not dims:
@@ -277,6 +279,9 @@ def check_dims(views, memref_args, function):
                                          name, bounds[dim], size))
             if name == "?":
                 continue
+            if name.startswith("ceil(") and name.endswith(")"):
+                derived.append((name, size, index, arg["name"], dim))
+                continue
             first = seen.get(name)
             if first is None:
                 if name.isdigit() and size != int(name):
@@ -290,6 +295,16 @@ def check_dims(views, memref_args, function):
                     "argument #%d (%s) dimension %d is %d"
                     % (function, index, arg["name"], dim, name, size,
                        first[1], first[2], first[3], first[0]))
+    for name, size, index, arg_name, dim in derived:
+        symbol, _, divisor = name[len("ceil("):-1].partition("/")
+        first = seen.get(symbol.strip())
+        if first is None or not divisor.strip().isdigit():
+            continue  # the compiled host code reports it
+        want = -(-first[0] // int(divisor))
+        if size != want:
+            raise ValueError(
+                "%s: argument #%d (%s) dimension %d must be %s = %d, got %d"
+                % (function, index, arg_name, dim, name, want, size))
 
 
 def descriptor_of(pointer, shape, strides):

@@ -56,7 +56,7 @@ func.func @unnamed_bound(%A: memref<?x?xf16> {tile.shape = ["M", "<=64"]}) {
 
 // -----
 
-// expected-error @+1 {{'func.func' op argument #0: 'tile.shape' dimension 0 is not a name, a size, "?" or "NAME<=BOUND"}}
+// expected-error @+1 {{'func.func' op argument #0: 'tile.shape' dimension 0 is not a name, a size, "?", "NAME<=BOUND" or "ceil(NAME/DIVISOR)"}}
 func.func @other_comparison(%A: memref<?xf16> {tile.shape = ["N>=4"]}) {
   return
 }
@@ -127,4 +127,28 @@ module attributes {gpu.container_module} {
     %f = func.constant @host : (memref<8xf32>) -> ()
     return
   }
+}
+
+// -----
+
+// A derived size divides a name of the function's dimensions by a positive
+// number.
+// expected-error @+1 {{'func.func' op argument #1: 'tile.shape' dimension 1 divides 'KK', which names no dimension of the function's arguments}}
+func.func @unknown_quotient(%A: memref<?x?xf16> {tile.shape = ["M", "K"]},
+                            %S: memref<?x?xf32> {tile.shape = ["M", "ceil(KK/128)"]}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op argument #0: 'tile.shape' dimension 0 is not "ceil(NAME/DIVISOR)" with a positive divisor}}
+func.func @zero_divisor(%S: memref<?xf32> {tile.shape = ["ceil(K/0)"]}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op argument #0: 'tile.shape' dimension 0 is not "ceil(NAME/DIVISOR)" with a positive divisor}}
+func.func @no_divisor(%S: memref<?xf32> {tile.shape = ["ceil(K)"]}) {
+  return
 }

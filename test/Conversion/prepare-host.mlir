@@ -318,3 +318,33 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// A size derived from a name ("ceil(K/128)", block scales): compared with
+// the named size divided by 128 and rounded up, whichever argument names it
+// first.
+module attributes {gpu.container_module} {
+  gpu.module @k_module {
+    gpu.func @k() kernel {
+      gpu.return
+    }
+  }
+  // CHECK-DAG: llvm.mlir.global internal constant @[[QUOT:.*]]("argument #0 dimension 1 must be ceil(K/128) = ceil(argument #1 dimension 1 / 128), got \00")
+  // CHECK-LABEL: func.func @quotient(
+  // CHECK: %{{.*}}, %{{.*}}, %[[SZS:[^ ,:]+]]:2, %{{.*}} = memref.extract_strided_metadata %arg0
+  // CHECK: %{{.*}}, %{{.*}}, %[[SZA:[^ ,:]+]]:2, %{{.*}} = memref.extract_strided_metadata %arg1
+  // CHECK: %[[C128:.*]] = arith.constant 128 : index
+  // CHECK: %[[WANT:.*]] = arith.ceildivui %[[SZA]]#1, %[[C128]] : index
+  // CHECK: %[[BAD:.*]] = arith.cmpi ne, %[[SZS]]#1, %[[WANT]] : index
+  // CHECK: scf.if %[[BAD]] {
+  // CHECK: llvm.mlir.addressof @[[QUOT]]
+  // CHECK: gpu.launch_func
+  func.func @quotient(%s: memref<?x?xf32> {tile.shape = ["M", "ceil(K/128)"]},
+                      %a: memref<?x?xf8E4M3FN> {tile.shape = ["M", "K"]}) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @k_module::@k blocks in (%c1, %c1, %c1)
+        threads in (%c1, %c1, %c1)
+    return
+  }
+}

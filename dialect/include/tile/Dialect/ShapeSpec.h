@@ -2,8 +2,10 @@
 //
 // `tile.shape` on a memref argument of a host function holds one string per
 // dimension: `"?"` (no constraint), a decimal size (`"128"`), a name shared
-// by dimensions of equal size (`"K"`), or a name with an upper bound
-// (`"N<=4096"`: the size is named N and at most 4096). tile-prepare-host
+// by dimensions of equal size (`"K"`), a name with an upper bound
+// (`"N<=4096"`: the size is named N and at most 4096), or a size derived
+// from a name (`"ceil(K/128)"`: the size is K divided by 128, rounded up;
+// K must name a dimension of the function's arguments). tile-prepare-host
 // checks them at each call; the C header, the function table and the tuner
 // read them.
 //
@@ -23,13 +25,15 @@ namespace mlir::tile {
 
 /// One parsed `tile.shape` entry.
 struct ShapeEntry {
-  enum class Kind { Any, Size, Name };
+  enum class Kind { Any, Size, Name, Quotient };
   Kind kind = Kind::Any;
   /// Kind::Size: the size.
   int64_t size = 0;
   /// Kind::Name: the name, and the upper bound if the entry has one.
+  /// Kind::Quotient: the name divided, and the divisor.
   StringRef name;
   std::optional<int64_t> bound;
+  int64_t divisor = 0;
 };
 
 /// Parses `text`; on failure returns std::nullopt and sets `error` to what is
@@ -54,6 +58,18 @@ inline std::optional<ShapeEntry> parseShapeEntry(StringRef text,
     entry.size = value;
     return entry;
   }
+  if (trimmed.consume_front("ceil(")) {
+    auto [name, divisor] = trimmed.split('/');
+    entry.kind = ShapeEntry::Kind::Quotient;
+    entry.name = name.trim();
+    if (!divisor.consume_back(")") || entry.name.empty() ||
+        divisor.trim().getAsInteger(10, entry.divisor) || entry.divisor <= 0 ||
+        entry.name.find_first_of("<>=()/ ") != StringRef::npos) {
+      error = "is not \"ceil(NAME/DIVISOR)\" with a positive divisor";
+      return std::nullopt;
+    }
+    return entry;
+  }
   entry.kind = ShapeEntry::Kind::Name;
   auto [name, bound] = trimmed.split("<=");
   entry.name = name.trim();
@@ -69,9 +85,9 @@ inline std::optional<ShapeEntry> parseShapeEntry(StringRef text,
     }
     entry.bound = limit;
   }
-  if (entry.name.contains('<') || entry.name.contains('>') ||
-      entry.name.contains('=')) {
-    error = "is not a name, a size, \"?\" or \"NAME<=BOUND\"";
+  if (entry.name.find_first_of("<>=()/") != StringRef::npos) {
+    error = "is not a name, a size, \"?\", \"NAME<=BOUND\" or "
+            "\"ceil(NAME/DIVISOR)\"";
     return std::nullopt;
   }
   return entry;
