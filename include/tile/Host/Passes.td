@@ -61,8 +61,11 @@ def PrepareHost : Pass<"tile-prepare-host", "ModuleOp"> {
     a symbol (`"K"`): every dimension named by the same symbol, in any
     argument, must have the same size; a symbol with an upper bound
     (`"N<=4096"`): the same, and the size must be at most the bound (for
-    kernels written for sizes up to a limit); a decimal number: the
-    dimension must have that size; `"?"`: no constraint.
+    kernels written for sizes up to a limit); a size derived from a symbol
+    (`"ceil(K/128)"`: the symbol's size divided by the number, rounded up;
+    the symbol must name a dimension of the function's arguments); a
+    decimal number: the dimension must have that size; `"?"`: no
+    constraint.
 
     With `c-interface` (the default), public functions with a body get
     `llvm.emit_c_interface`, and `tile-export-c-interface` later gives their
