@@ -189,7 +189,8 @@ LogicalResult GemmOp::verify() {
     if (*span < 0 || (*span > 0 && k % *span != 0))
       return emitOpError("expects promote_k to be 0 or to divide K = ")
              << k << ", got " << *span;
-    if (*span > 0 && (getMmaGroupsInFlight().value_or(0) > 0 || getAccumulate()))
+    if (*span > 0 &&
+        (getMmaGroupsInFlight().value_or(0) > 0 || getAccumulate()))
       return emitOpError("promotes its partial sums (promote_k), so it "
                          "completes its MMAs: it can neither leave MMA "
                          "groups in flight nor accumulate on a condition");

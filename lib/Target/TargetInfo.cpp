@@ -242,8 +242,7 @@ Value mlir::tile::loadRegisterRun(OpBuilder &b, Location loc,
 }
 
 FailureOr<Value> TargetInfo::emitFloat8Truncate(OpBuilder &b, Location loc,
-                                                Value x,
-                                                FloatType type) const {
+                                                Value x, FloatType type) const {
   return emitError(loc, "rounding to ")
          << type << " is not supported on " << getChipName() << " yet";
 }

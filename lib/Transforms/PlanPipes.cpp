@@ -177,7 +177,8 @@ checkDeferredRelease(PipePlanner &ctx, Value pipe,
       return;
     Operation *guard = gemm->getParentOp();
     ok &= !isFragment(gemm.getA()) && !isFragment(gemm.getB()) &&
-          !gemm.getPromotionSpan() && isa<scf::IfOp>(guard) && guard->getParentOp() == loop &&
+          !gemm.getPromotionSpan() && isa<scf::IfOp>(guard) &&
+          guard->getParentOp() == loop &&
           pipelineStage(guard) == pipelineStage(release) &&
           guard->isBeforeInBlock(release);
     result.gemms.push_back(gemm);

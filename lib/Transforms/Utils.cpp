@@ -66,8 +66,8 @@ static void decidePromotion(GemmOp gemm, MmaAttr mma,
   for (int64_t d = step; d <= std::min(limit, k); d += step)
     if (k % d == 0)
       span = d;
-  gemm.setPromoteKAttr(IntegerAttr::get(IntegerType::get(gemm.getContext(), 64),
-                                        span));
+  gemm.setPromoteKAttr(
+      IntegerAttr::get(IntegerType::get(gemm.getContext(), 64), span));
 }
 
 FailureOr<MmaAttr> mlir::tile::getOrSelectMma(GemmOp gemm,

@@ -403,9 +403,8 @@ LogicalResult MmaSyncEmitter::emit(int64_t warpSize) {
                                     ? x4Coords(nn, kk, /*rowsAlongLow=*/false)
                                     : x4Coords(kk, nn, /*rowsAlongLow=*/true));
         auto type = VectorType::get({tiles, epr}, bLoadElt);
-        Value loaded =
-            nvgpu::LdMatrixOp::create(b, loc, type, bView, ValueRange{index},
-                                      !op.getTransposeB(), tiles);
+        Value loaded = nvgpu::LdMatrixOp::create(
+            b, loc, type, bView, ValueRange{index}, !op.getTransposeB(), tiles);
         auto at = [&](Value v, int64_t i) {
           return vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{i});
         };

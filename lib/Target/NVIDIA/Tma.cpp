@@ -143,8 +143,8 @@ Value NVIDIATargetInfo::emitTensorMap(OpBuilder &b, Location loc, Value tensor,
         type.getShape(),
         b.getIntegerType(element.getIntOrFloatBitWidth(), /*isSigned=*/false),
         type.getLayout(), type.getMemorySpace());
-    tensor = UnrealizedConversionCastOp::create(b, loc, type, tensor)
-                 .getResult(0);
+    tensor =
+        UnrealizedConversionCastOp::create(b, loc, type, tensor).getResult(0);
   }
   auto shared = MemRefType::get(
       box, type.getElementType(), MemRefLayoutAttrInterface(),

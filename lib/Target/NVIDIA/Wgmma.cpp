@@ -27,11 +27,11 @@
 //
 // A may also come from registers (the RS form): a fragment with the
 // layout `wgmmaOperandA`, whose 8 f16 / bf16 (16 8-bit) elements per
-// thread, 64-row slab and k step are packed into 4 x b32 registers. Upstream NVVM has no op
-// for it, so it is emitted as inline assembly (`emitWgmmaAsm`, which also
-// emits the SS form with a run-time scale-d). The fragment is untransposed
-// (the op verifier rules out a transposed register operand): PTX has no
-// transpose flag for register A.
+// thread, 64-row slab and k step are packed into 4 x b32 registers. Upstream
+// NVVM has no op for it, so it is emitted as inline assembly (`emitWgmmaAsm`,
+// which also emits the SS form with a run-time scale-d). The fragment is
+// untransposed (the op verifier rules out a transposed register operand): PTX
+// has no transpose flag for register A.
 //
 // The gemm completes before the emitted code goes on (`wgmma.wait_group
 // 0`) unless it leaves groups in flight: a pipelined loop may then release
@@ -180,9 +180,9 @@ MmaLayouts nvidia::getWgmmaLayouts(GemmOp op, MmaAttr mma) {
   MmaLayouts layouts;
   int64_t groups = mma.getWarpsM() / 4;
   // The register form of A (B is always in shared memory).
-  layouts.a = wgmmaOperandA(op.getM(), op.getK(), groups,
-                            cast<MemRefType>(op.getA().getType())
-                                .getElementTypeBitWidth());
+  layouts.a = wgmmaOperandA(
+      op.getM(), op.getK(), groups,
+      cast<MemRefType>(op.getA().getType()).getElementTypeBitWidth());
   layouts.c = wgmmaAccumulator(op.getM(), op.getN(), groups);
   return layouts;
 }
@@ -474,9 +474,9 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
   // Issues the k steps [first, last) of slabs [slabBegin, slabEnd) into
   // `targets` (one per slab); the first step overwrites them when
   // `overwrite`, or adds on `accumulate` (null: always adds).
-  auto issue = [&](SmallVectorImpl<Value> &targets, int64_t first,
-                   int64_t last, bool overwrite, Value accumulate,
-                   int64_t slabBegin, int64_t slabEnd) {
+  auto issue = [&](SmallVectorImpl<Value> &targets, int64_t first, int64_t last,
+                   bool overwrite, Value accumulate, int64_t slabBegin,
+                   int64_t slabEnd) {
     for (int64_t ks = first; ks < last; ++ks) {
       Value descB = descriptorAt(b, loc, *bd, zero, ks * instrK);
       for (int64_t s = slabBegin; s < slabEnd; ++s) {
@@ -534,11 +534,10 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
       bool direct = first == 0 && op.getClearAccum();
       for (int64_t s = 0; s < slabs; ++s) {
         SmallVector<Value> partial(slabs);
-        partial[s] =
-            direct ? accs[s] : LLVM::PoisonOp::create(b, loc, accType);
+        partial[s] = direct ? accs[s] : LLVM::PoisonOp::create(b, loc, accType);
         NVVM::WgmmaFenceAlignedOp::create(b, loc);
-        issue(partial, first, first + spanSteps, /*overwrite=*/true, Value(),
-              s, s + 1);
+        issue(partial, first, first + spanSteps, /*overwrite=*/true, Value(), s,
+              s + 1);
         NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
         if (g.passTurn && first + spanSteps == kSteps && s + 1 == slabs)
           g.passTurn(b, loc);
@@ -609,5 +608,5 @@ static constexpr int64_t kFloat8PromotionSpan = 128;
 int64_t NVIDIATargetInfo::getPromotionSpan(GemmOp gemm, MmaAttr mma) const {
   Type in = cast<MemRefType>(gemm.getA().getType()).getElementType();
   return mma.getKind() == MmaKind::Wgmma && isFloat8(in) ? kFloat8PromotionSpan
-                                                          : 0;
+                                                         : 0;
 }

@@ -4,10 +4,10 @@
 #define TILE_DIALECT_TILEATTRS_H
 
 #include "mlir/IR/Attributes.h"
-#include "mlir/IR/Operation.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Operation.h"
 #include "tile/Dialect/ChipDescription.h"
 #include "tile/Dialect/LinearLayout.h"
 
