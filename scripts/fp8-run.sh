@@ -10,6 +10,8 @@
 #      row-wise and block-wise scales: CHECK_SHAPES at byte offsets 0, 16 and
 #      1 (1: the fall-back kernel, no tensor copies);
 #   2. the same for aot-fp8/e5m2a (A in e5m2, B in e4m3), offsets 0 and 1;
+#   2a. C in f16 and in f32 (aot-fp8/f16out, f32out), every scale kind,
+#      offsets 0 and 1;
 #   2b. the quantization kernel (aot-fp8/quantize, examples/fp8_quantize.mlir)
 #      against torch's own 1 x 128 quantization, and the chain quantize ->
 #      block-wise GEMM, offsets 0 and 1; the RS-form GEMM (aot-fp8/rs) with
@@ -88,6 +90,13 @@ if [[ -f $(lib e5m2a) ]]; then
       --kind "$kind" --a-dtype e5m2 --check "$CHECK_SHAPES" --offsets 0,1
   done
 fi
+for out in f16 f32; do
+  [[ -f $(lib ${out}out) ]] || continue
+  for kind in "${KINDS[@]}"; do
+    step "check-$out-out-$kind" "${FP8_TORCH[@]}" --library "$(lib ${out}out)" \
+      --kind "$kind" --out-dtype "$out" --check "$CHECK_SHAPES" --offsets 0,1
+  done
+done
 if [[ -f $HERE/aot-fp8/quantize/libfp8_quantize.so && -f $(lib e4m3) ]]; then
   step "quantize-chain" "${FP8_TORCH[@]}" --library "$(lib e4m3)" \
     --kind blockwise --quantize "$HERE/aot-fp8/quantize/libfp8_quantize.so" \

@@ -36,8 +36,8 @@
 #      the GPU independently of the compiler;
 #   4b. the FP8 GEMM libraries of scripts/fp8-run.sh: aot-fp8/<variant>/
 #      libfp8_gemm.so (tile-compile of examples/fp8_gemm.mlir) for
-#      <variant> = e4m3 (the example, $CHIP), e5m2a (A in f8E5M2, $CHIP)
-#      and sm89 (the example for sm_89 as PTX, mma.sync, which the driver
+#      <variant> = e4m3 (the example, $CHIP), e5m2a (A in f8E5M2, $CHIP),
+#      f16out and f32out (C in f16, f32) and sm89 (the example for sm_89 as PTX, mma.sync, which the driver
 #      compiles for the GPU at hand); aot-fp8/quantize/libfp8_quantize.so
 #      (examples/fp8_quantize.mlir) and aot-fp8/rs/libfp8_rs.so
 #      (test/Examples/Inputs/fp8_rs.mlir, wgmma's RS form);
@@ -334,6 +334,11 @@ fp8_library() {
         "$ROOT/examples/fp8_gemm.mlir" >"$source"
       grep -q 'f8E5M2>$' "$source" || return 1 ;;
     sm89) chip=sm_89 format=isa ;;
+    f16out|f32out)
+      source="$dir/fp8_gemm.mlir"
+      sed -e "s/^!gC = memref<?x?xbf16>/!gC = memref<?x?x${1%out}>/" \
+        "$ROOT/examples/fp8_gemm.mlir" >"$source"
+      grep -q "^!gC = memref<?x?x${1%out}>" "$source" || return 1 ;;
   esac
   "$BIN/tile-compile" "$source" -o "$dir/lib$name.so" \
     --header "$dir/$name.h" --chip "$chip" --format "$format" \
@@ -341,7 +346,7 @@ fp8_library() {
 }
 
 if ((!reference_only)) && { ((fp8_only)) || ((!fa_only)); }; then
-  for variant in e4m3 e5m2a sm89 quantize rs; do
+  for variant in e4m3 e5m2a f16out f32out sm89 quantize rs; do
     clog="$BUNDLE/compile_fp8_$variant.log"
     log "tile-compile: aot-fp8/$variant"
     if fp8_library "$variant" >"$clog" 2>&1; then
