@@ -323,10 +323,15 @@ def SelectMma : Pass<"tile-select-mma", "ModuleOp"> {
     Records on every `tile.gemm` the instruction its kernel's target computes
     it with, its shape and how the warps executing the gemm split the
     accumulator, as `mma = #tile.mma<kind, shape = [M, N, K], warps = [WM,
-    WN]>`: on sm_90a `wgmma` (m64nNk16, one warpgroup per 64-row slab)
-    where the operands and thread count allow it, `mma_sync` m16n8k16
-    otherwise and on sm_80; `mfma` on CDNA. The warp partition follows the
-    gemm's `policy`. A gemm that already has an `mma` attribute
+    WN]>`: on sm_90a `wgmma` (m64nNk16, m64nNk32 for 8-bit floats, one
+    warpgroup per 64-row slab) where the operands and thread count allow it,
+    `mma_sync` m16n8k16 (m16n8k32 for 8-bit floats, sm_89 on) otherwise and
+    on sm_80; `mfma` on CDNA. The warp partition follows the gemm's
+    `policy`. Where the target's asynchronous MMA sums too few bits for long
+    K (wgmma on 8-bit floats), the pass also writes `promote_k`: partial
+    sums are added in f32 registers every span of K (at most 128, dividing
+    K), unless the gemm clears its accumulator and sums no more than that
+    span or the kernel already says (`promote_k = 0`: none). A gemm that already has an `mma` attribute
     (pinned by the user) is checked against the target instead: an
     instruction the chip does not have, a shape or element type the
     instruction does not take, or a partition over another number of warps
