@@ -103,6 +103,24 @@ desc = descriptor_of(data.ctypes.data, (5000,), (1,))
 raw.clip(ctypes.addressof(desc))
 raw.tileRtGetErrorMessage.restype = ctypes.c_char_p
 print("host check:", raw.tileRtGetErrorMessage().decode())
+
+# A derived size ("ceil(N/128)", as FP8 block scales have): checked by the
+# package before the call and by the host code at the call.
+text4 = text.replace("@scale(%x: memref<?xf32>)",
+                     '@blocks(%x: memref<?xf32> {tile.shape = ["N"]}, '
+                     '%s: memref<?xf32> {tile.shape = ["ceil(N/128)"]})')
+lib4 = tile_mlir.compile(text4, work_dir=os.path.join(out, "derived"))
+print("derived:", lib4.blocks.signature)
+expect(ValueError, lambda: lib4.blocks(numpy.zeros(300, numpy.float32),
+                                       numpy.zeros(2, numpy.float32)))
+raw4 = ctypes.CDLL(lib4.path)
+raw4.blocks.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+raw4.tileRtGetErrorMessage.restype = ctypes.c_char_p
+xs, ss = numpy.zeros(300, numpy.float32), numpy.zeros(2, numpy.float32)
+dx = descriptor_of(xs.ctypes.data, (300,), (1,))
+ds = descriptor_of(ss.ctypes.data, (2,), (1,))
+raw4.blocks(ctypes.addressof(dx), ctypes.addressof(ds))
+print("derived host check:", raw4.tileRtGetErrorMessage().decode())
 expect(tile_mlir.CompileError,
        lambda: tile_mlir.compile("func.func @f() {\n  tile.nonsense\n}\n",
                                  work_dir=os.path.join(out, "bad")))
