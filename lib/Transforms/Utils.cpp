@@ -53,37 +53,46 @@ LinearLayout mlir::tile::getPartitionLayout(ArrayRef<int64_t> shape,
 /// multiple of the instruction's K that divides K and is at most the
 /// target's span. A gemm that clears its accumulator and sums no more than
 /// that span needs none.
-static void decidePromotion(GemmOp gemm, MmaAttr mma,
-                            const TargetInfo &target) {
+static LogicalResult decidePromotion(GemmOp gemm, MmaAttr mma,
+                                     const TargetInfo &target) {
   const AsyncMmaInfo *async = target.asyncMma();
-  if (gemm.getPromoteKAttr() || !async || !async->isAsync(mma))
-    return;
+  bool asyncMma = async && async->isAsync(mma);
+  if (gemm.getPromotionSpan() && !asyncMma)
+    return gemm.emitOpError("promotes partial sums (promote_k), which needs "
+                            "an asynchronous MMA; ")
+           << stringifyMmaKind(mma.getKind()) << " on "
+           << target.getChipName()
+           << " adds each instruction's products in f32 registers";
+  if (gemm.getPromoteKAttr() || !asyncMma)
+    return success();
   int64_t limit = async->getPromotionSpan(gemm, mma);
   int64_t k = gemm.getK(), step = mma.getInstrK();
   if (!limit || (gemm.getClearAccum() && k <= limit))
-    return;
+    return success();
   int64_t span = step;
   for (int64_t d = step; d <= std::min(limit, k); d += step)
     if (k % d == 0)
       span = d;
   gemm.setPromoteKAttr(
       IntegerAttr::get(IntegerType::get(gemm.getContext(), 64), span));
+  return success();
 }
 
 FailureOr<MmaAttr> mlir::tile::getOrSelectMma(GemmOp gemm,
                                               const TargetInfo &target,
                                               int64_t numThreads) {
   if (MmaAttr mma = gemm.getMmaAttr()) {
-    if (failed(target.verifyMma(gemm, mma, numThreads)))
+    if (failed(target.verifyMma(gemm, mma, numThreads)) ||
+        failed(decidePromotion(gemm, mma, target)))
       return failure();
-    decidePromotion(gemm, mma, target);
     return mma;
   }
   FailureOr<MmaAttr> mma = target.selectMma(gemm, numThreads);
-  if (succeeded(mma)) {
-    gemm.setMmaAttr(*mma);
-    decidePromotion(gemm, *mma, target);
-  }
+  if (failed(mma))
+    return failure();
+  gemm.setMmaAttr(*mma);
+  if (failed(decidePromotion(gemm, *mma, target)))
+    return failure();
   return mma;
 }
 
