@@ -60,8 +60,7 @@ static LogicalResult decidePromotion(GemmOp gemm, MmaAttr mma,
   if (gemm.getPromotionSpan() && !asyncMma)
     return gemm.emitOpError("promotes partial sums (promote_k), which needs "
                             "an asynchronous MMA; ")
-           << stringifyMmaKind(mma.getKind()) << " on "
-           << target.getChipName()
+           << stringifyMmaKind(mma.getKind()) << " on " << target.getChipName()
            << " adds each instruction's products in f32 registers";
   if (gemm.getPromoteKAttr() || !asyncMma)
     return success();
