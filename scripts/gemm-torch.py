@@ -21,7 +21,6 @@ roundoff; the K term the f32 accumulation). The last line says how many
 checks passed.
 """
 import argparse
-import ctypes
 import os
 import statistics
 import sys
@@ -29,59 +28,9 @@ import sys
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gpu_torch import at_offset, time_ms  # noqa: E402
+from gpu_torch import Library, at_offset, time_ms  # noqa: E402
 
 DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32}
-
-
-def memref_type(rank):
-    class Memref(ctypes.Structure):
-        _fields_ = [("allocated", ctypes.c_void_p),
-                    ("aligned", ctypes.c_void_p), ("offset", ctypes.c_int64),
-                    ("sizes", ctypes.c_int64 * rank),
-                    ("strides", ctypes.c_int64 * rank)]
-    return Memref
-
-
-MEMREFS = {rank: memref_type(rank) for rank in (1, 2, 3)}
-
-
-def describe(t):
-    m = MEMREFS[t.dim()]()
-    m.allocated = m.aligned = t.data_ptr()
-    m.offset = 0
-    for i in range(t.dim()):
-        m.sizes[i] = t.shape[i]
-        m.strides[i] = t.stride(i)
-    return m
-
-
-class Library:
-    def __init__(self, path, function):
-        self.lib = ctypes.CDLL(path)
-        self.fn = getattr(self.lib, function)
-        self.fn.restype = None
-        self.rt = ctypes.CDLL("libtile_cuda_runtime.so")
-        self.rt.tileRtGetError.restype = ctypes.c_int
-        self.rt.tileRtGetErrorMessage.restype = ctypes.c_char_p
-
-    def __call__(self, *tensors):
-        self.bind(*tensors)()
-
-    def bind(self, *tensors):
-        """A call of the function on `tensors` with its descriptors built
-        once (what a timed loop repeats)."""
-        descs = [describe(t) for t in tensors]
-        refs = [ctypes.byref(d) for d in descs]
-        fn, rt = self.fn, self.rt
-
-        def call():
-            fn(*refs)
-            if rt.tileRtGetError() != 0:
-                raise RuntimeError("tile runtime: " +
-                                   rt.tileRtGetErrorMessage().decode())
-        call.keep = descs
-        return call
 
 
 def operands(kind, shape, dtype, out_dtype, offset, poison):

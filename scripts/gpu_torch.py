@@ -1,5 +1,9 @@
 """What the torch harnesses on the GPU machine share (scripts/fa-sdpa.py,
-scripts/gemm-torch.py): views at odd offsets and CUDA-event timing."""
+scripts/gemm-torch.py, scripts/fp8-torch.py): views at odd offsets,
+CUDA-event timing, and calls of a compiled library's functions on tensors
+(memref descriptors by pointer, errors through the tile runtime)."""
+import ctypes
+
 import torch
 
 
@@ -23,3 +27,53 @@ def time_ms(run, iters):
     end.record()
     end.synchronize()
     return start.elapsed_time(end) / iters
+
+
+def memref_type(rank):
+    class Memref(ctypes.Structure):
+        _fields_ = [("allocated", ctypes.c_void_p),
+                    ("aligned", ctypes.c_void_p), ("offset", ctypes.c_int64),
+                    ("sizes", ctypes.c_int64 * rank),
+                    ("strides", ctypes.c_int64 * rank)]
+    return Memref
+
+
+MEMREFS = {rank: memref_type(rank) for rank in (1, 2, 3)}
+
+
+def describe(t):
+    m = MEMREFS[t.dim()]()
+    m.allocated = m.aligned = t.data_ptr()
+    m.offset = 0
+    for i in range(t.dim()):
+        m.sizes[i] = t.shape[i]
+        m.strides[i] = t.stride(i)
+    return m
+
+
+class Library:
+    def __init__(self, path, function):
+        self.lib = ctypes.CDLL(path)
+        self.fn = getattr(self.lib, function)
+        self.fn.restype = None
+        self.rt = ctypes.CDLL("libtile_cuda_runtime.so")
+        self.rt.tileRtGetError.restype = ctypes.c_int
+        self.rt.tileRtGetErrorMessage.restype = ctypes.c_char_p
+
+    def __call__(self, *tensors):
+        self.bind(*tensors)()
+
+    def bind(self, *tensors):
+        """A call of the function on `tensors` with its descriptors built
+        once (what a timed loop repeats)."""
+        descs = [describe(t) for t in tensors]
+        refs = [ctypes.byref(d) for d in descs]
+        fn, rt = self.fn, self.rt
+
+        def call():
+            fn(*refs)
+            if rt.tileRtGetError() != 0:
+                raise RuntimeError("tile runtime: " +
+                                   rt.tileRtGetErrorMessage().decode())
+        call.keep = descs
+        return call
