@@ -186,22 +186,24 @@ struct MmaSyncEmitter {
     return success();
   }
 
+  /// Appends the first `rows` rows of the fragment `vec` (32 bits each) to
+  /// `out` as i32 registers.
+  void packWords(Value vec, int64_t rows, SmallVectorImpl<Value> &out) {
+    auto wordType = VectorType::get({1}, b.getI32Type());
+    for (int64_t r = 0; r < rows; ++r) {
+      Value row = vector::ExtractOp::create(b, loc, vec, ArrayRef<int64_t>{r});
+      Value word = vector::BitCastOp::create(b, loc, wordType, row);
+      out.push_back(
+          vector::ExtractOp::create(b, loc, word, ArrayRef<int64_t>{0}));
+    }
+  }
+
   Value mmaBF16(Value a, Value bv, Value c) {
     MLIRContext *ctx = b.getContext();
-    Type i32 = b.getI32Type(), f32 = b.getF32Type();
-    auto pack = [&](Value vec, int64_t rows) {
-      SmallVector<Value> regs;
-      for (int64_t r = 0; r < rows; ++r) {
-        Value row =
-            vector::ExtractOp::create(b, loc, vec, ArrayRef<int64_t>{r});
-        Value word =
-            vector::BitCastOp::create(b, loc, VectorType::get({1}, i32), row);
-        regs.push_back(
-            vector::ExtractOp::create(b, loc, word, ArrayRef<int64_t>{0}));
-      }
-      return regs;
-    };
-    SmallVector<Value> aRegs = pack(a, 4), bRegs = pack(bv, 2), cRegs;
+    Type f32 = b.getF32Type();
+    SmallVector<Value> aRegs, bRegs, cRegs;
+    packWords(a, 4, aRegs);
+    packWords(bv, 2, bRegs);
     for (int64_t i = 0; i < 4; ++i)
       cRegs.push_back(vector::ExtractOp::create(
           b, loc, c, ArrayRef<int64_t>{i / 2, i % 2}));
@@ -244,23 +246,13 @@ struct MmaSyncEmitter {
   /// B vector<2x4> of 8-bit elements, C vector<2x2xf32>), as inline assembly.
   Value mmaFloat8(Value a, Value bv, Value c, Type typeA, Type typeB) {
     MLIRContext *ctx = b.getContext();
-    Type i32 = b.getI32Type(), f32 = b.getF32Type();
-    auto words = [&](Value vec, int64_t rows, SmallVectorImpl<Value> &out) {
-      for (int64_t r = 0; r < rows; ++r) {
-        Value row =
-            vector::ExtractOp::create(b, loc, vec, ArrayRef<int64_t>{r});
-        Value word =
-            vector::BitCastOp::create(b, loc, VectorType::get({1}, i32), row);
-        out.push_back(
-            vector::ExtractOp::create(b, loc, word, ArrayRef<int64_t>{0}));
-      }
-    };
+    Type f32 = b.getF32Type();
     SmallVector<Value> operands;
     for (int64_t i = 0; i < 4; ++i)
       operands.push_back(vector::ExtractOp::create(
           b, loc, c, ArrayRef<int64_t>{i / 2, i % 2}));
-    words(a, 4, operands);
-    words(bv, 2, operands);
+    packWords(a, 4, operands);
+    packWords(bv, 2, operands);
     auto ptxType = [](Type t) {
       return isa<Float8E4M3FNType>(t) ? "e4m3" : "e5m2";
     };
