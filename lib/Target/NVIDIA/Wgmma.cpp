@@ -235,31 +235,40 @@ static FailureOr<DescriptorOperand> describe(OpBuilder &b, Location loc,
 
 /// The descriptor of the instruction operand starting at MN index `mn` (a
 /// multiple of the panel width) and K index `k`.
+/// The descriptor at K index 0 is built once per MN index (the same
+/// values for every k step, which CSE shares); a k step adds its constant
+/// byte offset / 16 to the start address field. All offsets are multiples
+/// of 16 and the operand lies in the shared window (below 2^18 bytes), so
+/// the field never carries into the next one.
 static Value descriptorAt(OpBuilder &b, Location loc,
                           const DescriptorOperand &d, Value mn, int64_t k) {
   IndexBuilder ib{b, loc};
   int64_t swizzle = d.tile.swizzleBytes;
   int64_t panelCols = swizzle / d.bytes;
-  Value offset;
-  if (d.kMajor)
-    offset = ib.add(
-        ib.mul(mn, ib.idx(swizzle)),
-        ib.idx((k / panelCols) * d.rows * swizzle + (k % panelCols) * d.bytes));
-  else
-    offset =
-        ib.add(ib.mul(ib.divConst(mn, panelCols), ib.idx(d.rows * swizzle)),
-               ib.idx(k * swizzle));
+  Value mnOffset;
+  int64_t kOffset;
+  if (d.kMajor) {
+    mnOffset = ib.mul(mn, ib.idx(swizzle));
+    kOffset = (k / panelCols) * d.rows * swizzle + (k % panelCols) * d.bytes;
+  } else {
+    mnOffset = ib.mul(ib.divConst(mn, panelCols), ib.idx(d.rows * swizzle));
+    kOffset = k * swizzle;
+  }
   Type i64 = b.getI64Type();
   Value address = arith::AddIOp::create(
-      b, loc, d.base, arith::IndexCastOp::create(b, loc, i64, offset));
+      b, loc, d.base, arith::IndexCastOp::create(b, loc, i64, mnOffset));
   Value field = arith::ShRUIOp::create(
       b, loc,
       arith::AndIOp::create(b, loc, address,
                             arith::ConstantIntOp::create(b, loc, 0x3FFFF, 64)),
       arith::ConstantIntOp::create(b, loc, 4, 64));
-  return arith::OrIOp::create(
+  Value first = arith::OrIOp::create(
       b, loc, field,
       arith::ConstantIntOp::create(b, loc, static_cast<int64_t>(d.fixed), 64));
+  if (!kOffset)
+    return first;
+  return arith::AddIOp::create(
+      b, loc, first, arith::ConstantIntOp::create(b, loc, kOffset >> 4, 64));
 }
 
 namespace {
