@@ -404,9 +404,13 @@ static LogicalResult lowerKernel(KernelOp kernel) {
   });
   for (arith::TruncFOp op : truncs) {
     ctx.b.setInsertionPoint(op);
+    // From f32 (f16 and bf16 widened exactly, f64 narrowed first).
     Value in = op.getIn();
-    if (!in.getType().isF32())
-      in = arith::ExtFOp::create(ctx.b, op.getLoc(), ctx.b.getF32Type(), in);
+    Type f32 = ctx.b.getF32Type();
+    if (in.getType().getIntOrFloatBitWidth() < 32)
+      in = arith::ExtFOp::create(ctx.b, op.getLoc(), f32, in);
+    else if (in.getType().getIntOrFloatBitWidth() > 32)
+      in = arith::TruncFOp::create(ctx.b, op.getLoc(), f32, in);
     FailureOr<Value> rounded = target->emitFloat8Truncate(
         ctx.b, op.getLoc(), in, cast<FloatType>(op.getType()));
     if (failed(rounded))
