@@ -62,13 +62,12 @@ status is 0 only if all of them did.
 import argparse
 import math
 import os
-import statistics
 import sys
 
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gpu_torch import Library, at_offset, time_ms  # noqa: E402
+from gpu_torch import Library, at_offset, time_pair  # noqa: E402
 
 FP8 = {"e4m3": torch.float8_e4m3fn, "e5m2": torch.float8_e5m2}
 B_DTYPE = torch.float8_e4m3fn
@@ -280,18 +279,7 @@ def bench(lib, args, shapes):
                   " bf16) | tile-mlir TFLOP/s | torch TFLOP/s | ratio | "
                   "torch scales |\n|---|---|---|---|---|")
         flops = 2.0 * m * n * k
-        # Enough calls per timed run that launches do not decide it.
-        for run in (mine, theirs):
-            for _ in range(3):
-                run()
-        torch.cuda.synchronize()
-        once = time_ms(theirs, 3)
-        iters = max(10, min(2000, int(args.target_ms / max(once, 1e-3))))
-        ours, ref = [], []
-        for _ in range(args.runs):
-            ours.append(time_ms(mine, iters))
-            ref.append(time_ms(theirs, iters))
-        ours, ref = statistics.median(ours), statistics.median(ref)
+        ours, ref = time_pair(mine, theirs, args.runs, args.target_ms)
         ratios.append(ref / ours)
         print(f"| {'x'.join(map(str, shape))} | {flops / ours / 1e9:.1f} | "
               f"{flops / ref / 1e9:.1f} | {ref / ours:.3f} | {used} |",

@@ -22,13 +22,12 @@ checks passed.
 """
 import argparse
 import os
-import statistics
 import sys
 
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gpu_torch import Library, at_offset, time_ms  # noqa: E402
+from gpu_torch import Library, at_offset, time_pair  # noqa: E402
 
 DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32}
 
@@ -115,18 +114,7 @@ def bench(lib, args, shapes):
         flops = 2.0
         for size in shape:
             flops *= size
-        # Enough calls per timed run that launches do not decide it.
-        for run in (mine, theirs):
-            for _ in range(3):
-                run()
-        torch.cuda.synchronize()
-        once = time_ms(theirs, 3)
-        iters = max(10, min(2000, int(args.target_ms / max(once, 1e-3))))
-        ours, ref = [], []
-        for _ in range(args.runs):
-            ours.append(time_ms(mine, iters))
-            ref.append(time_ms(theirs, iters))
-        ours, ref = statistics.median(ours), statistics.median(ref)
+        ours, ref = time_pair(mine, theirs, args.runs, args.target_ms)
         ratios.append(ref / ours)
         print(f"| {'x'.join(map(str, shape))} | {flops / ours / 1e9:.1f} | "
               f"{flops / ref / 1e9:.1f} | {ref / ours:.3f} |", flush=True)

@@ -1,8 +1,9 @@
 """What the torch harnesses on the GPU machine share (scripts/fa-sdpa.py,
 scripts/gemm-torch.py, scripts/fp8-torch.py): views at odd offsets,
-CUDA-event timing, and calls of a compiled library's functions on tensors
+CUDA-event timing (one call against another), and calls of a compiled library's functions on tensors
 (memref descriptors by pointer, errors through the tile runtime)."""
 import ctypes
+import statistics
 
 import torch
 
@@ -28,6 +29,23 @@ def time_ms(run, iters):
     end.synchronize()
     return start.elapsed_time(end) / iters
 
+
+
+def time_pair(mine, theirs, runs, target_ms):
+    """Median milliseconds per call of `mine` and of `theirs`, alternating
+    over `runs` timed runs of enough back-to-back calls (about `target_ms`
+    of `theirs`) that launches do not decide it, after a warmup."""
+    for run in (mine, theirs):
+        for _ in range(3):
+            run()
+    torch.cuda.synchronize()
+    once = time_ms(theirs, 3)
+    iters = max(10, min(2000, int(target_ms / max(once, 1e-3))))
+    ours, ref = [], []
+    for _ in range(runs):
+        ours.append(time_ms(mine, iters))
+        ref.append(time_ms(theirs, iters))
+    return statistics.median(ours), statistics.median(ref)
 
 def memref_type(rank):
     class Memref(ctypes.Structure):
