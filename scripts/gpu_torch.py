@@ -1,7 +1,8 @@
 """What the torch harnesses on the GPU machine share (scripts/fa-sdpa.py,
 scripts/gemm-torch.py, scripts/fp8-torch.py): views at odd offsets,
-CUDA-event timing (one call against another), and calls of a compiled library's functions on tensors
-(memref descriptors by pointer, errors through the tile runtime)."""
+CUDA-event timing (one call against another), and calls of a compiled
+library's functions on tensors (memref descriptors by pointer, errors
+through the tile runtime)."""
 import ctypes
 import statistics
 
