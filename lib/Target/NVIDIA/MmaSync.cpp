@@ -224,10 +224,13 @@ struct MmaSyncEmitter {
                                           out);
   }
 
-  /// The shared view `view` (a `memref.view` of the kernel's shared bytes)
-  /// as bytes: ldmatrix loads 8-bit floats as i8 (NVGPU's lowering has no
-  /// 8-bit float vectors).
-  FailureOr<Value> asBytes(Value view) {
+  /// What ldmatrix reads a shared operand of `element`s from, and the
+  /// element type it loads: the view itself, or for 8-bit floats the same
+  /// `memref.view` of the kernel's shared bytes as i8 (NVGPU's lowering has
+  /// no 8-bit float vectors).
+  FailureOr<std::pair<Value, Type>> ldmatrixSource(Value view, Type element) {
+    if (!isFloat8(element))
+      return std::make_pair(view, element);
     auto source = view.getDefiningOp<memref::ViewOp>();
     if (!source) {
       GemmOp op = g.op;
@@ -237,9 +240,10 @@ struct MmaSyncEmitter {
     auto type = cast<MemRefType>(view.getType());
     auto bytes = MemRefType::get(type.getShape(), b.getI8Type(),
                                  type.getLayout(), type.getMemorySpace());
-    return memref::ViewOp::create(b, loc, bytes, source.getSource(),
-                                  source.getByteShift(), source.getSizes())
-        .getResult();
+    Value bytesView =
+        memref::ViewOp::create(b, loc, bytes, source.getSource(),
+                               source.getByteShift(), source.getSizes());
+    return std::make_pair(bytesView, Type(b.getI8Type()));
   }
 
   /// One m16n8k32 on 8-bit floats of types `typeA` and `typeB` (A vector<4x4>,
@@ -340,15 +344,11 @@ LogicalResult MmaSyncEmitter::emit(int64_t warpSize) {
     FailureOr<SharedOperand> a = g.a.resolveShared();
     if (failed(a))
       return failure();
-    Value aView = a->view;
-    auto aLoadType = aVecType;
-    if (isFloat8(inElt)) {
-      FailureOr<Value> bytes = asBytes(aView);
-      if (failed(bytes))
-        return failure();
-      aView = *bytes;
-      aLoadType = VectorType::get({4, epr}, b.getI8Type());
-    }
+    FailureOr<std::pair<Value, Type>> aSource = ldmatrixSource(a->view, inElt);
+    if (failed(aSource))
+      return failure();
+    auto [aView, aLoadElt] = *aSource;
+    auto aLoadType = VectorType::get({4, epr}, aLoadElt);
     for (int64_t mi = 0; mi < mTiles; ++mi)
       for (int64_t ks = 0; ks < kSteps; ++ks) {
         // Matrix j of the x4 load: rows +8 for j odd, columns +8 for j >= 2.
@@ -374,15 +374,11 @@ LogicalResult MmaSyncEmitter::emit(int64_t warpSize) {
     FailureOr<SharedOperand> bs = g.b.resolveShared();
     if (failed(bs))
       return failure();
-    Value bView = bs->view;
-    Type bLoadElt = inEltB;
-    if (isFloat8(inEltB)) {
-      FailureOr<Value> bytes = asBytes(bView);
-      if (failed(bytes))
-        return failure();
-      bView = *bytes;
-      bLoadElt = b.getI8Type();
-    }
+    FailureOr<std::pair<Value, Type>> bSource =
+        ldmatrixSource(bs->view, inEltB);
+    if (failed(bSource))
+      return failure();
+    auto [bView, bLoadElt] = *bSource;
     // x4 loads cover two n tiles (or one, x2, when nTiles is odd).
     for (int64_t ni = 0; ni < nTiles; ni += 2) {
       int64_t tiles = ni + 1 < nTiles ? 4 : 2;
