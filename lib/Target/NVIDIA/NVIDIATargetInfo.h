@@ -15,6 +15,7 @@
 //   MmaSync.cpp   mma.sync selection, operand layouts and emission
 //   Wgmma.cpp     wgmma selection, descriptors and emission (the same
 //                 four leaves)
+//   AsyncMma.cpp  wgmma's wait, register need and promotion span
 //   Layouts.cpp   shared-tile layouts for the MMA operands
 //   Conversions.cpp  conversions LLVM has no types for (8-bit floats)
 //
@@ -67,7 +68,7 @@ public:
   LogicalResult emitGemm(OpBuilder &b, Location loc,
                          const GemmEmission &g) const override;
   bool isAsync(MmaAttr mma) const override;
-  // Wgmma.cpp
+  // AsyncMma.cpp
   void emitMmaWait(OpBuilder &b, Location loc, int64_t pending) const override;
   int64_t getInstructionRegisters(GemmOp gemm, MmaAttr mma) const override;
   int64_t getPromotionSpan(GemmOp gemm, MmaAttr mma) const override;
