@@ -250,9 +250,10 @@ MlirOperation tileGemmOpCreate(MlirLocation loc, MlirValue a, MlirValue b,
     return MlirOperation{nullptr};
   }
   return wrap(GemmOp::create(builder, location, *va, *vb, *vc,
-                             /*accumulate=*/Value(), transposeA, transposeB,
-                             clearAccum, static_cast<WarpPolicy>(policy),
-                             MmaAttr(), /*mma_groups_in_flight=*/IntegerAttr(),
+                             /*accumulate=*/Value(), /*partials=*/Value(),
+                             transposeA, transposeB, clearAccum,
+                             static_cast<WarpPolicy>(policy), MmaAttr(),
+                             /*mma_groups_in_flight=*/IntegerAttr(),
                              /*promote_k=*/IntegerAttr())
                   .getOperation());
 }

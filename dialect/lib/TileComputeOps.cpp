@@ -189,11 +189,27 @@ LogicalResult GemmOp::verify() {
     if (*span < 0 || (*span > 0 && k % *span != 0))
       return emitOpError("expects promote_k to be 0 or to divide K = ")
              << k << ", got " << *span;
-    if (*span > 0 &&
+    if (*span > 0 && !getPartials() &&
         (getMmaGroupsInFlight().value_or(0) > 0 || getAccumulate()))
       return emitOpError("promotes its partial sums (promote_k), so it "
                          "completes its MMAs: it can neither leave MMA "
                          "groups in flight nor accumulate on a condition");
+  }
+  if (Value partials = getPartials()) {
+    int64_t k = aType.getDimSize(getTransposeA() ? 0 : 1);
+    if (partials.getType() != cType)
+      return emitOpError("expects partials of the accumulator's type ")
+             << cType << ", got " << partials.getType();
+    if (getPromoteK().value_or(0) != k)
+      return emitOpError("keeps partial sums in flight (partials), which "
+                         "needs promote_k = K = ")
+             << k;
+    if (getMmaGroupsInFlight().value_or(0) != 1)
+      return emitOpError("keeps partial sums in flight (partials), which "
+                         "needs mma_groups_in_flight = 1");
+    if (getClearAccum())
+      return emitOpError("keeps partial sums in flight (partials): it adds "
+                         "them to its accumulator, which it cannot clear");
   }
   if (aKind == MemoryKind::Fragment && getTransposeA())
     return emitOpError("a fragment A operand cannot be transposed");

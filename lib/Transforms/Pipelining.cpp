@@ -19,6 +19,12 @@ AllocOp mlir::tile::getRootAlloc(Value value) {
   return nullptr;
 }
 
+int64_t mlir::tile::getPipelineStage(Operation *op) {
+  auto stage =
+      op->getAttrOfType<IntegerAttr>(TileDialect::kPipelineStageAttrName);
+  return stage ? stage.getInt() : -1;
+}
+
 PipeProduceAcquireOp mlir::tile::getHandOff(CopyOp copy) {
   for (Operation *op = copy; op && !isa<KernelOp>(op); op = op->getParentOp())
     for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode())

@@ -59,18 +59,14 @@ struct PipePlanner {
   DenseMap<Operation *, Value> tmaPipes;
   /// The decisions, per pipe, in the order of their first tensor copy.
   llvm::MapVector<Value, PipePlanAttr> plans;
+  /// The partial-sum tile of each accumulator whose promotion is deferred.
+  DenseMap<Operation *, Value> partials;
 
   int64_t numThreads(Operation *op) { return getNumThreads(op, kernel); }
 };
 } // namespace
 
-/// The stage an scf.if guard of a pipelined loop (or a release) belongs
-/// to, or -1.
-static int64_t pipelineStage(Operation *op) {
-  auto stage =
-      op->getAttrOfType<IntegerAttr>(TileDialect::kPipelineStageAttrName);
-  return stage ? stage.getInt() : -1;
-}
+static int64_t pipelineStage(Operation *op) { return getPipelineStage(op); }
 
 /// Whether `op` or an op in it uses the tile `alloc`.
 static bool usesTile(Operation *op, Operation *alloc) {
@@ -141,6 +137,13 @@ struct DeferredLoop {
   SmallVector<GemmOp> gemms;
   SmallVector<FillOp> fills;
 };
+
+/// Whether `gemm` promotes its partial sums in one span (promote_k = K), so
+/// that its promotion can be deferred by one gemm (`partials`).
+static bool promotesOnce(GemmOp gemm) {
+  return gemm.getPromotionSpan() && gemm.getPromotionSpan() == gemm.getK() &&
+         !gemm.getClearAccum() && !gemm.getAccumulate();
+}
 } // namespace
 
 /// Checks one release of a pipe (see planDeferredRelease).
@@ -177,22 +180,34 @@ checkDeferredRelease(PipePlanner &ctx, Value pipe,
       return;
     Operation *guard = gemm->getParentOp();
     ok &= !isFragment(gemm.getA()) && !isFragment(gemm.getB()) &&
-          !gemm.getPromotionSpan() && isa<scf::IfOp>(guard) &&
-          guard->getParentOp() == loop &&
+          (!gemm.getPromotionSpan() || promotesOnce(gemm)) &&
+          isa<scf::IfOp>(guard) && guard->getParentOp() == loop &&
           pipelineStage(guard) == pipelineStage(release) &&
           guard->isBeforeInBlock(release);
     result.gemms.push_back(gemm);
   });
   if (!ok || result.gemms.empty())
     return std::nullopt;
-  // The accumulators: only these gemms may use them in the loop.
-  llvm::SmallPtrSet<Operation *, 4> accumulators;
+  // The accumulators: only these gemms may use them in the loop. Those of
+  // promoting gemms are never in flight (their partial sums are): they
+  // need no zero fill moved.
+  llvm::SmallPtrSet<Operation *, 4> accumulators, inFlight;
   for (GemmOp gemm : result.gemms) {
     AllocOp acc = getRootAlloc(gemm.getC());
-    if (!acc || loop->isAncestor(acc))
+    if (!acc || loop->isAncestor(acc) ||
+        (promotesOnce(gemm) && acc.getResult() != gemm.getC()))
       return std::nullopt;
     accumulators.insert(acc);
+    if (!promotesOnce(gemm))
+      inFlight.insert(acc);
   }
+  // A promoting gemm's accumulator takes partial sums from it alone.
+  llvm::SmallPtrSet<Operation *, 4> promoted;
+  for (GemmOp gemm : result.gemms)
+    if (promotesOnce(gemm) &&
+        (inFlight.contains(getRootAlloc(gemm.getC())) ||
+         !promoted.insert(getRootAlloc(gemm.getC())).second))
+      return std::nullopt;
   loop.walk([&](Operation *op) {
     for (OpOperand &operand : op->getOpOperands()) {
       if (!accumulators.contains(getRootAlloc(operand.get())))
@@ -206,7 +221,7 @@ checkDeferredRelease(PipePlanner &ctx, Value pipe,
     return std::nullopt;
   // The zero fills, and the iterations the pipelined loop runs beyond the
   // original loop's (tile-inject-pipeline records them).
-  for (Operation *acc : accumulators) {
+  for (Operation *acc : inFlight) {
     FillOp fill = findZeroFill(acc, loop);
     if (!fill)
       return std::nullopt;
@@ -231,7 +246,11 @@ checkDeferredRelease(PipePlanner &ctx, Value pipe,
 ///  - their accumulators are touched by nothing else in the loop (registers
 ///    of an MMA in flight); a wait for all groups follows the loop;
 ///  - they do not promote partial sums (`promote_k`: they complete their
-///    MMAs to add them);
+///    MMAs to add them), or promote them once per gemm (promote_k = K):
+///    then the promotion moves one gemm later (`partials`: the MMAs go in
+///    flight into a tile of their own, which the next gemm, after its wait,
+///    adds to the accumulator; the lowering adds the last after the loop),
+///    and the accumulator, never in flight, keeps its fill;
 ///  - they read no operand from registers (wgmma's RS form): the next
 ///    iteration would redefine registers an MMA in flight still reads;
 ///  - each accumulator is zero-filled right before the loop. The fill moves
@@ -270,7 +289,21 @@ static bool planDeferredRelease(PipePlanner &ctx, Value pipe) {
     llvm::SmallPtrSet<Operation *, 4> overwritten;
     for (GemmOp gemm : deferred.gemms) {
       gemm.setMmaGroupsInFlightAttr(inFlight);
-      if (!overwritten.insert(getRootAlloc(gemm.getC())).second)
+      if (promotesOnce(gemm)) {
+        // Its partial sums go in flight into a tile of their own, which
+        // the accumulator takes one gemm later (from the second gemm of
+        // the loop on: the first has none to take).
+        OpBuilder::InsertionGuard guard(b);
+        Operation *acc = getRootAlloc(gemm.getC());
+        Value &partials = ctx.partials[acc];
+        if (!partials) {
+          b.setInsertionPointAfter(acc);
+          partials = b.clone(*acc)->getResult(0);
+        }
+        gemm.getPartialsMutable().assign(partials);
+      }
+      if (!promotesOnce(gemm) &&
+          !overwritten.insert(getRootAlloc(gemm.getC())).second)
         continue;
       Value firstIt = arith::AddIOp::create(
           b, loc, loop.getLowerBound(),

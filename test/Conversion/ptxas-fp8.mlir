@@ -37,14 +37,20 @@
 // RUN: FileCheck %s --check-prefix=HEADER < %t/fp8.h
 
 // The tensor copies' kernel: TMA copies of the 8-bit tiles, wgmma k32 on
-// e4m3, and every 128 of K (one K block) the partial sums completed and
-// added to the accumulator in f32.
+// e4m3, and every 128 of K (one K block) the partial sums added to the
+// accumulator in f32, one K block late: a K block's gemm waits for the
+// previous block's MMAs, adds their partial sums, issues its own into the
+// same registers and leaves them in flight, then releases the previous
+// block's slot (no wait between its MMAs and that release).
 // TMA: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// TMA: mbarrier.try_wait.parity.shared.b64
+// TMA: wgmma.wait_group.sync.aligned 0
+// TMA: add.rn.f32 %r{{[0-9]+}}, %r{{[0-9]+}}, %r[[P:[0-9]+]];
 // TMA: wgmma.fence.sync.aligned
-// TMA-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3 {%r[[P:[0-9]+]],
+// TMA-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3 {%r[[P]],
 // TMA: wgmma.commit_group.sync.aligned
-// TMA-NEXT: wgmma.wait_group.sync.aligned 0
-// TMA-NEXT: add.rn.f32 %r{{[0-9]+}}, %r{{[0-9]+}}, %r[[P]];
+// TMA-NOT: wgmma.wait_group
+// TMA: mbarrier.arrive.shared.b64
 // TMA-NOT: wgmma.wait_group.sync.aligned 1
 
 // The block-scaled gemm clears its accumulator per K block: no promotion
@@ -58,7 +64,10 @@
 // FALLBACK: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16
 // FALLBACK: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3
 
-// PTXAS: 0 bytes spill stores, 0 bytes spill loads
+// ptxas warns before the properties when it serializes the wgmmas (an
+// instruction other than a wgmma touching registers one has in flight).
+// PTXAS-NOT: serialized
+// PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // PTXAS-NOT: Potential Performance Loss
 
 // The host's tensor maps of the 8-bit operands describe unsigned bytes (the

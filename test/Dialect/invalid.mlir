@@ -2588,6 +2588,62 @@ func.func @gemm_promotion_in_flight() {
 
 // -----
 
+// GemmOp::verify: partials of another type.
+func.func @gemm_partials_0() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %a = tile.alloc : memref<64x128xf8E4M3FN, #gpu.address_space<workgroup>>
+    %c = tile.alloc : memref<64x64xf32, #tile.mem<fragment>>
+    %p = tile.alloc : memref<64x32xf32, #tile.mem<fragment>>
+    // expected-error @+1 {{'tile.gemm' op expects partials of the accumulator's type 'memref<64x64xf32, #tile.mem<fragment>>', got 'memref<64x32xf32, #tile.mem<fragment>>'}}
+    tile.gemm %a, %a, %c partials(%p : memref<64x32xf32, #tile.mem<fragment>>) transpose_b {promote_k = 128 : i64, mma_groups_in_flight = 1 : i64} : memref<64x128xf8E4M3FN, #gpu.address_space<workgroup>>, memref<64x128xf8E4M3FN, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.mem<fragment>>
+  }
+  return
+}
+
+// -----
+
+// GemmOp::verify: partials without one span.
+func.func @gemm_partials_1() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %a = tile.alloc : memref<64x128xf8E4M3FN, #gpu.address_space<workgroup>>
+    %c = tile.alloc : memref<64x64xf32, #tile.mem<fragment>>
+    %p = tile.alloc : memref<64x64xf32, #tile.mem<fragment>>
+    // expected-error @+1 {{'tile.gemm' op keeps partial sums in flight (partials), which needs promote_k = K = 128}}
+    tile.gemm %a, %a, %c partials(%p : memref<64x64xf32, #tile.mem<fragment>>) transpose_b {promote_k = 64 : i64, mma_groups_in_flight = 1 : i64} : memref<64x128xf8E4M3FN, #gpu.address_space<workgroup>>, memref<64x128xf8E4M3FN, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.mem<fragment>>
+  }
+  return
+}
+
+// -----
+
+// GemmOp::verify: partials not in flight.
+func.func @gemm_partials_2() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %a = tile.alloc : memref<64x128xf8E4M3FN, #gpu.address_space<workgroup>>
+    %c = tile.alloc : memref<64x64xf32, #tile.mem<fragment>>
+    %p = tile.alloc : memref<64x64xf32, #tile.mem<fragment>>
+    // expected-error @+1 {{'tile.gemm' op keeps partial sums in flight (partials), which needs mma_groups_in_flight = 1}}
+    tile.gemm %a, %a, %c partials(%p : memref<64x64xf32, #tile.mem<fragment>>) transpose_b {promote_k = 128 : i64} : memref<64x128xf8E4M3FN, #gpu.address_space<workgroup>>, memref<64x128xf8E4M3FN, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.mem<fragment>>
+  }
+  return
+}
+
+// -----
+
+// GemmOp::verify: partials with clear_accum.
+func.func @gemm_partials_3() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %a = tile.alloc : memref<64x128xf8E4M3FN, #gpu.address_space<workgroup>>
+    %c = tile.alloc : memref<64x64xf32, #tile.mem<fragment>>
+    %p = tile.alloc : memref<64x64xf32, #tile.mem<fragment>>
+    // expected-error @+1 {{'tile.gemm' op keeps partial sums in flight (partials): it adds them to its accumulator, which it cannot clear}}
+    tile.gemm %a, %a, %c partials(%p : memref<64x64xf32, #tile.mem<fragment>>) transpose_b clear_accum {promote_k = 128 : i64, mma_groups_in_flight = 1 : i64} : memref<64x128xf8E4M3FN, #gpu.address_space<workgroup>>, memref<64x128xf8E4M3FN, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.mem<fragment>>
+  }
+  return
+}
+
+// -----
+
 // PipePlanAttr::verify: at least one arrival per hand-off and release.
 func.func @pipe_plan_no_arrivals() {
   tile.kernel @k blocks(%bx) in [1] threads(128) {

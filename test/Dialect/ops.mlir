@@ -328,6 +328,11 @@ func.func @gemm_f16() {
     // CHECK: tile.gemm %[[A]], %[[B]], %[[C]] accumulate(%[[P]]) {mma_groups_in_flight = 1 : i64} : memref<128x32xf16, #gpu.address_space<workgroup>>, memref<32x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.mem<fragment>>
     %accumulate = arith.constant true
     tile.gemm %a, %b, %c accumulate(%accumulate) {mma_groups_in_flight = 1 : i64} : !sA, !sB, !fC
+    // Promotion deferred by one gemm: partial sums kept in flight.
+    // CHECK: %[[PART:.*]] = tile.alloc : memref<128x128xf32, #tile.mem<fragment>>
+    // CHECK: tile.gemm %[[A]], %[[B]], %[[C]] accumulate(%[[P]]) partials(%[[PART]] : memref<128x128xf32, #tile.mem<fragment>>) {mma_groups_in_flight = 1 : i64, promote_k = 32 : i64} : memref<128x32xf16, #gpu.address_space<workgroup>>, memref<32x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.mem<fragment>>
+    %partials = tile.alloc : !fC
+    tile.gemm %a, %b, %c accumulate(%accumulate) partials(%partials : !fC) {mma_groups_in_flight = 1 : i64, promote_k = 32 : i64} : !sA, !sB, !fC
     // An f16 accumulator.
     // CHECK: tile.gemm %[[A]], %[[B]], %[[C16]] {foo} : memref<128x32xf16, #gpu.address_space<workgroup>>, memref<32x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf16, #tile.mem<fragment>>
     tile.gemm %a, %b, %c16 {foo} : !sA, !sB, memref<128x128xf16, #tile.mem<fragment>>

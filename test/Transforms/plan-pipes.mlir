@@ -2,6 +2,7 @@
 // RUN: tile-opt %s -split-input-file -tile-plan-pipes -tile-plan-pipes | FileCheck %s
 // RUN: tile-opt %examples/gemm.mlir --tile-attach-target=chip=sm_90a --tile-launch-order --tile-persistent-blocks --tile-specialize-bounds --tile-pipeline-planning --tile-inject-pipeline --tile-register-prefetch --tile-layout-inference --tile-select-tma --tile-warp-specialize --tile-insert-barriers --tile-plan-pipes | FileCheck %s --check-prefix=GEMM
 // RUN: tile-opt %examples/gemm.mlir --tile-attach-target=chip=sm_90a --tile-launch-order --tile-persistent-blocks=clusters=true --tile-specialize-bounds --tile-pipeline-planning --tile-inject-pipeline --tile-register-prefetch --tile-layout-inference --tile-select-tma --tile-warp-specialize --tile-insert-barriers --tile-plan-pipes | FileCheck %s --check-prefix=CLUSTER
+// RUN: tile-opt %examples/fp8_gemm.mlir --tile-attach-target=chip=sm_90a --tile-launch-order --tile-persistent-blocks --tile-specialize-bounds --tile-pipeline-planning --tile-inject-pipeline --tile-register-prefetch --tile-layout-inference --tile-select-tma --tile-warp-specialize --tile-insert-barriers --tile-plan-pipes | FileCheck %s --check-prefix=FP8
 // RUN: tile-opt %examples/flash_attention.mlir --tile-attach-target=chip=sm_90a --tile-launch-order --tile-persistent-blocks --tile-specialize-bounds --tile-pipeline-planning --tile-inject-pipeline --tile-register-prefetch --tile-layout-inference --tile-select-tma --tile-warp-specialize --tile-insert-barriers --tile-plan-pipes | FileCheck %s --check-prefix=FA
 
 // The decisions of tile-plan-pipes on the examples, compiled for sm_90a as
@@ -32,6 +33,29 @@
 // consumer warps of both blocks (16).
 // CLUSTER-LABEL: tile.kernel @gemm_kernel_tma
 // CLUSTER: tile.pipe.create plan <full = 2, empty = 16, deferred, cluster> : <4>
+//
+// The FP8 GEMM promotes every K block (promote_k = K = 128): its release is
+// deferred too, with the promotion one gemm late. The partial sums go in
+// flight into a tile of their own (a copy of the accumulator's alloc), which
+// the next gemm adds to the accumulator once they are done (from the second
+// gemm on: `accumulate`); the accumulator is never in flight, so its zero
+// fill stays before the loop. Without tensor copies nothing is deferred.
+// FP8-LABEL: tile.kernel @fp8_gemm_tensor_kernel_tma
+// FP8: tile.pipe.create plan <full = 2, empty = 8, deferred> : <4>
+// FP8: %[[ACC:.*]] = tile.alloc {layout = #tile.linear<[128, 128], [[LAYOUT:.*]]>} : memref<128x128xf32, #tile.mem<fragment>>
+// FP8-NEXT: %[[PART:.*]] = tile.alloc {layout = #tile.linear<[128, 128], [[LAYOUT]]>} : memref<128x128xf32, #tile.mem<fragment>>
+// FP8: tile.ws [0, 1] registers(232)
+// FP8: tile.fill %[[ACC]]
+// FP8: %[[SECOND:.*]] = arith.cmpi ne, %{{.*}}, %{{.*}} : index
+// FP8: tile.gemm %{{.*}}, %{{.*}}, %[[ACC]] accumulate(%[[SECOND]]) partials(%[[PART]] : memref<128x128xf32, #tile.mem<fragment>>) transpose_b {{.*}}mma_groups_in_flight = 1 : i64, promote_k = 128 : i64}
+// FP8: } {tile.pipeline_drain = 3 : i64}
+// FP8-NOT: tile.fill %[[ACC]]
+// FP8: tile.gemm %{{.*}}, %{{.*}}, %[[ACC]] accumulate(%{{.*}}) partials(%[[PART]] :
+// FP8-LABEL: tile.kernel @fp8_gemm_tensor_kernel blocks
+// FP8: tile.pipe.create : <4>
+// FP8-NOT: partials
+// FP8-LABEL: tile.kernel @fp8_gemm_rowwise_kernel_tma
+// FP8: partials
 //
 // FlashAttention's K and V pipes: one tensor copy per hand-off each, read by
 // wgmma only, released by the 8 consumer warps. P V reads P from registers

@@ -388,7 +388,8 @@ func.func @opted_in(%A: !g, %B: !g, %kt: index) {
 // REMARK: remark: warp-specialized: a producer warpgroup issues the tensor copies
 
 // The lowering: a per-thread counter per role (an alloca, 0 at the start),
-// hand-offs below it do nothing, the consumers release the tile's last
+// hand-offs below it do nothing (compared in 32 bits: a number and its base
+// are at most a loop's trip count apart), the consumers release the tile's last
 // hand-off after the loop once its MMAs are done, then both roles add the
 // trip count to their counter.
 // LOWER-LABEL: func.func @persistent
@@ -398,7 +399,10 @@ func.func @opted_in(%A: !g, %B: !g, %kt: index) {
 // LOWER: nvvm.setmaxregister decrease 40
 // LOWER: %[[B1:.*]] = memref.load %[[CNT]]
 // LOWER: %[[B1A:.*]] = memref.load %[[CNT]]
-// LOWER-NEXT: arith.cmpi sge, %{{.*}}, %[[B1A]] : index
+// LOWER-NEXT: %[[B1N:.*]] = arith.index_cast %[[B1A]] : index to i32
+// LOWER-NEXT: %[[S1N:.*]] = arith.index_cast %{{.*}} : index to i32
+// LOWER-NEXT: %[[AHEAD1:.*]] = arith.subi %[[S1N]], %[[B1N]] : i32
+// LOWER: arith.cmpi sge, %[[AHEAD1]], %{{.*}} : i32
 // LOWER: nvvm.mbarrier.try_wait.parity
 // LOWER: nvvm.cp.async.bulk.tensor.shared.cluster.global
 // LOWER: memref.store %{{[0-9]+}}, %[[CNT]]
@@ -413,7 +417,10 @@ func.func @opted_in(%A: !g, %B: !g, %kt: index) {
 // LOWER-NEXT: %[[LAST:.*]] = arith.addi %[[END]], %{{.*}} : index
 // LOWER-NEXT: arith.constant
 // LOWER-NEXT: %[[B4:.*]] = memref.load %[[CNT]]
-// LOWER-NEXT: arith.cmpi sge, %[[LAST]], %[[B4]] : index
+// LOWER-NEXT: %[[B4N:.*]] = arith.index_cast %[[B4]] : index to i32
+// LOWER-NEXT: %[[LASTN:.*]] = arith.index_cast %[[LAST]] : index to i32
+// LOWER-NEXT: %[[AHEAD2:.*]] = arith.subi %[[LASTN]], %[[B4N]] : i32
+// LOWER: arith.cmpi sge, %[[AHEAD2]], %{{.*}} : i32
 // LOWER: nvvm.mbarrier.arrive %
 // LOWER: %[[B5:.*]] = memref.load %[[CNT]]
 // LOWER-NEXT: %[[NEXT2:.*]] = arith.addi %[[B5]], %[[COUNT]] : index

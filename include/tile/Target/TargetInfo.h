@@ -81,6 +81,8 @@ struct GemmEmission {
   MmaAttr mma;
   GemmOperand a, b;
   const RegisterOperand *c = nullptr;
+  /// The gemm's `partials` (deferred promotion), or null.
+  const RegisterOperand *partials = nullptr;
   /// Thread id within the threads executing the gemm.
   Value tid;
   /// Asynchronous MMAs (see TargetInfo::isAsyncMma): how many of the

@@ -26,6 +26,10 @@ bool readsTile(Operation *op, Operation *alloc);
 /// allocated outside `loop`: the ops software pipelining overlaps.
 bool isProducerCopy(Operation *op, scf::ForOp loop);
 
+/// The stage an scf.if guard of a pipelined loop (or a release) belongs
+/// to (`tile.pipeline_stage`), or -1.
+int64_t getPipelineStage(Operation *op);
+
 /// The `tile.pipe.produce_acquire` of the hand-off an asynchronous copy
 /// fills: the closest one before it in its block or an enclosing block of
 /// its kernel (tile-inject-pipeline puts each iteration's copies between an

@@ -50,6 +50,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
@@ -199,7 +200,7 @@ struct DescriptorOperand {
   int64_t rows;   // rows of the stored matrix
   int64_t bytes;  // bytes per element
   uint64_t fixed; // LBO, SBO and swizzle bits
-  Value base;     // byte address (i64) of the operand's first element
+  Value base;     // low word (i32) of the operand's first byte address
 };
 } // namespace
 
@@ -229,7 +230,7 @@ static FailureOr<DescriptorOperand> describe(OpBuilder &b, Location loc,
   Value address =
       memref::ExtractAlignedPointerAsIndexOp::create(b, loc, tile->view);
   address = ib.add(address, ib.mul(tile->origin, ib.idx(d.bytes)));
-  d.base = arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
+  d.base = arith::IndexCastOp::create(b, loc, b.getI32Type(), address);
   return d;
 }
 
@@ -239,7 +240,9 @@ static FailureOr<DescriptorOperand> describe(OpBuilder &b, Location loc,
 /// values for every k step, which CSE shares); a k step adds its constant
 /// byte offset / 16 to the start address field. All offsets are multiples
 /// of 16 and the operand lies in the shared window (below 2^18 bytes), so
-/// the field never carries into the next one.
+/// the field never carries into the next one. Only the low word depends on
+/// the address: it is computed in 32 bits and the high word is a constant,
+/// which keeps 64-bit shifts and carries out of every K step.
 static Value descriptorAt(OpBuilder &b, Location loc,
                           const DescriptorOperand &d, Value mn, int64_t k) {
   IndexBuilder ib{b, loc};
@@ -254,21 +257,24 @@ static Value descriptorAt(OpBuilder &b, Location loc,
     mnOffset = ib.mul(ib.divConst(mn, panelCols), ib.idx(d.rows * swizzle));
     kOffset = k * swizzle;
   }
-  Type i64 = b.getI64Type();
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  auto i32Const = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, v, 32);
+  };
   Value address = arith::AddIOp::create(
-      b, loc, d.base, arith::IndexCastOp::create(b, loc, i64, mnOffset));
-  Value field = arith::ShRUIOp::create(
+      b, loc, d.base, arith::IndexCastOp::create(b, loc, i32, mnOffset));
+  Value low = arith::OrIOp::create(
       b, loc,
-      arith::AndIOp::create(b, loc, address,
-                            arith::ConstantIntOp::create(b, loc, 0x3FFFF, 64)),
-      arith::ConstantIntOp::create(b, loc, 4, 64));
-  Value first = arith::OrIOp::create(
-      b, loc, field,
-      arith::ConstantIntOp::create(b, loc, static_cast<int64_t>(d.fixed), 64));
-  if (!kOffset)
-    return first;
-  return arith::AddIOp::create(
-      b, loc, first, arith::ConstantIntOp::create(b, loc, kOffset >> 4, 64));
+      arith::ShRUIOp::create(
+          b, loc, arith::AndIOp::create(b, loc, address, i32Const(0x3FFFF)),
+          i32Const(4)),
+      i32Const(static_cast<int64_t>(d.fixed & 0xFFFFFFFF)));
+  if (kOffset)
+    low = arith::AddIOp::create(b, loc, low, i32Const(kOffset >> 4));
+  return arith::OrIOp::create(
+      b, loc, arith::ExtUIOp::create(b, loc, i64, low),
+      arith::ConstantIntOp::create(
+          b, loc, static_cast<int64_t>(d.fixed & ~uint64_t(0xFFFFFFFF)), 64));
 }
 
 namespace {
@@ -399,9 +405,12 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
     return op.emitOpError("the A fragment's layout is not the wgmma "
                           "register A layout of this gemm");
   int64_t span = op.getPromotionSpan();
-  if (span && (g.mmaGroupsInFlight || g.accumulate))
+  if (span && !g.partials && (g.mmaGroupsInFlight || g.accumulate))
     return op.emitOpError("promotes its partial sums, which completes its "
                           "MMAs: it cannot leave groups in flight");
+  if (g.partials && (span != k || g.mmaGroupsInFlight != 1))
+    return op.emitOpError("keeps its partial sums in flight, which needs one "
+                          "span (promote_k = K) left in flight");
   std::optional<DescriptorOperand> a;
   if (!registerA) {
     FailureOr<DescriptorOperand> d =
@@ -526,7 +535,60 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
     }
   };
 
-  if (!span) {
+  if (g.partials) {
+    // Deferred promotion: the descriptors first (CSE keeps these), so that
+    // their arithmetic runs while the previous MMAs do; then the previous
+    // partial sums, complete, join the accumulator, and this gemm's go in
+    // flight into the same registers.
+    for (int64_t ks = 0; ks < kSteps; ++ks) {
+      descriptorAt(b, loc, *bd, zero, ks * instrK);
+      for (int64_t s = 0; a && s < slabs; ++s)
+        descriptorAt(b, loc, *a, ib.add(rowBase, ib.idx(s * 64)), ks * instrK);
+    }
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+    SmallVector<Value> partial(slabs);
+    for (int64_t s = 0; s < slabs; ++s) {
+      partial[s] = LLVM::PoisonOp::create(b, loc, accType);
+      // accs[s] + the slab's partial sums.
+      auto add = [&, s](OpBuilder &b, Location loc) {
+        IndexBuilder ib{b, loc};
+        Value sums = accs[s];
+        for (int64_t i = 0; i < perSlab; ++i) {
+          int64_t at[] = {i};
+          Value p = memref::LoadOp::create(b, loc, g.partials->regs,
+                                           ib.idx(s * perSlab + i));
+          Value sum = arith::AddFOp::create(
+              b, loc, LLVM::ExtractValueOp::create(b, loc, sums, at), p);
+          sums = LLVM::InsertValueOp::create(b, loc, sums, sum, at);
+        }
+        return sums;
+      };
+      if (!g.accumulate) {
+        accs[s] = add(b, loc);
+        continue;
+      }
+      accs[s] = scf::IfOp::create(
+                    b, loc, g.accumulate,
+                    [&](OpBuilder &b, Location loc) {
+                      scf::YieldOp::create(b, loc, add(b, loc));
+                    },
+                    [&, s](OpBuilder &b, Location loc) {
+                      scf::YieldOp::create(b, loc, accs[s]);
+                    })
+                    .getResult(0);
+    }
+    NVVM::WgmmaFenceAlignedOp::create(b, loc);
+    issue(partial, 0, kSteps, /*overwrite=*/true, Value(), 0, slabs);
+    NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+    if (g.passTurn)
+      g.passTurn(b, loc);
+    for (int64_t s = 0; s < slabs; ++s)
+      for (int64_t i = 0; i < perSlab; ++i)
+        memref::StoreOp::create(b, loc,
+                                LLVM::ExtractValueOp::create(
+                                    b, loc, partial[s], ArrayRef<int64_t>{i}),
+                                g.partials->regs, ib.idx(s * perSlab + i));
+  } else if (!span) {
     NVVM::WgmmaFenceAlignedOp::create(b, loc);
     issue(accs, 0, kSteps, op.getClearAccum(), g.accumulate, 0, slabs);
     NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);

@@ -31,6 +31,11 @@ LogicalResult mlir::tile::lowering::lowerGemm(LoweringContext &ctx, GemmOp op) {
   g.c = ctx.getRegTile(op.getC(), op);
   if (!g.c)
     return failure();
+  if (Value partials = op.getPartials()) {
+    g.partials = ctx.getRegTile(partials, op);
+    if (!g.partials)
+      return failure();
+  }
   auto operand = [&](Value value) -> FailureOr<GemmOperand> {
     GemmOperand result;
     if (getMemoryKind(cast<MemRefType>(value.getType())) ==
@@ -76,10 +81,45 @@ LogicalResult mlir::tile::lowering::lowerGemm(LoweringContext &ctx, GemmOp op) {
     if (auto loop = op->getParentOfType<scf::ForOp>();
         loop && ctx.kernel->isProperAncestor(loop))
       after = loop;
-    if (ctx.mmaWaitLoops.insert(after).second) {
-      OpBuilder::InsertionGuard guard(ctx.b);
-      ctx.b.setInsertionPointAfter(after);
+    OpBuilder::InsertionGuard guard(ctx.b);
+    ctx.b.setInsertionPointAfter(after);
+    if (ctx.mmaWaitLoops.insert(after).second)
       ctx.target.asyncMma()->emitMmaWait(ctx.b, after->getLoc(), 0);
+    else
+      ctx.b.setInsertionPointAfter(after->getNextNode());
+    // Deferred promotion: the last partial sums, now complete, join the
+    // accumulator (after the wait, which is the op right after `after`),
+    // if the gemm ran: a gemm of pipeline stage r runs from iteration
+    // lb + r * step on.
+    if (g.partials) {
+      OpBuilder &b = ctx.b;
+      Location loc = after->getLoc();
+      if (auto loop = dyn_cast<scf::ForOp>(after)) {
+        int64_t stage =
+            std::max<int64_t>(0, getPipelineStage(op->getParentOp()));
+        Value first = arith::AddIOp::create(
+            b, loc, loop.getLowerBound(),
+            arith::MulIOp::create(
+                b, loc, loop.getStep(),
+                arith::ConstantOp::create(
+                    b, loc,
+                    b.getIntegerAttr(loop.getStep().getType(), stage))));
+        Value ran = arith::CmpIOp::create(b, loc,
+                                          loop.getUnsignedCmp()
+                                              ? arith::CmpIPredicate::ult
+                                              : arith::CmpIPredicate::slt,
+                                          first, loop.getUpperBound());
+        auto guard = scf::IfOp::create(b, loc, ran, /*withElse=*/false);
+        b.setInsertionPointToStart(guard.thenBlock());
+      }
+      int64_t count = g.c->layout.getRegistersPerThread();
+      for (int64_t i = 0; i < count; ++i) {
+        Value at = arith::ConstantIndexOp::create(b, loc, i);
+        Value sum = arith::AddFOp::create(
+            b, loc, memref::LoadOp::create(b, loc, g.c->regs, at),
+            memref::LoadOp::create(b, loc, g.partials->regs, at));
+        memref::StoreOp::create(b, loc, sum, g.c->regs, at);
+      }
     }
   }
   return success();

@@ -534,7 +534,7 @@ def Tile_PipeConsumeReleaseOp : Tile_PipeOp<"consume_release"> {
 // tile.gemm
 //===----------------------------------------------------------------------===//
 
-def Tile_GemmOp : Tile_Op<"gemm"> {
+def Tile_GemmOp : Tile_Op<"gemm", [AttrSizedOperandSegments]> {
   let summary = "block-cooperative matrix multiply-accumulate";
   let description = [{
     Computes `C += op(A) * op(B)` (or `C = op(A) * op(B)` with
@@ -569,7 +569,21 @@ def Tile_GemmOp : Tile_Op<"gemm"> {
     `tile-select-mma` sets it where the chosen instruction needs it
     (`promote_k = 0`: the user asks for none, the faster accumulation). A
     gemm that promotes completes its MMAs before it returns (no groups in
-    flight).
+    flight), unless it keeps them in `partials`.
+
+    `partials(%P)` (a fragment of C's type and layout) defers promotion by
+    one gemm: the gemm first waits for its MMA groups in flight and adds
+    `P` to `C`, then issues `P = op(A) * op(B)` and returns with it in
+    flight (`mma_groups_in_flight = 1`, `promote_k = K`: one span). The
+    sum is complete once the MMAs in flight are and `P` is added once
+    more, which the lowering does after the gemm's loop. With
+    `accumulate(%p)`, `%p` says whether `P` holds partial sums to add (false
+    for the first gemm of a loop, whose `P` nothing defined: an instruction
+    other than an MMA that wrote it would make ptxas serialize the MMAs).
+    `tile-plan-pipes` sets it on the promoting
+    gemms of a pipe whose release it defers: the addition of one K block
+    and the wait for the next hand-off then overlap the MMAs of the block
+    in flight.
 
     ```mlir
     tile.gemm %As, %Bs, %Cf transpose_b policy <square>
@@ -582,6 +596,8 @@ def Tile_GemmOp : Tile_Op<"gemm"> {
     Arg<AnyStaticShapeMemRef, "B operand", [MemRead]>:$b,
     Arg<AnyStaticShapeMemRef, "accumulator", [MemRead, MemWrite]>:$c,
     Optional<I1>:$accumulate,
+    Arg<Optional<AnyStaticShapeMemRef>, "partial sums in flight",
+        [MemRead, MemWrite]>:$partials,
     UnitAttr:$transpose_a,
     UnitAttr:$transpose_b,
     UnitAttr:$clear_accum,
@@ -592,6 +608,7 @@ def Tile_GemmOp : Tile_Op<"gemm"> {
     OptionalAttr<I64Attr>:$promote_k);
   let assemblyFormat = [{
     $a `,` $b `,` $c (`accumulate` `(` $accumulate^ `)`)?
+    (`partials` `(` $partials^ `:` type($partials) `)`)?
     (`transpose_a` $transpose_a^)? (`transpose_b` $transpose_b^)?
     (`clear_accum` $clear_accum^)? (`policy` $policy^)? attr-dict
     `:` type($a) `,` type($b) `,` type($c)
