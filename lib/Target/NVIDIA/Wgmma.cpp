@@ -37,11 +37,15 @@
 // 0`) unless it leaves groups in flight: a pipelined loop may then release
 // the stage the gemm read. A gemm with `promote_k` issues each span of K
 // into fresh accumulators, waits for them and adds them to its own in f32
-// registers.
+// registers; with `partials` (one span, deferred promotion) it first waits
+// for its previous MMAs and adds their partial sums, then issues its own
+// into the partials and leaves them in flight. Descriptors and operand
+// forms are in WgmmaInstructions.cpp.
 //
 //===----------------------------------------------------------------------===//
 
 #include "NVIDIATargetInfo.h"
+#include "WgmmaInstructions.h"
 
 #include "tile/Target/IndexBuilder.h"
 #include "tile/Target/NVIDIA/Layouts.h"
@@ -186,203 +190,6 @@ MmaLayouts nvidia::getWgmmaLayouts(GemmOp op, MmaAttr mma) {
       cast<MemRefType>(op.getA().getType()).getElementTypeBitWidth());
   layouts.c = wgmmaAccumulator(op.getM(), op.getN(), groups);
   return layouts;
-}
-
-//===----------------------------------------------------------------------===//
-// Emission
-//===----------------------------------------------------------------------===//
-
-namespace {
-/// A shared operand as descriptors address it.
-struct DescriptorOperand {
-  SharedOperand tile;
-  bool kMajor;    // the contiguous (last) dimension is K
-  int64_t rows;   // rows of the stored matrix
-  int64_t bytes;  // bytes per element
-  uint64_t fixed; // LBO, SBO and swizzle bits
-  Value base;     // low word (i32) of the operand's first byte address
-};
-} // namespace
-
-static uint64_t swizzleMode(int64_t bytes) {
-  return bytes == 128 ? 1 : bytes == 64 ? 2 : 3;
-}
-
-static FailureOr<DescriptorOperand> describe(OpBuilder &b, Location loc,
-                                             GemmOp op, const GemmOperand &x,
-                                             StringRef name, bool kMajor) {
-  FailureOr<SharedOperand> tile = x.resolveShared();
-  if (failed(tile))
-    return failure();
-  if (tile->swizzleBytes < 32 || tile->swizzleUnit != 16 ||
-      tile->padBytes != 0 || tile->shape.size() != 2)
-    return op.emitOpError("wgmma needs the ")
-           << name << " tile in a swizzled shared layout (#tile.shared<swizzle"
-           << " = 32|64|128>)";
-  DescriptorOperand d{*tile, kMajor, tile->shape[0], tile->elementBits / 8,
-                      0,     Value()};
-  int64_t swizzle = tile->swizzleBytes;
-  uint64_t lbo = kMajor ? 16 : uint64_t(d.rows * swizzle);
-  uint64_t sbo = 8 * swizzle;
-  d.fixed =
-      ((lbo >> 4) << 16) | ((sbo >> 4) << 32) | (swizzleMode(swizzle) << 62);
-  IndexBuilder ib{b, loc};
-  Value address =
-      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, tile->view);
-  address = ib.add(address, ib.mul(tile->origin, ib.idx(d.bytes)));
-  d.base = arith::IndexCastOp::create(b, loc, b.getI32Type(), address);
-  return d;
-}
-
-/// The descriptor of the instruction operand starting at MN index `mn` (a
-/// multiple of the panel width) and K index `k`.
-/// The descriptor at K index 0 is built once per MN index (the same
-/// values for every k step, which CSE shares); a k step adds its constant
-/// byte offset / 16 to the start address field. All offsets are multiples
-/// of 16 and the operand lies in the shared window (below 2^18 bytes), so
-/// the field never carries into the next one. Only the low word depends on
-/// the address: it is computed in 32 bits and the high word is a constant,
-/// which keeps 64-bit shifts and carries out of every K step.
-static Value descriptorAt(OpBuilder &b, Location loc,
-                          const DescriptorOperand &d, Value mn, int64_t k) {
-  IndexBuilder ib{b, loc};
-  int64_t swizzle = d.tile.swizzleBytes;
-  int64_t panelCols = swizzle / d.bytes;
-  Value mnOffset;
-  int64_t kOffset;
-  if (d.kMajor) {
-    mnOffset = ib.mul(mn, ib.idx(swizzle));
-    kOffset = (k / panelCols) * d.rows * swizzle + (k % panelCols) * d.bytes;
-  } else {
-    mnOffset = ib.mul(ib.divConst(mn, panelCols), ib.idx(d.rows * swizzle));
-    kOffset = k * swizzle;
-  }
-  Type i32 = b.getI32Type(), i64 = b.getI64Type();
-  auto i32Const = [&](int64_t v) {
-    return arith::ConstantIntOp::create(b, loc, v, 32);
-  };
-  Value address = arith::AddIOp::create(
-      b, loc, d.base, arith::IndexCastOp::create(b, loc, i32, mnOffset));
-  Value low = arith::OrIOp::create(
-      b, loc,
-      arith::ShRUIOp::create(
-          b, loc, arith::AndIOp::create(b, loc, address, i32Const(0x3FFFF)),
-          i32Const(4)),
-      i32Const(static_cast<int64_t>(d.fixed & 0xFFFFFFFF)));
-  if (kOffset)
-    low = arith::AddIOp::create(b, loc, low, i32Const(kOffset >> 4));
-  return arith::OrIOp::create(
-      b, loc, arith::ExtUIOp::create(b, loc, i64, low),
-      arith::ConstantIntOp::create(
-          b, loc, static_cast<int64_t>(d.fixed & ~uint64_t(0xFFFFFFFF)), 64));
-}
-
-namespace {
-/// One `wgmma.mma_async` emitted as inline assembly: A from a descriptor
-/// (SS form) or from 4 x b32 registers (RS form), scale-d (add to the
-/// accumulator, or overwrite it) a run-time i1 or a constant.
-struct WgmmaAsm {
-  Value acc;            // struct of n / 2 f32, tied to the result
-  Value descA;          // i64 descriptor (SS form), or
-  SmallVector<Value> a; // 4 x i32 (RS form)
-  Value descB;          // i64 descriptor
-  Value accumulate;     // i1 scale-d, or null: the constant `scaleD`
-  bool scaleD = true;
-  int64_t n = 0, k = 16;
-  StringRef typeA, typeB; // PTX input types ("f16", "e4m3", ...)
-  // 16-bit inputs only: PTX has no transpose for 8-bit ones.
-  bool transposeA = false; // SS form only
-  bool transposeB = false;
-};
-} // namespace
-
-/// Emits `w`. NVVM's op takes only a descriptor for A and a constant
-/// scale-d (LLVM would also merge two constant variants under a branch into
-/// one with a non-constant operand): the RS form and run-time scale-d go
-/// through here.
-static Value emitWgmmaAsm(OpBuilder &b, Location loc, const WgmmaAsm &w) {
-  auto type = cast<LLVM::LLVMStructType>(w.acc.getType());
-  int64_t regs = type.getBody().size();
-  SmallVector<Value> operands;
-  for (int64_t i = 0; i < regs; ++i)
-    operands.push_back(
-        LLVM::ExtractValueOp::create(b, loc, w.acc, ArrayRef<int64_t>{i}));
-  bool registerA = !w.descA;
-  if (registerA)
-    llvm::append_range(operands, w.a);
-  else
-    operands.push_back(w.descA);
-  operands.push_back(w.descB);
-  Type i32 = b.getI32Type();
-  operands.push_back(
-      w.accumulate
-          ? arith::ExtUIOp::create(b, loc, i32, w.accumulate).getResult()
-          : LLVM::ConstantOp::create(b, loc, i32, int64_t(w.scaleD))
-                .getResult());
-  std::string text, constraints;
-  llvm::raw_string_ostream os(text), cs(constraints);
-  // Operands: the outputs $0.., the tied inputs, then A (one descriptor or
-  // four registers), B and scale-d.
-  int64_t first = 2 * regs;
-  int64_t aRegs = registerA ? int64_t(w.a.size()) : 1;
-  int64_t descB = first + aRegs, scale = descB + 1;
-  os << "{\n.reg .pred p;\nsetp.ne.b32 p, $" << scale << ", 0;\n"
-     << "wgmma.mma_async.sync.aligned.m64n" << w.n << "k" << w.k << ".f32."
-     << w.typeA << "." << w.typeB << " {";
-  for (int64_t i = 0; i < regs; ++i) {
-    os << (i ? ", $" : "$") << i;
-    cs << "=f,";
-  }
-  os << "}, ";
-  if (registerA) {
-    os << "{";
-    for (int64_t i = 0; i < aRegs; ++i)
-      os << (i ? ", $" : "$") << first + i;
-    os << "}";
-  } else {
-    os << "$" << first;
-  }
-  os << ", $" << descB << ", p, 1, 1";
-  if (w.k == 16) {
-    if (!registerA)
-      os << ", " << w.transposeA;
-    os << ", " << w.transposeB;
-  }
-  os << ";\n}";
-  for (int64_t i = 0; i < regs; ++i)
-    cs << i << ",";
-  for (int64_t i = 0; i < aRegs; ++i)
-    cs << (registerA ? "r," : "l,");
-  cs << "l," << (w.accumulate ? "r" : "n");
-  return LLVM::InlineAsmOp::create(
-             b, loc, type, operands, text, constraints,
-             /*has_side_effects=*/true, /*is_align_stack=*/false,
-             LLVM::tailcallkind::TailCallKind::None,
-             LLVM::AsmDialectAttr::get(b.getContext(),
-                                       LLVM::AsmDialect::AD_ATT),
-             ArrayAttr())
-      .getResult(0);
-}
-
-/// The PTX and NVVM names of a wgmma input type.
-static StringRef getPtxType(Type t) {
-  if (t.isBF16())
-    return "bf16";
-  if (isa<Float8E4M3FNType>(t))
-    return "e4m3";
-  if (isa<Float8E5M2Type>(t))
-    return "e5m2";
-  return "f16";
-}
-
-static NVVM::WGMMATypes getNvvmType(Type t) {
-  if (t.isBF16())
-    return NVVM::WGMMATypes::bf16;
-  if (isa<Float8E4M3FNType>(t))
-    return NVVM::WGMMATypes::e4m3;
-  if (isa<Float8E5M2Type>(t))
-    return NVVM::WGMMATypes::e5m2;
-  return NVVM::WGMMATypes::f16;
 }
 
 LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,

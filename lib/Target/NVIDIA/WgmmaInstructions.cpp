@@ -1,0 +1,181 @@
+//===- WgmmaInstructions.cpp - wgmma descriptors and inline asm -*- C++ -*-===//
+//
+// Matrix descriptors of wgmma's shared operands and the instruction as
+// inline assembly (see WgmmaInstructions.h; Wgmma.cpp documents the
+// descriptor bits and operand layouts).
+//
+//===----------------------------------------------------------------------===//
+
+#include "WgmmaInstructions.h"
+
+#include "tile/Target/IndexBuilder.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::nvidia;
+
+static uint64_t swizzleMode(int64_t bytes) {
+  return bytes == 128 ? 1 : bytes == 64 ? 2 : 3;
+}
+
+FailureOr<DescriptorOperand> nvidia::describe(OpBuilder &b, Location loc,
+                                              GemmOp op, const GemmOperand &x,
+                                              StringRef name, bool kMajor) {
+  FailureOr<SharedOperand> tile = x.resolveShared();
+  if (failed(tile))
+    return failure();
+  if (tile->swizzleBytes < 32 || tile->swizzleUnit != 16 ||
+      tile->padBytes != 0 || tile->shape.size() != 2)
+    return op.emitOpError("wgmma needs the ")
+           << name << " tile in a swizzled shared layout (#tile.shared<swizzle"
+           << " = 32|64|128>)";
+  DescriptorOperand d{*tile, kMajor, tile->shape[0], tile->elementBits / 8,
+                      0,     Value()};
+  int64_t swizzle = tile->swizzleBytes;
+  uint64_t lbo = kMajor ? 16 : uint64_t(d.rows * swizzle);
+  uint64_t sbo = 8 * swizzle;
+  d.fixed =
+      ((lbo >> 4) << 16) | ((sbo >> 4) << 32) | (swizzleMode(swizzle) << 62);
+  IndexBuilder ib{b, loc};
+  Value address =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, tile->view);
+  address = ib.add(address, ib.mul(tile->origin, ib.idx(d.bytes)));
+  d.base = arith::IndexCastOp::create(b, loc, b.getI32Type(), address);
+  return d;
+}
+
+/// The descriptor of the instruction operand starting at MN index `mn` (a
+/// multiple of the panel width) and K index `k`.
+/// The descriptor at K index 0 is built once per MN index (the same
+/// values for every k step, which CSE shares); a k step adds its constant
+/// byte offset / 16 to the start address field. All offsets are multiples
+/// of 16 and the operand lies in the shared window (below 2^18 bytes), so
+/// the field never carries into the next one. Only the low word depends on
+/// the address: it is computed in 32 bits and the high word is a constant,
+/// which keeps 64-bit shifts and carries out of every K step.
+Value nvidia::descriptorAt(OpBuilder &b, Location loc,
+                           const DescriptorOperand &d, Value mn, int64_t k) {
+  IndexBuilder ib{b, loc};
+  int64_t swizzle = d.tile.swizzleBytes;
+  int64_t panelCols = swizzle / d.bytes;
+  Value mnOffset;
+  int64_t kOffset;
+  if (d.kMajor) {
+    mnOffset = ib.mul(mn, ib.idx(swizzle));
+    kOffset = (k / panelCols) * d.rows * swizzle + (k % panelCols) * d.bytes;
+  } else {
+    mnOffset = ib.mul(ib.divConst(mn, panelCols), ib.idx(d.rows * swizzle));
+    kOffset = k * swizzle;
+  }
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  auto i32Const = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, v, 32);
+  };
+  Value address = arith::AddIOp::create(
+      b, loc, d.base, arith::IndexCastOp::create(b, loc, i32, mnOffset));
+  Value low = arith::OrIOp::create(
+      b, loc,
+      arith::ShRUIOp::create(
+          b, loc, arith::AndIOp::create(b, loc, address, i32Const(0x3FFFF)),
+          i32Const(4)),
+      i32Const(static_cast<int64_t>(d.fixed & 0xFFFFFFFF)));
+  if (kOffset)
+    low = arith::AddIOp::create(b, loc, low, i32Const(kOffset >> 4));
+  return arith::OrIOp::create(
+      b, loc, arith::ExtUIOp::create(b, loc, i64, low),
+      arith::ConstantIntOp::create(
+          b, loc, static_cast<int64_t>(d.fixed & ~uint64_t(0xFFFFFFFF)), 64));
+}
+
+/// Emits `w`. NVVM's op takes only a descriptor for A and a constant
+/// scale-d (LLVM would also merge two constant variants under a branch into
+/// one with a non-constant operand): the RS form and run-time scale-d go
+/// through here.
+Value nvidia::emitWgmmaAsm(OpBuilder &b, Location loc, const WgmmaAsm &w) {
+  auto type = cast<LLVM::LLVMStructType>(w.acc.getType());
+  int64_t regs = type.getBody().size();
+  SmallVector<Value> operands;
+  for (int64_t i = 0; i < regs; ++i)
+    operands.push_back(
+        LLVM::ExtractValueOp::create(b, loc, w.acc, ArrayRef<int64_t>{i}));
+  bool registerA = !w.descA;
+  if (registerA)
+    llvm::append_range(operands, w.a);
+  else
+    operands.push_back(w.descA);
+  operands.push_back(w.descB);
+  Type i32 = b.getI32Type();
+  operands.push_back(
+      w.accumulate
+          ? arith::ExtUIOp::create(b, loc, i32, w.accumulate).getResult()
+          : LLVM::ConstantOp::create(b, loc, i32, int64_t(w.scaleD))
+                .getResult());
+  std::string text, constraints;
+  llvm::raw_string_ostream os(text), cs(constraints);
+  // Operands: the outputs $0.., the tied inputs, then A (one descriptor or
+  // four registers), B and scale-d.
+  int64_t first = 2 * regs;
+  int64_t aRegs = registerA ? int64_t(w.a.size()) : 1;
+  int64_t descB = first + aRegs, scale = descB + 1;
+  os << "{\n.reg .pred p;\nsetp.ne.b32 p, $" << scale << ", 0;\n"
+     << "wgmma.mma_async.sync.aligned.m64n" << w.n << "k" << w.k << ".f32."
+     << w.typeA << "." << w.typeB << " {";
+  for (int64_t i = 0; i < regs; ++i) {
+    os << (i ? ", $" : "$") << i;
+    cs << "=f,";
+  }
+  os << "}, ";
+  if (registerA) {
+    os << "{";
+    for (int64_t i = 0; i < aRegs; ++i)
+      os << (i ? ", $" : "$") << first + i;
+    os << "}";
+  } else {
+    os << "$" << first;
+  }
+  os << ", $" << descB << ", p, 1, 1";
+  if (w.k == 16) {
+    if (!registerA)
+      os << ", " << w.transposeA;
+    os << ", " << w.transposeB;
+  }
+  os << ";\n}";
+  for (int64_t i = 0; i < regs; ++i)
+    cs << i << ",";
+  for (int64_t i = 0; i < aRegs; ++i)
+    cs << (registerA ? "r," : "l,");
+  cs << "l," << (w.accumulate ? "r" : "n");
+  return LLVM::InlineAsmOp::create(
+             b, loc, type, operands, text, constraints,
+             /*has_side_effects=*/true, /*is_align_stack=*/false,
+             LLVM::tailcallkind::TailCallKind::None,
+             LLVM::AsmDialectAttr::get(b.getContext(),
+                                       LLVM::AsmDialect::AD_ATT),
+             ArrayAttr())
+      .getResult(0);
+}
+
+/// The PTX and NVVM names of a wgmma input type.
+StringRef nvidia::getPtxType(Type t) {
+  if (t.isBF16())
+    return "bf16";
+  if (isa<Float8E4M3FNType>(t))
+    return "e4m3";
+  if (isa<Float8E5M2Type>(t))
+    return "e5m2";
+  return "f16";
+}
+
+NVVM::WGMMATypes nvidia::getNvvmType(Type t) {
+  if (t.isBF16())
+    return NVVM::WGMMATypes::bf16;
+  if (isa<Float8E4M3FNType>(t))
+    return NVVM::WGMMATypes::e4m3;
+  if (isa<Float8E5M2Type>(t))
+    return NVVM::WGMMATypes::e5m2;
+  return NVVM::WGMMATypes::f16;
+}
