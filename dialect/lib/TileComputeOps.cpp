@@ -200,7 +200,7 @@ LogicalResult GemmOp::verify() {
     if (partials.getType() != cType)
       return emitOpError("expects partials of the accumulator's type ")
              << cType << ", got " << partials.getType();
-    if (getPromoteK().value_or(0) != k)
+    if (static_cast<int64_t>(getPromoteK().value_or(0)) != k)
       return emitOpError("keeps partial sums in flight (partials), which "
                          "needs promote_k = K = ")
              << k;
