@@ -239,10 +239,17 @@ LogicalResult LayoutInference::assignGemmLayouts() {
     plans.push_back({gemm, target->getMmaLayouts(gemm, *mma)});
   }
   // Accumulators first: they are written, so they cannot be converted.
-  for (Plan &plan : plans)
+  // The partial sums in flight (`partials`) are an accumulator of the same
+  // instructions.
+  for (Plan &plan : plans) {
     if (failed(setFixed(plan.gemm.getC(), plan.layouts.c, plan.gemm,
                         "the accumulator of this gemm")))
       return failure();
+    if (Value partials = plan.gemm.getPartials())
+      if (failed(setFixed(partials, plan.layouts.c, plan.gemm,
+                          "the partial sums of this gemm")))
+        return failure();
+  }
   // Register operands: read only, converted on conflict.
   for (Plan &plan : plans) {
     GemmOp gemm = plan.gemm;

@@ -393,3 +393,31 @@ func.func @attention_rs_wgmma(%Q: !g, %K: !g, %V: !g) {
 }
 }
 }
+
+// -----
+
+// sm_90a: a gemm's partial sums in flight (`partials`, promotion one K block
+// late) get the accumulator's wgmma layout: the lowering adds them to the
+// accumulator register by register.
+
+!sA8 = memref<128x128xf8E4M3FN, #gpu.address_space<workgroup>>
+!fC8 = memref<128x128xf32, #tile.mem<fragment>>
+
+// CHECK-LABEL: func.func @fp8_partials
+// CHECK: %[[ACC:.*]] = tile.alloc {layout = #tile.linear<[128, 128], [[LAYOUT:.*]]>} : memref<128x128xf32, #tile.mem<fragment>>
+// CHECK-NEXT: %[[PART:.*]] = tile.alloc {layout = #tile.linear<[128, 128], [[LAYOUT]]>} : memref<128x128xf32, #tile.mem<fragment>>
+// CHECK: tile.gemm %{{.*}}, %{{.*}}, %[[ACC]] partials(%[[PART]] :
+module {
+module attributes {tile.target = #tile.target<"sm_90a">} {
+func.func @fp8_partials() {
+  tile.kernel @k blocks(%bx) in [1] threads(256) {
+    %a = tile.alloc : !sA8
+    %b = tile.alloc : !sA8
+    %acc = tile.alloc : !fC8
+    %p = tile.alloc : !fC8
+    tile.gemm %a, %b, %acc partials(%p : !fC8) transpose_b {promote_k = 128 : i64, mma_groups_in_flight = 1 : i64} : !sA8, !sA8, !fC8
+  }
+  return
+}
+}
+}

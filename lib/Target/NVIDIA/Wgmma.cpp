@@ -215,6 +215,9 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
   if (span && !g.partials && (g.mmaGroupsInFlight || g.accumulate))
     return op.emitOpError("promotes its partial sums, which completes its "
                           "MMAs: it cannot leave groups in flight");
+  if (g.partials && g.partials->layout != c.layout)
+    return op.emitOpError("the partial sums' layout is not the wgmma "
+                          "accumulator layout of this gemm");
   if (g.partials && (span != k || g.mmaGroupsInFlight != 1))
     return op.emitOpError("keeps its partial sums in flight, which needs one "
                           "span (promote_k = K) left in flight");

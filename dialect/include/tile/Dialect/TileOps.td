@@ -571,19 +571,20 @@ def Tile_GemmOp : Tile_Op<"gemm", [AttrSizedOperandSegments]> {
     gemm that promotes completes its MMAs before it returns (no groups in
     flight), unless it keeps them in `partials`.
 
-    `partials(%P)` (a fragment of C's type and layout) defers promotion by
-    one gemm: the gemm first waits for its MMA groups in flight and adds
-    `P` to `C`, then issues `P = op(A) * op(B)` and returns with it in
-    flight (`mma_groups_in_flight = 1`, `promote_k = K`: one span). The
-    sum is complete once the MMAs in flight are and `P` is added once
-    more, which the lowering does after the gemm's loop. With
-    `accumulate(%p)`, `%p` says whether `P` holds partial sums to add (false
-    for the first gemm of a loop, whose `P` nothing defined: an instruction
-    other than an MMA that wrote it would make ptxas serialize the MMAs).
-    `tile-plan-pipes` sets it on the promoting
-    gemms of a pipe whose release it defers: the addition of one K block
-    and the wait for the next hand-off then overlap the MMAs of the block
-    in flight.
+    `partials(%P)` (a fragment of C's type; layout inference gives it C's
+    layout) defers promotion by one gemm: the gemm first waits for its MMA
+    groups in flight and adds `P` to `C`, then issues `P = op(A) * op(B)`
+    and returns with it in flight (`mma_groups_in_flight = 1`,
+    `promote_k = K`: one span). The sum is complete once the MMAs in flight
+    are and `P` is added once more, which the lowering does after the
+    gemm's loop (after the gemm outside a loop), if the gemm ran. With
+    `accumulate(%p)`, `%p` says whether `P` holds partial sums to add: false
+    for the first gemm of a loop, whose `P` nothing defined (an instruction
+    other than an MMA writing it would make ptxas serialize the MMAs).
+    Without it `P` is always added and must hold zeros before the first
+    gemm. `tile-plan-pipes` sets it on the promoting gemms of a pipe whose
+    release it defers: the addition of one K block and the wait for the
+    next hand-off then overlap the MMAs of the block in flight.
 
     ```mlir
     tile.gemm %As, %Bs, %Cf transpose_b policy <square>
