@@ -2,6 +2,7 @@
 
 #include "tile/Transforms/Pipelining.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 using namespace mlir;
@@ -23,6 +24,16 @@ int64_t mlir::tile::getPipelineStage(Operation *op) {
   auto stage =
       op->getAttrOfType<IntegerAttr>(TileDialect::kPipelineStageAttrName);
   return stage ? stage.getInt() : -1;
+}
+
+Value mlir::tile::createStageStart(OpBuilder &b, Location loc, scf::ForOp loop,
+                                   int64_t stage) {
+  return arith::AddIOp::create(
+      b, loc, loop.getLowerBound(),
+      arith::MulIOp::create(
+          b, loc, loop.getStep(),
+          arith::ConstantOp::create(
+              b, loc, b.getIntegerAttr(loop.getStep().getType(), stage))));
 }
 
 PipeProduceAcquireOp mlir::tile::getHandOff(CopyOp copy) {

@@ -305,14 +305,8 @@ static bool planDeferredRelease(PipePlanner &ctx, Value pipe) {
       if (!promotesOnce(gemm) &&
           !overwritten.insert(getRootAlloc(gemm.getC())).second)
         continue;
-      Value firstIt = arith::AddIOp::create(
-          b, loc, loop.getLowerBound(),
-          arith::MulIOp::create(
-              b, loc, loop.getStep(),
-              arith::ConstantOp::create(
-                  b, loc,
-                  b.getIntegerAttr(loop.getStep().getType(),
-                                   pipelineStage(gemm->getParentOp())))));
+      Value firstIt =
+          createStageStart(b, loc, loop, pipelineStage(gemm->getParentOp()));
       gemm.getAccumulateMutable().assign(arith::CmpIOp::create(
           b, loc, arith::CmpIPredicate::ne, loop.getInductionVar(), firstIt));
     }

@@ -30,6 +30,11 @@ bool isProducerCopy(Operation *op, scf::ForOp loop);
 /// to (`tile.pipeline_stage`), or -1.
 int64_t getPipelineStage(Operation *op);
 
+/// The first iteration of `loop` in which its ops of pipeline stage `stage`
+/// run: lb + stage * step.
+Value createStageStart(OpBuilder &b, Location loc, scf::ForOp loop,
+                       int64_t stage);
+
 /// The `tile.pipe.produce_acquire` of the hand-off an asynchronous copy
 /// fills: the closest one before it in its block or an enclosing block of
 /// its kernel (tile-inject-pipeline puts each iteration's copies between an

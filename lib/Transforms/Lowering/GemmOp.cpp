@@ -97,13 +97,7 @@ LogicalResult mlir::tile::lowering::lowerGemm(LoweringContext &ctx, GemmOp op) {
       if (auto loop = dyn_cast<scf::ForOp>(after)) {
         int64_t stage =
             std::max<int64_t>(0, getPipelineStage(op->getParentOp()));
-        Value first = arith::AddIOp::create(
-            b, loc, loop.getLowerBound(),
-            arith::MulIOp::create(
-                b, loc, loop.getStep(),
-                arith::ConstantOp::create(
-                    b, loc,
-                    b.getIntegerAttr(loop.getStep().getType(), stage))));
+        Value first = createStageStart(b, loc, loop, stage);
         Value ran = arith::CmpIOp::create(b, loc,
                                           loop.getUnsignedCmp()
                                               ? arith::CmpIPredicate::ult
