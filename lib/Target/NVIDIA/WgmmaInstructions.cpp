@@ -48,15 +48,7 @@ FailureOr<DescriptorOperand> nvidia::describe(OpBuilder &b, Location loc,
   return d;
 }
 
-/// The descriptor of the instruction operand starting at MN index `mn` (a
-/// multiple of the panel width) and K index `k`.
-/// The descriptor at K index 0 is built once per MN index (the same
-/// values for every k step, which CSE shares); a k step adds its constant
-/// byte offset / 16 to the start address field. All offsets are multiples
-/// of 16 and the operand lies in the shared window (below 2^18 bytes), so
-/// the field never carries into the next one. Only the low word depends on
-/// the address: it is computed in 32 bits and the high word is a constant,
-/// which keeps 64-bit shifts and carries out of every K step.
+// See WgmmaInstructions.h: k steps add a constant to the low word.
 Value nvidia::descriptorAt(OpBuilder &b, Location loc,
                            const DescriptorOperand &d, Value mn, int64_t k) {
   IndexBuilder ib{b, loc};
@@ -91,10 +83,6 @@ Value nvidia::descriptorAt(OpBuilder &b, Location loc,
           b, loc, static_cast<int64_t>(d.fixed & ~uint64_t(0xFFFFFFFF)), 64));
 }
 
-/// Emits `w`. NVVM's op takes only a descriptor for A and a constant
-/// scale-d (LLVM would also merge two constant variants under a branch into
-/// one with a non-constant operand): the RS form and run-time scale-d go
-/// through here.
 Value nvidia::emitWgmmaAsm(OpBuilder &b, Location loc, const WgmmaAsm &w) {
   auto type = cast<LLVM::LLVMStructType>(w.acc.getType());
   int64_t regs = type.getBody().size();
