@@ -124,6 +124,8 @@ void mlir::tile::pipelines::addTileLevelPasses(
   pm.addPass(createCheckResources());
   pm.addPass(createInsertBarriers());
   pm.addPass(createPlanPipes());
+  if (options.pipeline)
+    pm.addPass(createTrimRoleLoops());
   pm.addPass(createAllocateScratch());
   pm.addPass(createAllocateShared());
   pm.addPass(createLowerOps());

@@ -511,6 +511,33 @@ def PlanPipes : Pass<"tile-plan-pipes", "ModuleOp"> {
                            "::mlir::tile::TileDialect"];
 }
 
+def TrimRoleLoops : Pass<"tile-trim-role-loops", "ModuleOp"> {
+  let summary = "Run each warp-specialized role's pipelined loop over its "
+                "own stage's iterations only";
+  let description = [{
+    Runs after `tile-plan-pipes`. A pipelined loop runs stage s of
+    original iteration i in iteration i + s, over `tile.pipeline_drain`
+    more iterations than the original loop, each stage's ops behind a test
+    that its iteration is in range. After `tile-warp-specialize` each role
+    (`tile.ws` region) holds a copy of the loop with its own ops only; when
+    they all belong to one stage (the producer's copies at stage 0, the
+    consumers' MMAs at the last stage), this pass makes the loop run the
+    original iterations: the stage's ops lose their range test, the
+    induction variable they read is shifted by s steps, and the hand-off
+    numbers are counted from the new iterations.
+
+    The iterations left out must do nothing: their stage ops are out of
+    range, their hand-offs are below the pipe's base (which do not happen)
+    or, for the iterations after the original range, are acquisitions or
+    commits of the producer without copies, which the next pass over the
+    pipe makes again. Loops with other ops, several stages, or hand-off
+    numbers the pass cannot read keep their shape. In the consumers this
+    leaves the loop with one wait, the MMAs and one release per iteration,
+    with no branch around them.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
 def AllocateScratch : Pass<"tile-allocate-scratch", "ModuleOp"> {
   let summary = "Allocate the shared tiles ops exchange data through";
   let description = [{
