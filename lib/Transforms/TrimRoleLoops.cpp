@@ -196,8 +196,8 @@ static bool canTrim(SkewedLoop &l) {
       // at the start, k in [n + s, n + D) at the end.
       std::optional<HandOffNumber> seq = analyze(op.getOperand(1), l);
       if (!seq || seq->iterations != 1 ||
-          (seq->base && seq->base.getDefiningOp<PipeBaseOp>().getPipe() !=
-                            op.getOperand(0)))
+          (seq->base &&
+           seq->base.getDefiningOp<PipeBaseOp>().getPipe() != op.getOperand(0)))
         return false;
       if (l.stage > 0 && seq->offset + l.stage - 1 >= 0)
         return false;
