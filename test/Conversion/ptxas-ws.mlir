@@ -9,18 +9,24 @@
 // RUN: tile-opt %tile_src_root/test/Examples/Inputs/gemm_ws_merged.mlir --tile-to-nvvm="chip=sm_90a format=isa" -tile-emit-binary="prefix=%t/merged_" -o /dev/null
 // RUN: ls %t | FileCheck %s --check-prefix=MERGED-FILES
 // RUN: FileCheck %s --check-prefixes=WS,MERGED < %t/merged_gemm_ws_merged_kernel_module.ptx
+// RUN: FileCheck %s --check-prefix=PRODUCER < %t/merged_gemm_ws_merged_kernel_module.ptx
+// RUN: FileCheck %s --check-prefix=CONSUMER < %t/merged_gemm_ws_merged_kernel_module.ptx
 // RUN: %ptxas -arch=sm_90a -v %t/merged_gemm_ws_merged_kernel_module.ptx -o %t/merged.cubin > %t/merged.log 2>&1
 // RUN: FileCheck %s --check-prefixes=PTXAS,PTXAS-WS < %t/merged.log
 // RUN: %ptxas -arch=sm_90a -v %t/merged_gemm_ws_merged_fallback_module.ptx -o %t/merged-fb.cubin > %t/merged-fb.log 2>&1
 // RUN: FileCheck %s --check-prefix=PTXAS < %t/merged-fb.log
 // RUN: tile-opt %tile_src_root/test/Examples/Inputs/gemm_ws_split.mlir --tile-to-nvvm="chip=sm_90a format=isa" -tile-emit-binary="prefix=%t/split_" -o /dev/null
 // RUN: FileCheck %s --check-prefixes=WS,SPLIT < %t/split_gemm_ws_split_kernel_module.ptx
+// RUN: FileCheck %s --check-prefix=PRODUCER < %t/split_gemm_ws_split_kernel_module.ptx
+// RUN: FileCheck %s --check-prefix=CONSUMER < %t/split_gemm_ws_split_kernel_module.ptx
 // RUN: %ptxas -arch=sm_90a -v %t/split_gemm_ws_split_kernel_module.ptx -o %t/split.cubin > %t/split.log 2>&1
 // RUN: FileCheck %s --check-prefixes=PTXAS,PTXAS-WS < %t/split.log
 // RUN: %ptxas -arch=sm_90a -v %t/split_gemm_ws_split_fallback_module.ptx -o %t/split-fb.cubin > %t/split-fb.log 2>&1
 // RUN: FileCheck %s --check-prefix=PTXAS < %t/split-fb.log
 // RUN: tile-opt %tile_src_root/test/Examples/Inputs/gemm_alternate.mlir --tile-to-nvvm="chip=sm_90a format=isa" -tile-emit-binary="prefix=%t/alt_" -o /dev/null 2>/dev/null
 // RUN: FileCheck %s --check-prefix=ALT < %t/alt_gemm_kernel_tma_module.ptx
+// RUN: FileCheck %s --check-prefix=ALT0 < %t/alt_gemm_kernel_tma_module.ptx
+// RUN: FileCheck %s --check-prefix=ALT1 < %t/alt_gemm_kernel_tma_module.ptx
 // RUN: %ptxas -arch=sm_90a -v %t/alt_gemm_kernel_tma_module.ptx -o %t/alt.cubin > %t/alt.log 2>&1
 // RUN: FileCheck %s --check-prefixes=PTXAS,PTXAS-WS < %t/alt.log
 // RUN: tile-opt %tile_src_root/test/Examples/Inputs/gemm_two_gemms.mlir --tile-to-nvvm="chip=sm_90a format=isa" -tile-emit-binary="prefix=%t/two_" -o /dev/null
@@ -39,24 +45,27 @@
 
 // The producer (warpgroup 0) lowers its budget and issues the tensor
 // copies; the consumers raise theirs, wait on the full barriers, run
-// m64n128k16 wgmmas and release the slots on the empty barriers.
+// m64n128k16 wgmmas and release the slots on the empty barriers. The
+// roles branch on the warp index read from lane 0 (shfl), so that ptxas
+// sees a branch uniform across each warp; LLVM may place either role
+// first.
 // WS: .maxntid 384, 1, 1
+// WS: shfl.sync.idx.b32
 // WS: mbarrier.init.shared.b64
-// WS: setmaxnreg.dec.sync.aligned.u32 40;
-// WS: mbarrier.try_wait.parity.shared.b64
-// WS: mbarrier.arrive.expect_tx.shared.b64
-// WS: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
-// WS: setmaxnreg.inc.sync.aligned.u32 232;
-// WS: mbarrier.try_wait.parity.shared.b64
-// WS: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
-// WS: wgmma.wait_group.sync.aligned 0;
-// WS: mbarrier.arrive.shared.b64
+// PRODUCER: setmaxnreg.dec.sync.aligned.u32 40;
+// PRODUCER: mbarrier.try_wait.parity.shared.b64
+// PRODUCER: mbarrier.arrive.expect_tx.shared.b64
+// PRODUCER: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// CONSUMER: setmaxnreg.inc.sync.aligned.u32 232;
+// CONSUMER: mbarrier.try_wait.parity.shared.b64
+// CONSUMER: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// CONSUMER: wgmma.wait_group.sync.aligned 0;
+// CONSUMER: mbarrier.arrive.shared.b64
 // The merged consumer is one region; the split form has two.
-// MERGED-NOT: setmaxnreg
-// SPLIT: setmaxnreg.inc.sync.aligned.u32 232;
-// SPLIT: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
-// SPLIT: mbarrier.arrive.shared.b64
-// SPLIT-NOT: setmaxnreg
+// MERGED: setmaxnreg.inc.sync.aligned.u32 232;
+// MERGED-NOT: setmaxnreg.inc
+// SPLIT-COUNT-2: setmaxnreg.inc.sync.aligned.u32 232;
+// SPLIT-NOT: setmaxnreg.inc
 
 // ptxas warns before the function's properties when it serializes the
 // wgmmas or ignores setmaxnreg (it cannot tell the registers at entry).
@@ -113,13 +122,14 @@
 // raised; region 0 waits for its turn at barrier 2 (256 threads: both
 // regions) and passes at region 1's; each region stores through barriers
 // of its own 128 threads. No spills (PTXAS).
+// (LLVM may place either region first.)
 // ALT: .maxntid 384, 1, 1
 // ALT: setmaxnreg.dec.sync.aligned.u32 40;
-// ALT: setmaxnreg.inc.sync.aligned.u32 232;
-// ALT: bar.sync 2, 256;
-// ALT: bar.arrive
-// ALT: bar.sync 1, 128;
-// ALT: setmaxnreg.inc.sync.aligned.u32 232;
-// ALT: bar.sync 4, 256;
-// ALT: bar.arrive
-// ALT: bar.sync 3, 128;
+// ALT-DAG: setmaxnreg.inc.sync.aligned.u32 232;
+// ALT-DAG: setmaxnreg.inc.sync.aligned.u32 232;
+// ALT0: bar.sync 2, 256;
+// ALT0: bar.arrive
+// ALT0: bar.sync 1, 128;
+// ALT1: bar.sync 4, 256;
+// ALT1: bar.arrive
+// ALT1: bar.sync 3, 128;

@@ -282,12 +282,20 @@ func.func @parallel(%in: memref<?xf32>) {
 // block of 384 threads starts with 168 registers per thread, so 40 is a
 // decrease and 232 an increase (40 x 128 + 232 x 256 fit in 168 x 384).
 
+// The warpgroup is read from lane 0 of the warp (gpu.shuffle), so that the
+// branch is uniform across each warp for the code generator.
 // CHECK-LABEL: func.func @ws
-// CHECK: arith.cmpi ult, %{{.*}}, %c128
+// CHECK: %[[WARP:.*]] = arith.divui %thread_id_x, %c32 : index
+// CHECK: %[[W32:.*]] = arith.index_castui %[[WARP]] : index to i32
+// CHECK: %[[LANE0:.*]], %{{.*}} = gpu.shuffle  idx %[[W32]], %c0_i32, %c32_i32 : i32
+// CHECK: %[[UNIFORM:.*]] = arith.index_castui %[[LANE0]] : i32 to index
+// CHECK: %[[GROUP:.*]] = arith.divui %[[UNIFORM]], %c4 : index
+// CHECK: %[[G0:.*]] = arith.subi %[[GROUP]], %{{.*}} : index
+// CHECK: arith.cmpi ult, %[[G0]], %c1 : index
 // CHECK: scf.if
 // CHECK-NEXT: nvvm.setmaxregister  decrease 40
-// CHECK: arith.cmpi uge, %{{.*}}, %c128
-// CHECK: arith.cmpi ult, %{{.*}}, %c384
+// CHECK: %[[G1:.*]] = arith.subi %[[GROUP]], %{{.*}} : index
+// CHECK: arith.cmpi ult, %[[G1]], %c2 : index
 // CHECK: scf.if
 // CHECK-NEXT: nvvm.setmaxregister  increase 232
 func.func @ws(%out: memref<?xf32>) {

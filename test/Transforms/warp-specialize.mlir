@@ -46,21 +46,26 @@
 
 // REMARK: remark: warp-specialized: a producer warpgroup issues the tensor copies
 
-// The lowering: the producer branch (threads 256 to 383) lowers its budget
-// and its first thread waits for free slots and issues the tensor copies;
+// The lowering: the producer branch (threads 256 to 383) lowers its budget,
+// its first warp waits for free slots and its first thread issues the
+// tensor copies;
 // the consumers raise theirs, keep one wgmma group in flight and release a
 // slot one hand-off late (tile-plan-pipes), and the zero fill moves
 // after the loop.
+// The roles branch on the warpgroup read from lane 0 (uniform in a warp).
 // LOWER-LABEL: func.func @gemm
-// LOWER: arith.cmpi uge, %{{.*}}, %c256
-// LOWER: arith.cmpi ult, %{{.*}}, %c384
+// LOWER: gpu.shuffle  idx
+// LOWER: %[[GROUP:.*]] = arith.divui %{{.*}}, %c4 : index
+// LOWER: %[[P:.*]] = arith.subi %[[GROUP]], %{{.*}} : index
+// LOWER: arith.cmpi ult, %[[P]], %c1{{(_[0-9]+)?}} : index
 // LOWER: scf.if
 // LOWER-NEXT: nvvm.setmaxregister decrease 40
 // LOWER: scf.for
 // LOWER: nvvm.mbarrier.try_wait.parity
 // LOWER: nvvm.mbarrier.arrive.expect_tx
 // LOWER: nvvm.cp.async.bulk.tensor.shared.cluster.global
-// LOWER: arith.cmpi ult, %{{.*}}, %c256
+// LOWER: %[[C:.*]] = arith.subi %[[GROUP]], %{{.*}} : index
+// LOWER: arith.cmpi ult, %[[C]], %c2{{(_[0-9]+)?}} : index
 // LOWER: scf.if
 // LOWER-NEXT: nvvm.setmaxregister increase 232
 // LOWER: scf.for

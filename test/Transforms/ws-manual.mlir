@@ -15,32 +15,40 @@
 // The full barrier of each slot counts the two tensor copies of a hand-off,
 // the empty barrier one arrival per consumer warp (8).
 // CHECK-LABEL: func.func @merged
+// CHECK: gpu.shuffle  idx
+// CHECK: %[[WARP:.*]] = arith.index_castui %{{.*}} : i32 to index
+// CHECK: %[[GROUP:.*]] = arith.divui %[[WARP]], %c4 : index
 // CHECK: nvvm.mbarrier.init %{{.*}}, %c2_i32
 // CHECK: nvvm.mbarrier.init %{{.*}}, %c8_i32
 // CHECK: nvvm.mbarrier.init %{{.*}}, %c2_i32
 // CHECK: nvvm.mbarrier.init %{{.*}}, %c8_i32
 // CHECK: nvvm.fence.mbarrier.init
 // CHECK: gpu.barrier
-// The producer, threads 0..127: 168 registers per thread at launch (384
-// threads), 40 after setmaxnreg; its first thread waits for a free slot and
-// issues the copies.
-// CHECK: arith.cmpi ult, %thread_id_x, %c128
+// The producer, warpgroup 0 (threads 0..127): 168 registers per thread at
+// launch (384 threads), 40 after setmaxnreg; its first warp waits for a
+// free slot and its first thread issues the copies. The warpgroup is read
+// from lane 0 of the warp, so that the branch is uniform in each warp.
+// CHECK: %[[P:.*]] = arith.subi %[[GROUP]], %c0{{(_[0-9]+)?}} : index
+// CHECK: arith.cmpi ult, %[[P]], %c1{{(_[0-9]+)?}} : index
 // CHECK: scf.if
 // CHECK-NEXT: nvvm.setmaxregister  decrease 40
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[WARP]], %c0{{(_[0-9]+)?}} : index
+// CHECK: %[[ACQUIRE:.*]] = arith.andi %{{.*}}, %[[FIRST]] : i1
+// CHECK: scf.if %[[ACQUIRE]]
 // CHECK: nvvm.mbarrier.try_wait.parity
 // CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c32768_i32
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
 // CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c16384_i32
-// The consumers, threads 128..383, with 232 registers.
-// CHECK: arith.cmpi uge, %thread_id_x, %c128{{(_[0-9]+)?}}
-// CHECK: arith.cmpi ult, %thread_id_x, %c384
+// The consumers, warpgroups 1 and 2 (threads 128..383), with 232
+// registers.
+// CHECK: %[[C:.*]] = arith.subi %[[GROUP]], %c1{{(_[0-9]+)?}} : index
+// CHECK: arith.cmpi ult, %[[C]], %c2{{(_[0-9]+)?}} : index
 // CHECK: scf.if
 // CHECK-NEXT: nvvm.setmaxregister  increase 232
 // CHECK: nvvm.mbarrier.try_wait.parity
-// The gemm: thread ids relative to the region; warpgroup (tid - 128) / 128
-// starts at row 128 x that, and issues one wgmma per 64-row slab and k step.
-// CHECK: %[[T:.*]] = arith.subi %thread_id_x, %c128{{(_[0-9]+)?}}
-// CHECK: %[[G:.*]] = arith.divui %[[T]], %c128{{(_[0-9]+)?}}
+// The gemm: warpgroup g - 1 of the region starts at row 128 x that, and
+// issues one wgmma per 64-row slab and k step.
+// CHECK: %[[G:.*]] = arith.addi %[[GROUP]], %c-1 : index
 // CHECK: %[[ROW:.*]] = arith.muli %[[G]], %c128{{(_[0-9]+)?}}
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK: arith.addi %[[ROW]], %c0
@@ -118,19 +126,20 @@ func.func @merged(%A: !g, %B: !g, %C: !g, %kt: index) {
 // LAYOUT: tile.gemm {{.*}}mma = #tile.mma<wgmma, shape = [64, 128, 16], warps = [4, 1]>
 
 // CHECK-LABEL: func.func @split
+// CHECK: gpu.shuffle  idx
+// CHECK: %[[GROUP:.*]] = arith.divui %{{.*}}, %c4 : index
 // CHECK: nvvm.mbarrier.init %{{.*}}, %c3_i32
 // CHECK: nvvm.mbarrier.init %{{.*}}, %c8_i32
 // CHECK: nvvm.mbarrier.init %{{.*}}, %c3_i32
 // CHECK: nvvm.mbarrier.init %{{.*}}, %c8_i32
 // CHECK: nvvm.setmaxregister  decrease 40
-// Consumer 1: threads 128..255.
-// CHECK: arith.cmpi uge, %thread_id_x, %c128{{(_[0-9]+)?}}
-// CHECK: arith.cmpi ult, %thread_id_x, %c256
+// Consumer 1: warpgroup 1 (threads 128..255).
+// CHECK: %[[C1:.*]] = arith.subi %[[GROUP]], %c1{{(_[0-9]+)?}} : index
+// CHECK: arith.cmpi ult, %[[C1]], %c1{{(_[0-9]+)?}} : index
 // CHECK: scf.if
 // CHECK-NEXT: nvvm.setmaxregister  increase 232
 // CHECK: nvvm.mbarrier.try_wait.parity
-// CHECK: %[[T1:.*]] = arith.subi %thread_id_x, %c128{{(_[0-9]+)?}}
-// CHECK: %[[G1:.*]] = arith.divui %[[T1]], %c128{{(_[0-9]+)?}}
+// CHECK: %[[G1:.*]] = arith.addi %[[GROUP]], %c-1 : index
 // CHECK: arith.muli %[[G1]], %c128{{(_[0-9]+)?}}
 // CHECK-COUNT-8: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 128, k = 16>
 // CHECK-NOT: nvvm.wgmma.mma_async
@@ -138,14 +147,13 @@ func.func @merged(%A: !g, %B: !g, %C: !g, %kt: index) {
 // CHECK: %[[L1:.*]] = arith.subi %thread_id_x, %c128{{(_[0-9]+)?}}
 // CHECK: arith.andi %[[L1]], %c31
 // CHECK: nvvm.mbarrier.arrive %
-// Consumer 2: threads 256..383, ids relative to thread 256.
-// CHECK: arith.cmpi uge, %thread_id_x, %c256
-// CHECK: arith.cmpi ult, %thread_id_x, %c384
+// Consumer 2: warpgroup 2 (threads 256..383), ids relative to thread 256.
+// CHECK: %[[C2:.*]] = arith.subi %[[GROUP]], %c2{{(_[0-9]+)?}} : index
+// CHECK: arith.cmpi ult, %[[C2]], %c1{{(_[0-9]+)?}} : index
 // CHECK: scf.if
 // CHECK-NEXT: nvvm.setmaxregister  increase 232
 // CHECK: nvvm.mbarrier.try_wait.parity
-// CHECK: %[[T2:.*]] = arith.subi %thread_id_x, %c256
-// CHECK: %[[G2:.*]] = arith.divui %[[T2]], %c128{{(_[0-9]+)?}}
+// CHECK: %[[G2:.*]] = arith.addi %[[GROUP]], %c-2 : index
 // CHECK: arith.muli %[[G2]], %c128{{(_[0-9]+)?}}
 // CHECK-COUNT-8: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 128, k = 16>
 // CHECK-NOT: nvvm.wgmma.mma_async

@@ -85,6 +85,10 @@ struct GemmEmission {
   const RegisterOperand *partials = nullptr;
   /// Thread id within the threads executing the gemm.
   Value tid;
+  /// The warpgroup of the thread within those threads, computed so that the
+  /// code generator knows it is the same in every lane of a warp, or null
+  /// (then tid / warpgroup size).
+  Value warpgroup;
   /// Asynchronous MMAs (see TargetInfo::isAsyncMma): how many of the
   /// executing threads' MMA groups may still be in flight when the emitted
   /// code ends, this gemm's included. 0 completes the gemm; 1 leaves it

@@ -238,7 +238,9 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
   // The first row of the warpgroup's slabs (A descriptors).
   Value rowBase;
   if (!registerA)
-    rowBase = ib.mul(ib.divConst(g.tid, warpgroupSize), ib.idx(rowsPerGroup));
+    rowBase =
+        ib.mul(g.warpgroup ? g.warpgroup : ib.divConst(g.tid, warpgroupSize),
+               ib.idx(rowsPerGroup));
   Value zero = ib.idx(0);
 
   // Accumulators, one struct of n / 2 floats per slab: registers

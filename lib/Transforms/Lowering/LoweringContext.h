@@ -87,6 +87,12 @@ public:
   OpBuilder b;
   Location currentLoc = UnknownLoc::get(kernel.getContext());
   Value tidValue;
+  /// The thread's warpgroup (index), read from lane 0 of its warp so that
+  /// the code generator knows it is the same in every lane; made at the
+  /// kernel's start when the kernel has warp-specialized regions.
+  Value warpgroupValue;
+  /// The thread's warp, the same way.
+  Value warpValue;
   /// Blocks per cluster (`tile.cluster`), and the block's rank in it (i32,
   /// made at the kernel's start when there are several).
   int64_t clusterSize = 1;

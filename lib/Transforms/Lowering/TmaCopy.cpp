@@ -285,9 +285,12 @@ LogicalResult mlir::tile::lowering::lowerBarrierPipeOp(LoweringContext &ctx,
   if (isa<PipeProduceAcquireOp>(op)) {
     // The thread issuing the tensor copies waits for the slot, and so do
     // the threads of copy-engine copies.
-    Value producer = pipe.engineThreads
-                         ? valid
-                         : ctx.andBool(valid, isZero(ctx, ctx.threadId(op)));
+    Value first = ctx.warpValue
+                      ? isZero(ctx, ctx.addConst(ctx.warpValue,
+                                                 -getFirstThread(op) /
+                                                     ctx.target.getWarpSize()))
+                      : isZero(ctx, ctx.threadId(op));
+    Value producer = pipe.engineThreads ? valid : ctx.andBool(valid, first);
     emitIf(ctx, producer, [&] {
       Value flipped = arith::XOrIOp::create(
           b, loc, h.parity, arith::ConstantIntOp::create(b, loc, 1, 32));

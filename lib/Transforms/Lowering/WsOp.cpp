@@ -27,11 +27,20 @@ LogicalResult mlir::tile::lowering::lowerWs(LoweringContext &ctx, WsOp op) {
                             "warpgroups");
   int64_t groupSize = ctx.target.getWarpgroupSize();
   Value lo = ctx.idx(groupSize * groups.front());
-  Value hi = ctx.idx(groupSize * (groups.back() + 1));
-  Value aboveLow = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::uge,
-                                         ctx.tidValue, lo);
-  Value belowHigh = ctx.ult(ctx.tidValue, hi);
-  Value inGroup = ctx.andBool(aboveLow, belowHigh);
+  // The warpgroup test, uniform in each warp where the kernel has
+  // warpgroupValue.
+  Value inGroup;
+  if (ctx.warpgroupValue) {
+    inGroup = ctx.ult(arith::SubIOp::create(b, loc(), ctx.warpgroupValue,
+                                            ctx.idx(groups.front())),
+                      ctx.idx(groups.size()));
+  } else {
+    Value hi = ctx.idx(groupSize * (groups.back() + 1));
+    inGroup =
+        ctx.andBool(arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::uge,
+                                          ctx.tidValue, lo),
+                    ctx.ult(ctx.tidValue, hi));
+  }
   auto branch = scf::IfOp::create(b, loc(), inGroup, false);
   Block *then = branch.thenBlock();
   // Move the body (already lowered) into the branch.
