@@ -33,6 +33,9 @@
 // RUN: FileCheck %s --check-prefix=QUANT < %t/q_fp8_quantize_kernel_module.ptx
 // RUN: %ptxas -arch=sm_90a -v %t/q_fp8_quantize_kernel_module.ptx -o %t/q.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // RUN: not tile-opt %examples/fp8_quantize.mlir --tile-to-nvvm="chip=sm_80 format=isa" -o /dev/null 2>&1 | FileCheck %s --check-prefix=QUANT80
+// RUN: sed -e 's/f8E4M3FN/f8E4M3FNUZ/g' %examples/fp8_quantize.mlir > %t/q-fnuz.mlir
+// RUN: tile-opt %t/q-fnuz.mlir --tile-to-rocdl="chip=gfx942 format=isa" -tile-emit-binary="prefix=%t/gfx942_" -o /dev/null
+// RUN: FileCheck %s --check-prefix=QUANT942 < %t/gfx942_fp8_quantize_kernel_module.s
 // RUN: tile-compile %examples/fp8_gemm.mlir -o %t/libfp8.so --header %t/fp8.h --chip sm_90a --format isa
 // RUN: FileCheck %s --check-prefix=HEADER < %t/fp8.h
 
@@ -94,6 +97,8 @@
 // QUANT: max.f32
 // QUANT: div.rn.f32
 // QUANT: cvt.rn.satfinite.e4m3x2.f32
+// On gfx942 (its FNUZ format) it is v_cvt_pk_fp8_f32.
+// QUANT942: v_cvt_pk_fp8_f32
 // QUANT80: fp8_quantize.mlir:{{[0-9]+}}:{{[0-9]+}}: error: rounding to 'f8E4M3FN' needs an 8-bit float conversion, which sm_80 does not have (sm_89 and later convert to f8E4M3FN and f8E5M2)
 
 // HEADER: /* func.func @fp8_gemm_tensor

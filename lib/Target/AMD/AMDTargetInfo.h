@@ -7,6 +7,7 @@
 // target-neutral defaults. Each instruction family has its own file here:
 //
 //   Mfma.cpp        MFMA selection, operand layouts and emission
+//   Conversions.cpp rounding to the 8-bit floats
 //   LdsLayouts.cpp  LDS layouts of MFMA operands (on the bank model of
 //                   LdsBanks.cpp)
 //
@@ -34,6 +35,9 @@ public:
                           ArrayRef<SharedGemmUse> uses) const override;
   LogicalResult emitGemm(OpBuilder &b, Location loc,
                          const GemmEmission &g) const override;
+  // Conversions.cpp
+  FailureOr<Value> emitFloat8Truncate(OpBuilder &b, Location loc, Value x,
+                                      FloatType type) const override;
 };
 
 } // namespace mlir::tile::amd
