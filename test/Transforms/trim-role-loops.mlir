@@ -112,6 +112,57 @@ func.func @producer(%n: index, %A: memref<?x?xf16>) {
 
 !f = memref<64x64xf32, #tile.mem<fragment>>
 
+// An i32 unsigned loop: the comparisons stay unsigned, the hand-off number
+// is the iteration cast to index.
+// CHECK-LABEL: func.func @unsigned_i32
+// CHECK: scf.for unsigned %[[IT:.*]] = %[[LB:.*]] to %arg0 step %[[STEP:[^ ]*]] : i32 {
+// CHECK: %[[C1:.*]] = arith.constant 1 : i32
+// CHECK: %[[SHIFT:.*]] = arith.muli %[[STEP]], %[[C1]] : i32
+// CHECK: arith.addi %[[IT]], %[[SHIFT]] : i32
+// CHECK: %[[FROM:.*]] = arith.subi %[[IT]], %[[LB]] : i32
+// CHECK: %[[K:.*]] = arith.divui %[[FROM]], %[[STEP]] : i32
+// CHECK: %[[KI:.*]] = arith.index_cast %[[K]] : i32 to index
+// CHECK: tile.pipe.consume_wait %{{.*}}[%[[KI]]] in_flight(0)
+// CHECK-NOT: scf.if
+// CHECK: tile.fill
+// CHECK: tile.pipe.consume_release %{{.*}}[%[[KI]]] : <2>
+func.func @unsigned_i32(%n: i32) {
+  tile.kernel @k blocks(%bx) in [1] threads(256) {
+    %p = tile.pipe.create : <2>
+    %acc = tile.alloc : !f
+    %cst = arith.constant 0.0 : f32
+    tile.ws [0] {
+      %c0 = arith.constant 0 : i32
+      %c1 = arith.constant 1 : i32
+      %one = arith.constant 1 : i32
+      %extra = arith.muli %c1, %one : i32
+      %ub = arith.addi %n, %extra : i32
+      scf.for unsigned %it = %c0 to %ub step %c1 : i32 {
+        %from = arith.subi %it, %c0 : i32
+        %k = arith.divui %from, %c1 : i32
+        %ki = arith.index_cast %k : i32 to index
+        %c1i = arith.constant 1 : index
+        %seq = arith.subi %ki, %c1i : index
+        tile.pipe.consume_wait %p[%seq] in_flight(0) : <2>
+        %shift = arith.muli %c1, %one : i32
+        %j = arith.subi %it, %shift : i32
+        %b = arith.cmpi ult, %j, %n : i32
+        %a = arith.cmpi uge, %j, %c0 : i32
+        %in = arith.andi %a, %b : i1
+        scf.if %in {
+          tile.fill %acc, %cst : !f
+        } {tile.pipeline_stage = 1 : i64}
+        tile.pipe.consume_release %p[%seq] {tile.pipeline_stage = 1 : i64} : <2>
+      } {tile.pipeline_drain = 1 : i64}
+    }
+  }
+  return
+}
+
+// -----
+
+!f = memref<64x64xf32, #tile.mem<fragment>>
+
 // Loops that keep their shape: two stages in one role; a role whose waits
 // would happen in the iterations left out (hand-off k, not k - 1, at stage
 // 1); a release after the original range (stage 0 of a drain of 1); a loop
