@@ -36,6 +36,29 @@ static void fillRandom(char *data, size_t bytes, const char *type) {
   }
 }
 
+/// The size of a derived dimension, `ceil(NAME/DIVISOR)` as tile.shape
+/// writes it (FP8 block scales: "ceil(K/128)"), from NAME's size; -1 when
+/// `text` is not one or NAME has no size.
+static int64_t derivedExtent(const char *text, char **names,
+                             const int64_t *sizes, int rank) {
+  size_t length = strlen(text);
+  if (strncmp(text, "ceil(", 5) || length < 8 || text[length - 1] != ')')
+    return -1;
+  const char *slash = strchr(text + 5, '/');
+  if (!slash)
+    return -1;
+  char *end;
+  long long divisor = strtoll(slash + 1, &end, 10);
+  if (divisor <= 0 || end != text + length - 1)
+    return -1;
+  size_t nameLength = (size_t)(slash - (text + 5));
+  for (int k = 0; k < rank; ++k)
+    if (strlen(names[k]) == nameLength &&
+        !strncmp(names[k], text + 5, nameLength))
+      return (sizes[k] + divisor - 1) / divisor;
+  return -1;
+}
+
 bool tuneMakeBuffers(TileRtContext *ctx, const TuneShape *shape,
                      const char *signature, const char *dims, Buffers *b,
                      char *error, size_t size) {
@@ -67,6 +90,8 @@ bool tuneMakeBuffers(TileRtContext *ctx, const TuneShape *shape,
           extent = shape->sizes[k];
       if (extent < 0 && dimNames[d][0] >= '0' && dimNames[d][0] <= '9')
         extent = atoll(dimNames[d]);
+      if (extent < 0)
+        extent = derivedExtent(dimNames[d], names, shape->sizes, rank);
       if (extent < 0) {
         snprintf(error, size,
                  "argument #%d dimension %d ('%s') has no size: name it in "
