@@ -98,34 +98,7 @@ static LogicalResult lowerAllocs(LoweringContext &ctx) {
   ctx.currentLoc = kernel.getLoc();
   MLIRContext *mlirCtx = kernel.getContext();
   ctx.tidValue = gpu::ThreadIdOp::create(b, loc(), gpu::Dimension::x);
-  // Warp-specialized kernels branch on a warp index that ptxas can tell is
-  // the same in every lane (read from lane 0): it then keeps the roles'
-  // loop counters and wgmma descriptors in uniform registers. Not where
-  // consumer regions take turns: ptxas spilled those kernels' accumulators
-  // (docs/perf.md, run 48).
-  bool specialized = false, turns = false;
-  kernel->walk([&](WsOp ws) {
-    specialized = true;
-    turns |= ws.getPingpong() || ws.getRegionTurn().has_value();
-  });
-  if (specialized && !turns) {
-    Type i32 = b.getI32Type();
-    Value warp = arith::IndexCastUIOp::create(
-        b, loc(), i32,
-        arith::DivUIOp::create(b, loc(), ctx.tidValue,
-                               idx(ctx.target.getWarpSize())));
-    Value lane0 = arith::ConstantIntOp::create(b, loc(), 0, 32);
-    Value width =
-        arith::ConstantIntOp::create(b, loc(), ctx.target.getWarpSize(), 32);
-    Value uniform = gpu::ShuffleOp::create(b, loc(), warp, lane0, width,
-                                           gpu::ShuffleMode::IDX)
-                        .getShuffleResult();
-    ctx.warpValue =
-        arith::IndexCastUIOp::create(b, loc(), b.getIndexType(), uniform);
-    ctx.warpgroupValue = arith::DivUIOp::create(
-        b, loc(), ctx.warpValue,
-        idx(ctx.target.getWarpgroupSize() / ctx.target.getWarpSize()));
-  }
+  ctx.initUniformWarp();
   Attribute sharedSpace = getMemorySpaceAttr(mlirCtx, MemoryKind::Shared);
   auto bytesType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
                                    MemRefLayoutAttrInterface(), sharedSpace);

@@ -61,9 +61,10 @@ struct HandOffNumber {
 };
 } // namespace
 
-static bool isConstant(Value v, int64_t value) {
-  APInt c;
-  return matchPattern(v, m_ConstantInt(&c)) && c.getSExtValue() == value;
+/// Whether `op` is a pipe op numbered by a hand-off (its operand 1).
+static bool isHandOff(Operation *op) {
+  return isa<PipeProduceAcquireOp, PipeProduceCommitOp, PipeConsumeWaitOp,
+             PipeConsumeReleaseOp>(op);
 }
 
 /// Matches `x * c` or `c * x` with constant c, for `x` = `step`.
@@ -190,8 +191,7 @@ static bool canTrim(SkewedLoop &l) {
         return false;
       continue;
     }
-    if (isa<PipeProduceAcquireOp, PipeProduceCommitOp, PipeConsumeWaitOp,
-            PipeConsumeReleaseOp>(&op)) {
+    if (isHandOff(&op)) {
       // Hand-off base + k + offset; the iterations k in [0, s) are left out
       // at the start, k in [n + s, n + D) at the end.
       std::optional<HandOffNumber> seq = analyze(op.getOperand(1), l);
@@ -220,8 +220,7 @@ static void trim(const SkewedLoop &l) {
   // The hand-off numbers, read before the induction variable changes.
   DenseMap<Operation *, HandOffNumber> numbers;
   for (Operation &op : body->without_terminator())
-    if (isa<PipeProduceAcquireOp, PipeProduceCommitOp, PipeConsumeWaitOp,
-            PipeConsumeReleaseOp>(&op))
+    if (isHandOff(&op))
       numbers[&op] = *analyze(op.getOperand(1), l);
   b.setInsertionPointToStart(body);
   Value it = loop.getInductionVar();
@@ -230,11 +229,10 @@ static void trim(const SkewedLoop &l) {
     return arith::ConstantOp::create(b, loc, b.getIntegerAttr(ivType, value));
   };
   // The old induction variable, it' + s * step, for the ops that use it.
-  Value shifted = it;
   if (l.stage > 0) {
-    shifted = arith::AddIOp::create(
+    auto shifted = arith::AddIOp::create(
         b, loc, it, arith::MulIOp::create(b, loc, l.step, constant(l.stage)));
-    it.replaceAllUsesExcept(shifted, shifted.getDefiningOp());
+    it.replaceAllUsesExcept(shifted, shifted);
   }
   // The hand-off numbers, counted from the new iterations.
   Value fromLb = arith::SubIOp::create(b, loc, it, l.lb);
@@ -245,8 +243,7 @@ static void trim(const SkewedLoop &l) {
     k = arith::IndexCastOp::create(b, loc, b.getIndexType(), k);
   SmallVector<Operation *> guards;
   for (Operation &op : body->without_terminator()) {
-    if (isa<PipeProduceAcquireOp, PipeProduceCommitOp, PipeConsumeWaitOp,
-            PipeConsumeReleaseOp>(&op)) {
+    if (isHandOff(&op)) {
       HandOffNumber seq = numbers.lookup(&op);
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPoint(&op);

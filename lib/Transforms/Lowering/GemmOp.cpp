@@ -8,7 +8,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "LoweringContext.h"
-#include "tile/Transforms/Utils.h"
 
 #include "tile/Transforms/Pipelining.h"
 
@@ -60,10 +59,7 @@ LogicalResult mlir::tile::lowering::lowerGemm(LoweringContext &ctx, GemmOp op) {
   g.a = *a;
   g.b = *b;
   g.tid = ctx.threadId(op);
-  if (ctx.warpgroupValue)
-    g.warpgroup =
-        ctx.addConst(ctx.warpgroupValue,
-                     -getFirstThread(op) / ctx.target.getWarpgroupSize());
+  g.warpgroup = ctx.uniformWarpgroupId(op);
   // MMA groups left in flight and a predicated accumulation: tile-plan-pipes'
   // decision for gemms whose pipe release is deferred.
   g.mmaGroupsInFlight = op.getMmaGroupsInFlight().value_or(0);

@@ -6,6 +6,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -33,6 +34,48 @@ Value LoweringContext::threadId(Operation *op) {
   if (first == 0)
     return tidValue;
   return arith::SubIOp::create(b, loc(), tidValue, idx(first));
+}
+
+Value LoweringContext::uniformWarpId(Operation *op) {
+  if (!warpValue)
+    return nullptr;
+  return addConst(warpValue, -getFirstThread(op) / target.getWarpSize());
+}
+
+Value LoweringContext::uniformWarpgroupId(Operation *op) {
+  if (!warpgroupValue)
+    return nullptr;
+  return addConst(warpgroupValue,
+                  -getFirstThread(op) / target.getWarpgroupSize());
+}
+
+void LoweringContext::initUniformWarp() {
+  // Warp-specialized kernels branch on a warp index that ptxas can tell is
+  // the same in every lane: it then keeps the roles' loop counters and
+  // wgmma descriptors in uniform registers. Not where consumer regions
+  // take turns: ptxas spilled those kernels' accumulators (docs/perf.md,
+  // run 49).
+  bool specialized = false, turns = false;
+  kernel->walk([&](WsOp ws) {
+    specialized = true;
+    turns |= ws.getPingpong() || ws.getRegionTurn().has_value();
+  });
+  if (!specialized || turns)
+    return;
+  Type i32 = b.getI32Type();
+  Value warp = arith::IndexCastUIOp::create(
+      b, loc(), i32,
+      arith::DivUIOp::create(b, loc(), tidValue, idx(target.getWarpSize())));
+  Value lane0 = arith::ConstantIntOp::create(b, loc(), 0, 32);
+  Value width =
+      arith::ConstantIntOp::create(b, loc(), target.getWarpSize(), 32);
+  Value uniform = gpu::ShuffleOp::create(b, loc(), warp, lane0, width,
+                                         gpu::ShuffleMode::IDX)
+                      .getShuffleResult();
+  warpValue = arith::IndexCastUIOp::create(b, loc(), b.getIndexType(), uniform);
+  warpgroupValue = arith::DivUIOp::create(
+      b, loc(), warpValue,
+      idx(target.getWarpgroupSize() / target.getWarpSize()));
 }
 
 int64_t LoweringContext::numThreads(Operation *op) {

@@ -87,12 +87,10 @@ public:
   OpBuilder b;
   Location currentLoc = UnknownLoc::get(kernel.getContext());
   Value tidValue;
-  /// The thread's warpgroup (index), read from lane 0 of its warp so that
-  /// the code generator knows it is the same in every lane; made at the
-  /// kernel's start when the kernel has warp-specialized regions.
-  Value warpgroupValue;
-  /// The thread's warp, the same way.
-  Value warpValue;
+  /// The thread's warp and warpgroup (indices), read from lane 0 of the
+  /// warp so that the code generator knows they are the same in every lane;
+  /// made at the kernel's start where initUniformWarp decides so, else null.
+  Value warpValue, warpgroupValue;
   /// Blocks per cluster (`tile.cluster`), and the block's rank in it (i32,
   /// made at the kernel's start when there are several).
   int64_t clusterSize = 1;
@@ -162,6 +160,13 @@ public:
 
   /// The thread id within the threads executing `op`.
   Value threadId(Operation *op);
+  /// The warp and the warpgroup within the threads executing `op`, uniform
+  /// in each warp (from warpValue), or null where the kernel has none.
+  Value uniformWarpId(Operation *op);
+  Value uniformWarpgroupId(Operation *op);
+  /// Makes warpValue in warp-specialized kernels whose consumer regions do
+  /// not take turns.
+  void initUniformWarp();
   /// Number of threads executing `op`.
   int64_t numThreads(Operation *op);
   /// The barrier over the threads executing `op`.
@@ -312,7 +317,6 @@ SmallVector<Value> exchangeLanes(LoweringContext &ctx, const LaneExchange &plan,
 /// Solves `target` = XOR of a subset of `bases` over GF(2); returns the
 /// subset as a bit mask over `bases`, or none.
 std::optional<uint64_t> solveGF2(ArrayRef<uint64_t> bases, uint64_t target);
-
 
 // Warpgroups taking turns at the MMAs (`tile.ws ... pingpong`, Turns.cpp).
 /// Waits for the executing warpgroup's turn to issue `gemm`'s MMAs and

@@ -283,13 +283,11 @@ LogicalResult mlir::tile::lowering::lowerBarrierPipeOp(LoweringContext &ctx,
   Value valid = happens(ctx, seq, op->getOperand(0));
   HandOff h = decode(ctx, seq, pipe.slots);
   if (isa<PipeProduceAcquireOp>(op)) {
-    // The thread issuing the tensor copies waits for the slot, and so do
-    // the threads of copy-engine copies.
-    Value first = ctx.warpValue
-                      ? isZero(ctx, ctx.addConst(ctx.warpValue,
-                                                 -getFirstThread(op) /
-                                                     ctx.target.getWarpSize()))
-                      : isZero(ctx, ctx.threadId(op));
+    // The warp of the thread issuing the tensor copies waits for the slot
+    // (that thread alone without a uniform warp index), and so do the
+    // threads of copy-engine copies.
+    Value warp = ctx.uniformWarpId(op);
+    Value first = isZero(ctx, warp ? warp : ctx.threadId(op));
     Value producer = pipe.engineThreads ? valid : ctx.andBool(valid, first);
     emitIf(ctx, producer, [&] {
       Value flipped = arith::XOrIOp::create(

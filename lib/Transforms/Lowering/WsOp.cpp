@@ -27,13 +27,13 @@ LogicalResult mlir::tile::lowering::lowerWs(LoweringContext &ctx, WsOp op) {
                             "warpgroups");
   int64_t groupSize = ctx.target.getWarpgroupSize();
   Value lo = ctx.idx(groupSize * groups.front());
-  // The warpgroup test, uniform in each warp where the kernel has
-  // warpgroupValue.
+  // The warpgroup test, uniform in each warp where the kernel has a
+  // uniform warp index.
   Value inGroup;
-  if (ctx.warpgroupValue) {
-    inGroup = ctx.ult(arith::SubIOp::create(b, loc(), ctx.warpgroupValue,
-                                            ctx.idx(groups.front())),
-                      ctx.idx(groups.size()));
+  if (Value group = ctx.uniformWarpgroupId(op)) {
+    inGroup =
+        ctx.ult(arith::SubIOp::create(b, loc(), group, ctx.idx(groups.front())),
+                ctx.idx(groups.size()));
   } else {
     Value hi = ctx.idx(groupSize * (groups.back() + 1));
     inGroup =
