@@ -39,8 +39,23 @@
 // CHECK: scf.for %[[IT:.*]] = %[[LB:.*]] to
 // CHECK: %[[FIRST:.*]] = arith.addi %[[LB]], %{{.*}} : index
 // CHECK: %[[ACCUMULATE:.*]] = arith.cmpi ne, %[[IT]], %[[FIRST]] : index
+// The descriptors' low words: the buffer's start field (address & 0x3FFFF)
+// >> 4 with the LBO bits, computed from the buffer alone (LLVM hoists it),
+// plus the slot's byte offset / 16 (B's first, then A's).
 // CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK: memref.extract_aligned_pointer_as_index %{{.*}} : memref<{{[0-9]+}}xf16
+// CHECK: arith.andi %{{.*}}, %c262143_i32
+// CHECK-NEXT: arith.shrui
+// CHECK-NEXT: %[[WORDA:.*]] = arith.ori %{{.*}}, %c65536_i32
+// CHECK: memref.extract_aligned_pointer_as_index %{{.*}} : memref<{{[0-9]+}}xf16
+// CHECK: arith.andi %{{.*}}, %c262143_i32
+// CHECK-NEXT: arith.shrui
+// CHECK-NEXT: %[[WORDB:.*]] = arith.ori %{{.*}}, %c33554432_i32
 // CHECK: nvvm.wgmma.fence.aligned
+// CHECK: %[[OFFB:.*]] = arith.shrui %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT: arith.addi %[[WORDB]], %[[OFFB]] : i32
+// CHECK: %[[OFFA:.*]] = arith.shrui %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT: arith.addi %[[WORDA]], %[[OFFA]] : i32
 // CHECK: %[[SCALE:.*]] = arith.extui %[[ACCUMULATE]] : i1 to i32
 // CHECK: llvm.inline_asm has_side_effects {{.*}}setp.ne.b32 p, $130, 0;\0Awgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 1;{{.*}}%[[SCALE]]
 // CHECK-COUNT-6: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]

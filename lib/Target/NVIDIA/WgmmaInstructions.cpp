@@ -33,18 +33,31 @@ FailureOr<DescriptorOperand> nvidia::describe(OpBuilder &b, Location loc,
     return op.emitOpError("wgmma needs the ")
            << name << " tile in a swizzled shared layout (#tile.shared<swizzle"
            << " = 32|64|128>)";
-  DescriptorOperand d{*tile, kMajor, tile->shape[0], tile->elementBits / 8,
-                      0,     Value()};
+  DescriptorOperand d{*tile, kMajor,  tile->shape[0], tile->elementBits / 8,
+                      0,     Value(), Value()};
   int64_t swizzle = tile->swizzleBytes;
   uint64_t lbo = kMajor ? 16 : uint64_t(d.rows * swizzle);
   uint64_t sbo = 8 * swizzle;
   d.fixed =
       ((lbo >> 4) << 16) | ((sbo >> 4) << 32) | (swizzleMode(swizzle) << 62);
   IndexBuilder ib{b, loc};
-  Value address =
-      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, tile->view);
-  address = ib.add(address, ib.mul(tile->origin, ib.idx(d.bytes)));
-  d.base = arith::IndexCastOp::create(b, loc, b.getI32Type(), address);
+  Type i32 = b.getI32Type();
+  // The buffer start is 16-byte aligned, so (start + offset) >> 4 =
+  // (start >> 4) + (offset >> 4); the start's field is an or with the LBO.
+  Value start = arith::IndexCastOp::create(
+      b, loc, i32,
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, tile->view));
+  auto i32Const = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, v, 32);
+  };
+  d.baseLow = arith::OrIOp::create(
+      b, loc,
+      arith::ShRUIOp::create(
+          b, loc, arith::AndIOp::create(b, loc, start, i32Const(0x3FFFF)),
+          i32Const(4)),
+      i32Const(static_cast<int64_t>(d.fixed & 0xFFFFFFFF)));
+  d.offset = arith::IndexCastOp::create(b, loc, i32,
+                                        ib.mul(tile->origin, ib.idx(d.bytes)));
   return d;
 }
 
@@ -67,14 +80,10 @@ Value nvidia::descriptorAt(OpBuilder &b, Location loc,
   auto i32Const = [&](int64_t v) {
     return arith::ConstantIntOp::create(b, loc, v, 32);
   };
-  Value address = arith::AddIOp::create(
-      b, loc, d.base, arith::IndexCastOp::create(b, loc, i32, mnOffset));
-  Value low = arith::OrIOp::create(
-      b, loc,
-      arith::ShRUIOp::create(
-          b, loc, arith::AndIOp::create(b, loc, address, i32Const(0x3FFFF)),
-          i32Const(4)),
-      i32Const(static_cast<int64_t>(d.fixed & 0xFFFFFFFF)));
+  Value offset = arith::AddIOp::create(
+      b, loc, d.offset, arith::IndexCastOp::create(b, loc, i32, mnOffset));
+  Value low = arith::AddIOp::create(
+      b, loc, d.baseLow, arith::ShRUIOp::create(b, loc, offset, i32Const(4)));
   if (kOffset)
     low = arith::AddIOp::create(b, loc, low, i32Const(kOffset >> 4));
   return arith::OrIOp::create(

@@ -24,7 +24,8 @@ struct DescriptorOperand {
   int64_t rows;   // rows of the stored matrix
   int64_t bytes;  // bytes per element
   uint64_t fixed; // LBO, SBO and swizzle bits
-  Value base;     // low word (i32) of the operand's first byte address
+  Value baseLow;  // low descriptor word (i32) of the tile's buffer start
+  Value offset;   // i32 bytes from the buffer start to the operand
 };
 
 /// Operand `x` of `op` (`name` in diagnostics) as descriptors address it,
@@ -42,7 +43,10 @@ FailureOr<DescriptorOperand> describe(OpBuilder &b, Location loc, GemmOp op,
 /// of 16 and the operand lies in the shared window (below 2^18 bytes), so
 /// the field never carries into the next one. Only the low word depends on
 /// the address: it is computed in 32 bits and the high word is a constant,
-/// which keeps 64-bit shifts and carries out of every K step.
+/// which keeps 64-bit shifts and carries out of every K step. The low word
+/// is the buffer's (loop-invariant, hoisted by LLVM) plus the operand's
+/// offset / 16, so that a slot of a multi-versioned buffer costs one add
+/// of a value derived from the loop counter.
 Value descriptorAt(OpBuilder &b, Location loc, const DescriptorOperand &d,
                    Value mn, int64_t k);
 
