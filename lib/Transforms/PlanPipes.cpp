@@ -139,10 +139,15 @@ struct DeferredLoop {
 };
 
 /// Whether `gemm` promotes its partial sums in one span (promote_k = K), so
-/// that its promotion can be deferred by one gemm (`partials`).
+/// that its promotion can be deferred by one gemm (`partials`). Not where
+/// its instruction is narrower than its tile: that instruction was narrowed
+/// because partial sums of the whole tile would not fit in registers, and
+/// deferring holds those of the whole tile.
 static bool promotesOnce(GemmOp gemm) {
+  MmaAttr mma = gemm.getMmaAttr();
   return gemm.getPromotionSpan() && gemm.getPromotionSpan() == gemm.getK() &&
-         !gemm.getClearAccum() && !gemm.getAccumulate();
+         !gemm.getClearAccum() && !gemm.getAccumulate() &&
+         (!mma || mma.getInstrN() == gemm.getN());
 }
 } // namespace
 

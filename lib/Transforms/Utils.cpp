@@ -92,6 +92,13 @@ FailureOr<MmaAttr> mlir::tile::getOrSelectMma(GemmOp gemm,
   gemm.setMmaAttr(*mma);
   if (failed(decidePromotion(gemm, *mma, target)))
     return failure();
+  // A promoting gemm holds one instruction's partial sums besides its
+  // accumulator: the target may narrow the instruction to keep them few.
+  if (gemm.getPromotionSpan())
+    if (MmaAttr narrow = target.asyncMma()->narrowForPromotion(gemm, *mma)) {
+      gemm.setMmaAttr(narrow);
+      return narrow;
+    }
   return mma;
 }
 

@@ -2,7 +2,8 @@
 // RUN: tile-opt %s -split-input-file -tile-plan-pipes -tile-plan-pipes | FileCheck %s
 // RUN: tile-opt %examples/gemm.mlir --tile-attach-target=chip=sm_90a --tile-launch-order --tile-persistent-blocks --tile-specialize-bounds --tile-pipeline-planning --tile-inject-pipeline --tile-register-prefetch --tile-layout-inference --tile-select-tma --tile-warp-specialize --tile-insert-barriers --tile-plan-pipes | FileCheck %s --check-prefix=GEMM
 // RUN: tile-opt %examples/gemm.mlir --tile-attach-target=chip=sm_90a --tile-launch-order --tile-persistent-blocks=clusters=true --tile-specialize-bounds --tile-pipeline-planning --tile-inject-pipeline --tile-register-prefetch --tile-layout-inference --tile-select-tma --tile-warp-specialize --tile-insert-barriers --tile-plan-pipes | FileCheck %s --check-prefix=CLUSTER
-// RUN: tile-opt %examples/fp8_gemm.mlir --tile-attach-target=chip=sm_90a --tile-launch-order --tile-persistent-blocks --tile-specialize-bounds --tile-pipeline-planning --tile-inject-pipeline --tile-register-prefetch --tile-layout-inference --tile-select-tma --tile-warp-specialize --tile-insert-barriers --tile-plan-pipes | FileCheck %s --check-prefix=FP8
+// RUN: tile-opt %tile_src_root/test/Examples/Inputs/fp8_gemm_128x128.mlir --tile-attach-target=chip=sm_90a --tile-launch-order --tile-persistent-blocks --tile-specialize-bounds --tile-pipeline-planning --tile-inject-pipeline --tile-register-prefetch --tile-layout-inference --tile-select-tma --tile-warp-specialize --tile-insert-barriers --tile-plan-pipes | FileCheck %s --check-prefix=FP8
+// RUN: tile-opt %examples/fp8_gemm.mlir --tile-attach-target=chip=sm_90a --tile-launch-order --tile-persistent-blocks --tile-specialize-bounds --tile-pipeline-planning --tile-inject-pipeline --tile-register-prefetch --tile-layout-inference --tile-select-tma --tile-warp-specialize --tile-insert-barriers --tile-plan-pipes | FileCheck %s --check-prefix=FP8W
 // RUN: tile-opt %examples/flash_attention.mlir --tile-attach-target=chip=sm_90a --tile-launch-order --tile-persistent-blocks --tile-specialize-bounds --tile-pipeline-planning --tile-inject-pipeline --tile-register-prefetch --tile-layout-inference --tile-select-tma --tile-warp-specialize --tile-insert-barriers --tile-plan-pipes | FileCheck %s --check-prefix=FA
 
 // The decisions of tile-plan-pipes on the examples, compiled for sm_90a as
@@ -34,7 +35,8 @@
 // CLUSTER-LABEL: tile.kernel @gemm_kernel_tma
 // CLUSTER: tile.pipe.create plan <full = 2, empty = 16, deferred, cluster> : <4>
 //
-// The FP8 GEMM promotes every K block (promote_k = K = 128): its release is
+// An FP8 GEMM of 128 x 128 tiles (test/Examples/Inputs/fp8_gemm_128x128.mlir)
+// promotes every K block (promote_k = K = 128): its release is
 // deferred too, with the promotion one gemm late. The partial sums go in
 // flight into a tile of their own (a copy of the accumulator's alloc), which
 // the next gemm adds to the accumulator once they are done (from the second
@@ -54,8 +56,19 @@
 // FP8-LABEL: tile.kernel @fp8_gemm_tensor_kernel blocks
 // FP8: tile.pipe.create : <4>
 // FP8-NOT: partials
-// FP8-LABEL: tile.kernel @fp8_gemm_rowwise_kernel_tma
-// FP8: partials
+//
+// The example's 128 x 256 tiles promote each column half in place
+// (m64n128 instructions, narrowed by tile-select-mma): the partial sums of
+// the whole tile would not fit beside the accumulator, so nothing is
+// deferred and each gemm completes its MMAs.
+// FP8W-LABEL: tile.kernel @fp8_gemm_tensor_kernel_tma
+// FP8W: tile.pipe.create plan <full = 2, empty = 8> : <4>
+// FP8W-NOT: partials
+// FP8W: tile.gemm {{.*}} {mma = #tile.mma<wgmma, shape = [64, 128, 32], warps = [8, 1]>, promote_k = 128 : i64} : {{.*}}, memref<128x256xf32, #tile.mem<fragment>>
+// FP8W-NOT: partials
+// FP8W-LABEL: tile.kernel @fp8_gemm_rowwise_kernel_tma
+// FP8W-NOT: partials
+// FP8W-LABEL: tile.kernel @fp8_gemm_blockwise_kernel_tma
 //
 // FlashAttention's K and V pipes: one tensor copy per hand-off each, read by
 // wgmma only, released by the 8 consumer warps. P V reads P from registers

@@ -111,7 +111,7 @@ func.func @wgmma_shape() {
     %a = tile.alloc : !sA
     %b = tile.alloc : !sB
     %c = tile.alloc : !fC
-    // expected-error @+1 {{wgmma computes this gemm with m64n64k16, got m64n128k16}}
+    // expected-error @+1 {{wgmma computes this gemm with m64nNk16, N a multiple of 8 dividing 64, got m64n128k16}}
     tile.gemm %a, %b, %c {mma = #tile.mma<wgmma, shape = [64, 128, 16], warps = [4, 1]>} : !sA, !sB, !fC
   }
   return

@@ -2,14 +2,18 @@
 // RUN: tile-opt %examples/fp8_gemm.mlir --tile-attach-target=chip=sm_89 --tile-select-mma | FileCheck %s --check-prefix=EX89
 // RUN: tile-opt %s -split-input-file --tile-select-mma | FileCheck %s
 
-// The FP8 example: wgmma m64n128k32 on sm_90a, whose gemms that sum their
-// K block into a running accumulator promote every 128 of K; the
-// block-scaled gemm clears its own accumulator per K block of 128 and needs
-// no promotion. sm_89: mma.sync m16n8k32, no promotion.
-// EX90: tile.gemm {{.*}} transpose_b {mma = #tile.mma<wgmma, shape = [64, 128, 32], warps = [8, 1]>, promote_k = 128 : i64}
-// EX90: tile.gemm {{.*}} transpose_b {mma = #tile.mma<wgmma, shape = [64, 128, 32], warps = [8, 1]>, promote_k = 128 : i64}
-// EX90: tile.gemm {{.*}} transpose_b clear_accum {mma = #tile.mma<wgmma, shape = [64, 128, 32], warps = [8, 1]>}
-// EX89: tile.gemm {{.*}} transpose_b {mma = #tile.mma<mma_sync, shape = [16, 8, 32], warps = [4, 2]>}
+// The FP8 example: wgmma k32 on sm_90a, whose gemms that sum their K block
+// into a running accumulator promote every 128 of K, with m64n128 on the
+// per-tensor and row-wise kernels' 128 x 256 tiles (narrowed for the
+// promotion: @wide_promoted below); the block-scaled gemm (128 x 128)
+// clears its own accumulator per K block of 128 and needs no promotion.
+// sm_89: mma.sync m16n8k32, no promotion.
+// EX90: tile.gemm {{.*}} transpose_b {mma = #tile.mma<wgmma, shape = [64, 128, 32], warps = [8, 1]>, promote_k = 128 : i64} : {{.*}}memref<128x256xf32
+// EX90: tile.gemm {{.*}} transpose_b {mma = #tile.mma<wgmma, shape = [64, 128, 32], warps = [8, 1]>, promote_k = 128 : i64} : {{.*}}memref<128x256xf32
+// EX90: tile.gemm {{.*}} transpose_b clear_accum {mma = #tile.mma<wgmma, shape = [64, 128, 32], warps = [8, 1]>} : {{.*}}memref<128x128xf32
+// EX89: tile.gemm {{.*}} transpose_b {mma = #tile.mma<mma_sync, shape = [16, 8, 32], warps = [2, 4]>}
+// EX89: tile.gemm {{.*}} transpose_b {mma = #tile.mma<mma_sync, shape = [16, 8, 32], warps = [2, 4]>}
+// EX89: tile.gemm {{.*}} transpose_b clear_accum {mma = #tile.mma<mma_sync, shape = [16, 8, 32], warps = [4, 2]>}
 // EX89-NOT: promote_k
 
 !sA = memref<64x256xf8E4M3FN, #gpu.address_space<workgroup>>
@@ -26,6 +30,30 @@ func.func @long_k() {
     %b = tile.alloc : !sB
     %c = tile.alloc : !fC
     tile.gemm %a, %b, %c transpose_b : !sA, !sB, !fC
+  }
+  return
+}
+
+// -----
+
+!sA = memref<128x128xf8E4M3FN, #gpu.address_space<workgroup>>
+!sB = memref<256x128xf8E4M3FN, #gpu.address_space<workgroup>>
+!fC = memref<128x256xf32, #tile.mem<fragment>>
+
+// A 256-wide promoting gemm: m64n128 instructions, two per row of the
+// tile (one instruction's partial sums are what promotion holds: m64n256's
+// 128 registers beside the 64 x 256 slab's 128 would not fit). Without
+// promotion the instruction spans the tile.
+// CHECK-LABEL: func.func @wide_promoted
+// CHECK: tile.gemm {{.*}} {mma = #tile.mma<wgmma, shape = [64, 128, 32], warps = [8, 1]>, promote_k = 128 : i64}
+// CHECK: tile.gemm {{.*}} {mma = #tile.mma<wgmma, shape = [64, 256, 32], warps = [8, 1]>, promote_k = 0 : i64}
+func.func @wide_promoted() {
+  tile.kernel @k blocks(%bx) in [1] threads(256) {
+    %a = tile.alloc : !sA
+    %b = tile.alloc : !sB
+    %c = tile.alloc : !fC
+    tile.gemm %a, %b, %c transpose_b : !sA, !sB, !fC
+    tile.gemm %a, %b, %c transpose_b {promote_k = 0 : i64} : !sA, !sB, !fC
   }
   return
 }

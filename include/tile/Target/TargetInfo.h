@@ -253,6 +253,10 @@ public:
   /// before the partial sums must be added in f32 registers (see
   /// `promote_k`), for `gemm` computed with `mma`; 0: any.
   virtual int64_t getPromotionSpan(GemmOp gemm, MmaAttr mma) const = 0;
+  /// The choice for `gemm`, which promotes its partial sums, where `mma`'s
+  /// instruction would hold too many of them at once: the same instruction
+  /// narrower along N, several per row of the tile (null: keep `mma`).
+  virtual MmaAttr narrowForPromotion(GemmOp gemm, MmaAttr mma) const = 0;
   /// Waits until at most `pending` of the executing threads' asynchronous
   /// MMA groups are in flight.
   virtual void emitMmaWait(OpBuilder &b, Location loc,

@@ -2,8 +2,9 @@
 //
 // What passes ask of wgmma as an asynchronous MMA (AsyncMmaInfo): its wait,
 // the registers one instruction holds while it runs (tile-check-resources),
-// and the K span after which partial sums are promoted (tile-select-mma's
-// `promote_k`). Wgmma.cpp selects and emits the instruction.
+// the K span after which partial sums are promoted (tile-select-mma's
+// `promote_k`) and the narrower instruction a promoting gemm uses. Wgmma.cpp
+// selects and emits the instruction.
 //
 //===----------------------------------------------------------------------===//
 
@@ -60,4 +61,18 @@ int64_t NVIDIATargetInfo::getPromotionSpan(GemmOp gemm, MmaAttr mma) const {
   Type in = cast<MemRefType>(gemm.getA().getType()).getElementType();
   return mma.getKind() == MmaKind::Wgmma && isFloat8(in) ? kFloat8PromotionSpan
                                                          : 0;
+}
+
+/// The widest instruction whose partial sums a promoting gemm holds: 64
+/// registers a thread, so that a warpgroup's 64 x 256 slab (128 registers)
+/// and one instruction's partial sums fit a consumer's 232 registers with
+/// the addressing (m64n256's would need 256 for the sums alone).
+static constexpr int64_t kPromotionInstrN = 128;
+
+MmaAttr NVIDIATargetInfo::narrowForPromotion(GemmOp gemm, MmaAttr mma) const {
+  if (mma.getKind() != MmaKind::Wgmma || mma.getInstrN() <= kPromotionInstrN)
+    return {};
+  return MmaAttr::get(gemm.getContext(), MmaKind::Wgmma,
+                      {mma.getInstrM(), kPromotionInstrN, mma.getInstrK()},
+                      {mma.getWarpsM(), mma.getWarpsN()});
 }

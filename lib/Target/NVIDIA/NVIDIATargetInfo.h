@@ -72,6 +72,7 @@ public:
   void emitMmaWait(OpBuilder &b, Location loc, int64_t pending) const override;
   int64_t getInstructionRegisters(GemmOp gemm, MmaAttr mma) const override;
   int64_t getPromotionSpan(GemmOp gemm, MmaAttr mma) const override;
+  MmaAttr narrowForPromotion(GemmOp gemm, MmaAttr mma) const override;
 
   // Barriers.cpp
   void emitBarrier(OpBuilder &b, Location loc,

@@ -168,12 +168,13 @@ LogicalResult nvidia::verifyWgmma(GemmOp op, MmaAttr mma, int64_t numThreads,
                                   int64_t warpSize, int64_t warpgroupSize) {
   if (WgmmaCheck check = checkWgmma(op, numThreads, warpgroupSize); !check)
     return op.emitOpError(check.reason);
-  int64_t instrK = getWgmmaInstrK(op);
-  if (mma.getInstrM() != 64 || mma.getInstrN() != op.getN() ||
+  int64_t instrK = getWgmmaInstrK(op), instrN = mma.getInstrN();
+  if (mma.getInstrM() != 64 || instrN % 8 != 0 || op.getN() % instrN != 0 ||
       mma.getInstrK() != instrK)
-    return op.emitOpError("wgmma computes this gemm with m64n")
-           << op.getN() << "k" << instrK << ", got m" << mma.getInstrM() << "n"
-           << mma.getInstrN() << "k" << mma.getInstrK();
+    return op.emitOpError("wgmma computes this gemm with m64nNk")
+           << instrK << ", N a multiple of 8 dividing " << op.getN()
+           << ", got m" << mma.getInstrM() << "n" << instrN << "k"
+           << mma.getInstrK();
   if (mma.getWarpsM() * warpSize != numThreads || mma.getWarpsN() != 1)
     return op.emitOpError("wgmma splits the gemm along M over its ")
            << numThreads / warpSize << " warps: expected warps = ["
@@ -235,27 +236,33 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
     return failure();
 
   int64_t rowsPerGroup = m / groups, slabs = rowsPerGroup / 64;
+  // An instruction narrower than the tile (a promoting gemm's, see
+  // narrowForPromotion) covers one of `chunks` column ranges of a slab: the
+  // accumulator layout orders a slab's registers by column, so chunk c of
+  // slab s holds registers [s * n / 2 + c * instrN / 2, + instrN / 2).
+  // Instructions are issued per unit u = s * chunks + c.
+  int64_t instrN = g.mma.getInstrN(), chunks = n / instrN;
+  int64_t units = slabs * chunks;
   // The first row of the warpgroup's slabs (A descriptors).
   Value rowBase;
   if (!registerA)
     rowBase =
         ib.mul(g.warpgroup ? g.warpgroup : ib.divConst(g.tid, warpgroupSize),
                ib.idx(rowsPerGroup));
-  Value zero = ib.idx(0);
 
-  // Accumulators, one struct of n / 2 floats per slab: registers
-  // [slab * n / 2, (slab + 1) * n / 2) of the layout, in instruction order.
+  // Accumulators, one struct of instrN / 2 floats per unit: registers
+  // [u * instrN / 2, (u + 1) * instrN / 2) of the layout.
   Type f32 = b.getF32Type();
-  int64_t perSlab = n / 2;
+  int64_t perUnit = instrN / 2;
   auto accType =
-      LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(perSlab, f32));
+      LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(perUnit, f32));
   SmallVector<Value> accs;
-  for (int64_t s = 0; s < slabs; ++s) {
+  for (int64_t u = 0; u < units; ++u) {
     Value acc = LLVM::PoisonOp::create(b, loc, accType);
     if (!op.getClearAccum())
-      for (int64_t i = 0; i < perSlab; ++i) {
+      for (int64_t i = 0; i < perUnit; ++i) {
         Value v =
-            memref::LoadOp::create(b, loc, c.regs, ib.idx(s * perSlab + i));
+            memref::LoadOp::create(b, loc, c.regs, ib.idx(u * perUnit + i));
         acc = LLVM::InsertValueOp::create(b, loc, acc, v, ArrayRef<int64_t>{i});
       }
     accs.push_back(acc);
@@ -290,7 +297,7 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
 
   // What this gemm's inline-asm wgmmas share.
   WgmmaAsm common;
-  common.n = n;
+  common.n = instrN;
   common.k = instrK;
   common.typeA = getPtxType(in);
   common.typeB = getPtxType(inB);
@@ -301,26 +308,28 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
   auto layoutA = !a || a->kMajor ? NVVM::MMALayout::row : NVVM::MMALayout::col;
   auto layoutB = bd->kMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row;
 
-  // Issues the k steps [first, last) of slabs [slabBegin, slabEnd) into
-  // `targets` (one per slab); the first step overwrites them when
+  // Issues the k steps [first, last) of units [unitBegin, unitEnd) into
+  // `targets` (one per unit); the first step overwrites them when
   // `overwrite`, or adds on `accumulate` (null: always adds).
   auto issue = [&](SmallVectorImpl<Value> &targets, int64_t first, int64_t last,
-                   bool overwrite, Value accumulate, int64_t slabBegin,
-                   int64_t slabEnd) {
+                   bool overwrite, Value accumulate, int64_t unitBegin,
+                   int64_t unitEnd) {
     for (int64_t ks = first; ks < last; ++ks) {
-      Value descB = descriptorAt(b, loc, *bd, zero, ks * instrK);
-      for (int64_t s = slabBegin; s < slabEnd; ++s) {
+      for (int64_t u = unitBegin; u < unitEnd; ++u) {
+        int64_t s = u / chunks;
+        Value descB =
+            descriptorAt(b, loc, *bd, ib.idx(u % chunks * instrN), ks * instrK);
         bool firstStep = ks == first;
         if (registerA) {
           WgmmaAsm w = common;
-          w.acc = targets[s];
+          w.acc = targets[u];
           w.a = packedA[s * kSteps + ks];
           w.descB = descB;
           if (firstStep && overwrite)
             w.scaleD = false;
           else if (firstStep)
             w.accumulate = accumulate;
-          targets[s] = emitWgmmaAsm(b, loc, w);
+          targets[u] = emitWgmmaAsm(b, loc, w);
           continue;
         }
         Value rows = ib.add(rowBase, ib.idx(s * 64));
@@ -328,16 +337,16 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
         if (firstStep && !overwrite && accumulate) {
           // Whether to add to the accumulator is known at run time only.
           WgmmaAsm w = common;
-          w.acc = targets[s];
+          w.acc = targets[u];
           w.descA = descA;
           w.descB = descB;
           w.accumulate = accumulate;
-          targets[s] = emitWgmmaAsm(b, loc, w);
+          targets[u] = emitWgmmaAsm(b, loc, w);
           continue;
         }
-        targets[s] = NVVM::WgmmaMmaAsyncOp::create(
-            b, loc, accType, targets[s], descA, descB,
-            NVVM::MMAShapeAttr::get(ctx, 64, n, instrK), typeA, typeB,
+        targets[u] = NVVM::WgmmaMmaAsyncOp::create(
+            b, loc, accType, targets[u], descA, descB,
+            NVVM::MMAShapeAttr::get(ctx, 64, instrN, instrK), typeA, typeB,
             NVVM::WGMMATypes::f32,
             firstStep && overwrite ? NVVM::WGMMAScaleOut::zero
                                    : NVVM::WGMMAScaleOut::one,
@@ -353,22 +362,23 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
     // partial sums, complete, join the accumulator, and this gemm's go in
     // flight into the same registers.
     for (int64_t ks = 0; ks < kSteps; ++ks) {
-      descriptorAt(b, loc, *bd, zero, ks * instrK);
+      for (int64_t ch = 0; ch < chunks; ++ch)
+        descriptorAt(b, loc, *bd, ib.idx(ch * instrN), ks * instrK);
       for (int64_t s = 0; a && s < slabs; ++s)
         descriptorAt(b, loc, *a, ib.add(rowBase, ib.idx(s * 64)), ks * instrK);
     }
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-    SmallVector<Value> partial(slabs);
-    for (int64_t s = 0; s < slabs; ++s) {
-      partial[s] = LLVM::PoisonOp::create(b, loc, accType);
-      // accs[s] + the slab's partial sums.
-      auto add = [&, s](OpBuilder &b, Location loc) {
+    SmallVector<Value> partial(units);
+    for (int64_t u = 0; u < units; ++u) {
+      partial[u] = LLVM::PoisonOp::create(b, loc, accType);
+      // accs[u] + the unit's partial sums.
+      auto add = [&, u](OpBuilder &b, Location loc) {
         IndexBuilder ib{b, loc};
-        Value sums = accs[s];
-        for (int64_t i = 0; i < perSlab; ++i) {
+        Value sums = accs[u];
+        for (int64_t i = 0; i < perUnit; ++i) {
           int64_t at[] = {i};
           Value p = memref::LoadOp::create(b, loc, g.partials->regs,
-                                           ib.idx(s * perSlab + i));
+                                           ib.idx(u * perUnit + i));
           Value sum = arith::AddFOp::create(
               b, loc, LLVM::ExtractValueOp::create(b, loc, sums, at), p);
           sums = LLVM::InsertValueOp::create(b, loc, sums, sum, at);
@@ -376,33 +386,33 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
         return sums;
       };
       if (!g.accumulate) {
-        accs[s] = add(b, loc);
+        accs[u] = add(b, loc);
         continue;
       }
-      accs[s] = scf::IfOp::create(
+      accs[u] = scf::IfOp::create(
                     b, loc, g.accumulate,
                     [&](OpBuilder &b, Location loc) {
                       scf::YieldOp::create(b, loc, add(b, loc));
                     },
-                    [&, s](OpBuilder &b, Location loc) {
-                      scf::YieldOp::create(b, loc, accs[s]);
+                    [&, u](OpBuilder &b, Location loc) {
+                      scf::YieldOp::create(b, loc, accs[u]);
                     })
                     .getResult(0);
     }
     NVVM::WgmmaFenceAlignedOp::create(b, loc);
-    issue(partial, 0, kSteps, /*overwrite=*/true, Value(), 0, slabs);
+    issue(partial, 0, kSteps, /*overwrite=*/true, Value(), 0, units);
     NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
     if (g.passTurn)
       g.passTurn(b, loc);
-    for (int64_t s = 0; s < slabs; ++s)
-      for (int64_t i = 0; i < perSlab; ++i)
+    for (int64_t u = 0; u < units; ++u)
+      for (int64_t i = 0; i < perUnit; ++i)
         memref::StoreOp::create(b, loc,
                                 LLVM::ExtractValueOp::create(
-                                    b, loc, partial[s], ArrayRef<int64_t>{i}),
-                                g.partials->regs, ib.idx(s * perSlab + i));
+                                    b, loc, partial[u], ArrayRef<int64_t>{i}),
+                                g.partials->regs, ib.idx(u * perUnit + i));
   } else if (!span) {
     NVVM::WgmmaFenceAlignedOp::create(b, loc);
-    issue(accs, 0, kSteps, op.getClearAccum(), g.accumulate, 0, slabs);
+    issue(accs, 0, kSteps, op.getClearAccum(), g.accumulate, 0, units);
     NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
     if (g.passTurn)
       g.passTurn(b, loc);
@@ -415,35 +425,35 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
     int64_t spanSteps = span / instrK;
     for (int64_t first = 0; first < kSteps; first += spanSteps) {
       bool direct = first == 0 && op.getClearAccum();
-      for (int64_t s = 0; s < slabs; ++s) {
-        SmallVector<Value> partial(slabs);
-        partial[s] = direct ? accs[s] : LLVM::PoisonOp::create(b, loc, accType);
+      for (int64_t u = 0; u < units; ++u) {
+        SmallVector<Value> partial(units);
+        partial[u] = direct ? accs[u] : LLVM::PoisonOp::create(b, loc, accType);
         NVVM::WgmmaFenceAlignedOp::create(b, loc);
-        issue(partial, first, first + spanSteps, /*overwrite=*/true, Value(), s,
-              s + 1);
+        issue(partial, first, first + spanSteps, /*overwrite=*/true, Value(), u,
+              u + 1);
         NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-        if (g.passTurn && first + spanSteps == kSteps && s + 1 == slabs)
+        if (g.passTurn && first + spanSteps == kSteps && u + 1 == units)
           g.passTurn(b, loc);
         NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
         if (direct) {
-          accs[s] = partial[s];
+          accs[u] = partial[u];
           continue;
         }
-        for (int64_t i = 0; i < perSlab; ++i) {
+        for (int64_t i = 0; i < perUnit; ++i) {
           int64_t at[] = {i};
           Value sum = arith::AddFOp::create(
-              b, loc, LLVM::ExtractValueOp::create(b, loc, accs[s], at),
-              LLVM::ExtractValueOp::create(b, loc, partial[s], at));
-          accs[s] = LLVM::InsertValueOp::create(b, loc, accs[s], sum, at);
+              b, loc, LLVM::ExtractValueOp::create(b, loc, accs[u], at),
+              LLVM::ExtractValueOp::create(b, loc, partial[u], at));
+          accs[u] = LLVM::InsertValueOp::create(b, loc, accs[u], sum, at);
         }
       }
     }
   }
-  for (int64_t s = 0; s < slabs; ++s)
-    for (int64_t i = 0; i < perSlab; ++i) {
+  for (int64_t u = 0; u < units; ++u)
+    for (int64_t i = 0; i < perUnit; ++i) {
       Value v =
-          LLVM::ExtractValueOp::create(b, loc, accs[s], ArrayRef<int64_t>{i});
-      memref::StoreOp::create(b, loc, v, c.regs, ib.idx(s * perSlab + i));
+          LLVM::ExtractValueOp::create(b, loc, accs[u], ArrayRef<int64_t>{i});
+      memref::StoreOp::create(b, loc, v, c.regs, ib.idx(u * perUnit + i));
     }
   return success();
 }

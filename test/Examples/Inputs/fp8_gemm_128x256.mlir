@@ -1,8 +1,8 @@
 // The per-tensor FP8 GEMM of examples/fp8_gemm.mlir with 128 x 256 tiles
 // and fast accumulation (`promote_k = 0`: the tensor core sums all of K).
-// Promoted, a 64 x 256 slab's partial sums beside its accumulator need
-// more registers than a consumer warpgroup has (check-resources says so);
-// without promotion the tile compiles without spills.
+// Without the attribute it is the example's per-tensor kernel, which
+// promotes its partial sums every 128 of K with m64n128k32 instructions,
+// two per 64-row slab.
 
 !gA = memref<?x?xf8E4M3FN>
 !gB = memref<?x?xf8E4M3FN>
