@@ -225,3 +225,41 @@ func.func @tma_rs_wgmma(%A: !g, %B: !g, %kt: index) {
   }
   return
 }
+
+// -----
+
+// An instruction narrower than the tile (a pinned m64n128 on a 64 x 256
+// accumulator): per k step, one wgmma per column half, each on its own
+// contiguous half of the accumulator registers; the second half's B
+// descriptor starts 128 columns on (two 64-column panels of 32 rows of
+// 128 bytes).
+// CHECK-LABEL: func.func @narrow_wgmma
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>
+// CHECK: %[[MN:.*]] = arith.constant 128 : index
+// CHECK-NEXT: %[[PANEL:.*]] = arith.constant 4096 : index
+// CHECK-NEXT: %[[COLS:.*]] = arith.constant 64 : index
+// CHECK-NEXT: %[[PANELS:.*]] = arith.divui %[[MN]], %[[COLS]] : index
+// CHECK-NEXT: arith.muli %[[PANELS]], %[[PANEL]] : index
+// CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>
+// CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>
+// CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+!g = memref<?x?xbf16>
+!sA = memref<64x32xbf16, #gpu.address_space<workgroup>>
+!sB = memref<32x256xbf16, #gpu.address_space<workgroup>>
+!fC = memref<64x256xf32, #tile.mem<fragment>>
+func.func @narrow_wgmma(%A: !g, %B: !g, %C: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %as = tile.alloc : !sA
+    %bs = tile.alloc : !sB
+    %acc = tile.alloc : !fC
+    tile.copy %A[%c0, %c0], %as : !g to !sA
+    tile.copy %B[%c0, %c0], %bs : !g to !sB
+    tile.gemm %as, %bs, %acc clear_accum {mma = #tile.mma<wgmma, shape = [64, 128, 16], warps = [4, 1]>} : !sA, !sB, !fC
+    tile.copy %acc, %C[%c0, %c0] : !fC to memref<?x?xf32>
+  }
+  return
+}
