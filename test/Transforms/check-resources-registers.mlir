@@ -172,3 +172,24 @@ func.func @too_many_blocks() {
   return
 }
 }
+
+// -----
+
+// An FP8 gemm promoting its partial sums holds one instruction's besides
+// its accumulator: pinned to m64n256k32 on a 128 x 256 tile, 128 of them
+// beside the slab's 128 do not fit 255 registers. (Unpinned, tile-select-mma
+// narrows the instruction to m64n128k32: select-mma-fp8.mlir.)
+!sA = memref<128x128xf8E4M3FN, #gpu.address_space<workgroup>>
+!sB = memref<256x128xf8E4M3FN, #gpu.address_space<workgroup>>
+!fC = memref<128x256xf32, #tile.mem<fragment>>
+func.func @fp8_wide_promoted_pinned() {
+  // expected-error @below {{kernel 'fp8_wide_promoted_pinned' needs about 168 registers per thread, the launch allows 255 (256 threads, 1 block per multiprocessor): one wgmma m64n256k32 needs about 282 at once}}
+  tile.kernel @fp8_wide_promoted_pinned blocks(%bx) in [1] threads(256) {
+    %a = tile.alloc : !sA
+    %b = tile.alloc : !sB
+    %c = tile.alloc : !fC
+    // expected-note @below {{the wgmma}}
+    tile.gemm %a, %b, %c transpose_b {mma = #tile.mma<wgmma, shape = [64, 256, 32], warps = [8, 1]>, promote_k = 128 : i64} : !sA, !sB, !fC
+  }
+  return
+}
