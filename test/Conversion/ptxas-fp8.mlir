@@ -84,8 +84,8 @@
 
 // The fall-back kernel (views not aligned for tensor copies): cp.async of
 // 16 bytes, the same wgmmas. (ptxas spills in the 128 x 256 ones, where
-// every thread also addresses copies: only the block-scaled one, 128 x 128,
-// is checked without spills.)
+// every thread also addresses copies, before and after the K loop: only
+// the block-scaled one, 128 x 128, is checked without spills.)
 // FALLBACK: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16
 // FALLBACK: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3
 
