@@ -254,7 +254,8 @@ MlirOperation tileGemmOpCreate(MlirLocation loc, MlirValue a, MlirValue b,
                              transposeA, transposeB, clearAccum,
                              static_cast<WarpPolicy>(policy), MmaAttr(),
                              /*mma_groups_in_flight=*/IntegerAttr(),
-                             /*promote_k=*/IntegerAttr())
+                             /*promote_k=*/IntegerAttr(),
+                             /*consumer_chunk=*/IntegerAttr())
                   .getOperation());
 }
 

@@ -211,6 +211,18 @@ LogicalResult GemmOp::verify() {
       return emitOpError("keeps partial sums in flight (partials): it adds "
                          "them to its accumulator, which it cannot clear");
   }
+  if (std::optional<int64_t> chunk = getConsumerChunk()) {
+    int64_t n = cType.getDimSize(1);
+    if (*chunk <= 0 || n % *chunk != 0)
+      return emitOpError("expects consumer_chunk to divide N = ")
+             << n << ", got " << *chunk;
+    if (!getClearAccum() || getPartials() || getPromoteK().value_or(0) > 0 ||
+        getMmaGroupsInFlight().value_or(0) > 0)
+      return emitOpError("hands its product to a tile.parallel in column "
+                         "chunks (consumer_chunk), so it clears its "
+                         "accumulator (clear_accum), completes its MMAs and "
+                         "neither promotes nor keeps partial sums");
+  }
   if (aKind == MemoryKind::Fragment && getTransposeA())
     return emitOpError("a fragment A operand cannot be transposed");
   if (bKind == MemoryKind::Fragment && getTransposeB())

@@ -80,6 +80,11 @@ void mlir::tile::pipelines::addTileLevelPasses(
   attach.features = options.features;
   attach.defaultChip = options.defaultChip;
   pm.addPass(createAttachTarget(attach));
+  // A gemm's product handed to its consumer chunk by chunk, before the
+  // resources count it (tile-fuse-consumer).
+  FuseConsumerOptions fuse;
+  fuse.emitRemarks = options.remarks;
+  pm.addPass(createFuseConsumer(fuse));
   // Resources against the target's limits, before anything unrolls or
   // multi-buffers (register tiles far beyond the register file, huge
   // tile.parallel loops); pipelining checks its own shared memory.

@@ -377,9 +377,14 @@ static LogicalResult lowerKernel(KernelOp kernel) {
     if (isLoweredOp(op))
       ops.push_back(op);
   });
-  for (Operation *op : ops)
+  for (Operation *op : ops) {
+    if (ctx.loweredEarly.erase(op)) {
+      op->erase();
+      continue;
+    }
     if (failed(lowerOp(ctx, op)))
       return failure();
+  }
   // Tensor stores complete before the block exits.
   if (ctx.tensorStores) {
     Operation *end = kernel.getBody().front().getTerminator();

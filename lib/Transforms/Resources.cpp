@@ -128,6 +128,13 @@ int64_t mlir::tile::estimateTileRegisters(KernelOp kernel) {
     case MemoryKind::Fragment: {
       int64_t threads = std::max<int64_t>(getCooperatingThreads(alloc), 1);
       size = getTileSizeInBytes(type);
+      // The accumulator of a gemm whose consumer takes it in chunks holds
+      // one chunk at a time (consumer_chunk).
+      for (Operation *user : alloc->getUsers())
+        if (auto gemm = dyn_cast<GemmOp>(user);
+            gemm && gemm.getC() == alloc.getResult() &&
+            gemm.getConsumerChunk() && size != kSaturatedSize)
+          size = size / gemm.getN() * *gemm.getConsumerChunk();
       size = size == kSaturatedSize ? kSaturatedSize
                                     : llvm::divideCeil(size, threads);
       break;

@@ -92,6 +92,16 @@ FailureOr<MmaAttr> mlir::tile::getOrSelectMma(GemmOp gemm,
   gemm.setMmaAttr(*mma);
   if (failed(decidePromotion(gemm, *mma, target)))
     return failure();
+  // A gemm whose consumer takes its product in chunks issues one
+  // instruction per chunk (tile-fuse-consumer chose the width).
+  if (std::optional<int64_t> chunk = gemm.getConsumerChunk();
+      chunk && *chunk < mma->getInstrN()) {
+    MmaAttr narrow = MmaAttr::get(gemm.getContext(), mma->getKind(),
+                                  {mma->getInstrM(), *chunk, mma->getInstrK()},
+                                  {mma->getWarpsM(), mma->getWarpsN()});
+    gemm.setMmaAttr(narrow);
+    return narrow;
+  }
   // A promoting gemm holds one instruction's partial sums besides its
   // accumulator: the target may narrow the instruction to keep them few.
   if (gemm.getPromotionSpan())

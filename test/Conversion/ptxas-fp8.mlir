@@ -23,6 +23,11 @@
 // RUN: tile-opt %tile_src_root/test/Examples/Inputs/fp8_gemm_128x256.mlir --tile-to-nvvm="chip=sm_90a format=isa" -tile-emit-binary="prefix=%t/wide_" -o /dev/null
 // RUN: FileCheck %s --check-prefix=WIDE < %t/wide_fp8_gemm_fast_kernel_tma_module.ptx
 // RUN: %ptxas -arch=sm_90a -v %t/wide_fp8_gemm_fast_kernel_tma_module.ptx -o %t/wide.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
+// RUN: tile-opt %tile_src_root/test/Examples/Inputs/fp8_gemm_blockwise_128x256.mlir --tile-to-nvvm="chip=sm_90a format=isa" -tile-emit-binary="prefix=%t/fused_" -o /dev/null
+// RUN: FileCheck %s --check-prefix=FUSED < %t/fused_fp8_gemm_blockwise_kernel_tma_module.ptx
+// RUN: %ptxas -arch=sm_90a -v %t/fused_fp8_gemm_blockwise_kernel_tma_module.ptx -o %t/fused.cubin 2>&1 | FileCheck %s --check-prefix=FUSEDPTXAS
+// RUN: tile-opt %tile_src_root/test/Examples/Inputs/fp8_gemm_blockwise_128x256.mlir --tile-to-nvvm="chip=sm_89 format=isa" -tile-emit-binary="prefix=%t/fused89_" -o /dev/null 2>/dev/null
+// RUN: FileCheck %s --check-prefix=FUSED89 < %t/fused89_fp8_gemm_blockwise_kernel_module.ptx
 // RUN: tile-opt %examples/fp8_gemm.mlir --tile-to-nvvm="chip=sm_89 format=isa" -tile-emit-binary="prefix=%t/sm89_" -o /dev/null 2>/dev/null
 // RUN: FileCheck %s --check-prefix=SM89 < %t/sm89_fp8_gemm_tensor_kernel_module.ptx
 // RUN: %ptxas -arch=sm_89 -v %t/sm89_fp8_gemm_tensor_kernel_module.ptx -o %t/sm89.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
@@ -91,6 +96,28 @@
 
 // ptxas warns before the properties when it serializes the wgmmas (an
 // instruction other than a wgmma touching registers one has in flight).
+// The block-scaled gemm at 128 x 256 (tile-fuse-consumer): each column
+// half's m64n128k32 MMAs are issued and completed before the other half's
+// are issued, and the scaling (fma) reads one half at a time (LLVM sinks
+// the first half's below the second issue in the PTX; ptxas places them
+// between, as the lowering emitted them). Its kernel spills a few bytes
+// outside the K loop (the example keeps 128 x 128 tiles).
+// FUSED: fma.rn.f32
+// FUSED-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3
+// FUSED: wgmma.commit_group.sync.aligned
+// FUSED-NEXT: wgmma.wait_group.sync.aligned 0
+// FUSED: wgmma.fence.sync.aligned
+// FUSED-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3
+// FUSED: wgmma.commit_group.sync.aligned
+// FUSED-NEXT: wgmma.wait_group.sync.aligned 0
+// FUSEDPTXAS-NOT: serialized
+// FUSEDPTXAS: Used 168 registers
+// On sm_89 the product comes in two parts of each warp's n tiles.
+// FUSED89: mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32
+// FUSED89: fma.rn.f32
+// FUSED89: mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32
+// FUSED89: fma.rn.f32
+
 // PTXAS-NOT: serialized
 // PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // PTXAS-NOT: Potential Performance Loss

@@ -2575,6 +2575,32 @@ func.func @gemm_promotion_span() {
 
 // -----
 
+// GemmOp::verify: a product handed over in chunks that divide N.
+func.func @gemm_consumer_chunk_divides() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %a = tile.alloc : memref<64x128xf8E4M3FN, #gpu.address_space<workgroup>>
+    %c = tile.alloc : memref<64x64xf32, #tile.mem<fragment>>
+    // expected-error @+1 {{'tile.gemm' op expects consumer_chunk to divide N = 64, got 48}}
+    tile.gemm %a, %a, %c transpose_b clear_accum {consumer_chunk = 48 : i64} : memref<64x128xf8E4M3FN, #gpu.address_space<workgroup>>, memref<64x128xf8E4M3FN, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.mem<fragment>>
+  }
+  return
+}
+
+// -----
+
+// GemmOp::verify: a product handed over in chunks is a fresh one.
+func.func @gemm_consumer_chunk_clears() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %a = tile.alloc : memref<64x128xf8E4M3FN, #gpu.address_space<workgroup>>
+    %c = tile.alloc : memref<64x64xf32, #tile.mem<fragment>>
+    // expected-error @+1 {{'tile.gemm' op hands its product to a tile.parallel in column chunks (consumer_chunk), so it clears its accumulator (clear_accum), completes its MMAs and neither promotes nor keeps partial sums}}
+    tile.gemm %a, %a, %c transpose_b {consumer_chunk = 32 : i64} : memref<64x128xf8E4M3FN, #gpu.address_space<workgroup>>, memref<64x128xf8E4M3FN, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.mem<fragment>>
+  }
+  return
+}
+
+// -----
+
 // GemmOp::verify: a gemm that promotes completes its MMAs.
 func.func @gemm_promotion_in_flight() {
   tile.kernel @k blocks(%bx) in [1] threads(128) {

@@ -18,6 +18,7 @@
 #include "tile/Dialect/TileOps.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/BitVector.h"
 
 #include <functional>
 #include <memory>
@@ -104,6 +105,14 @@ struct GemmEmission {
   /// before waiting for them; for the others the caller passes the turn
   /// after the gemm. Null outside such regions.
   std::function<void(OpBuilder &, Location)> passTurn;
+  /// A gemm whose product a tile.parallel consumes in parts
+  /// (`consumer_chunk`): emitters that interleave call it once the MMAs of
+  /// a part have completed and its registers of C (set in `registers`) are
+  /// stored, before computing the next part. Null otherwise; where the
+  /// emitter does not call it, the caller lowers the consumer in its place.
+  std::function<LogicalResult(OpBuilder &, Location,
+                              const llvm::BitVector &registers)>
+      consumeChunk;
 };
 
 /// The fragment layouts an MMA choice needs for A, B and the accumulator.

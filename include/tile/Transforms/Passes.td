@@ -317,6 +317,32 @@ def CheckResources : Pass<"tile-check-resources", "ModuleOp"> {
   ];
 }
 
+def FuseConsumer : Pass<"tile-fuse-consumer", "ModuleOp"> {
+  let summary = "Let a tile.parallel consume a gemm's product chunk by chunk";
+  let description = [{
+    A `tile.gemm ... clear_accum` whose accumulator only a following
+    `tile.parallel` of the same block reads, element by element (the
+    "accumulate a K block, then `acc += tmp * sa * sb`" style of
+    block-scaled FP8 GEMMs), holds the whole product in registers between
+    the two unless the lowering interleaves them. Where the product takes
+    more than 64 registers a thread (one wgmma m64n128's accumulator, what
+    a promoting gemm holds of partial sums), the pass records
+    `consumer_chunk = w` on the gemm (the columns of 64 registers' worth)
+    and moves the ops between the gemm and the `tile.parallel` (loads of
+    scales, copies into other fragments) before the gemm; the lowering
+    then computes, completes and consumes one part at a time (wgmma: w
+    columns per instruction; mma.sync: each warp's n tiles in N / w
+    parts). Gemms of asynchronous MMAs that promote their partial sums are
+    left alone; gemms that already have `consumer_chunk` keep it. With `remarks=true`
+    it says which gemms it fused and why others were not.
+  }];
+  let dependentDialects = ["::mlir::tile::TileDialect"];
+  let options = [
+    Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
+           "Report the decision on each clearing gemm">
+  ];
+}
+
 def SelectMma : Pass<"tile-select-mma", "ModuleOp"> {
   let summary = "Choose the matrix-multiply instruction of every gemm";
   let description = [{

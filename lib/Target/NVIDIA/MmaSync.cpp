@@ -425,28 +425,46 @@ LogicalResult MmaSyncEmitter::emit(int64_t warpSize) {
                                                      b.getZeroAttr(cVecType))
                                .getResult()
                          : loadRegisterRun(b, loc, c, baseOf(mi, ni), cVecType);
-  for (int64_t ks = 0; ks < kSteps; ++ks)
-    for (int64_t mi = 0; mi < mTiles; ++mi)
-      for (int64_t ni = 0; ni < nTiles; ++ni) {
-        Value &acc = accs[mi][ni];
-        if (isFloat8(inElt)) {
-          acc = mmaFloat8(aFrags[mi][ks], bFrags[ni][ks], acc, inElt, inEltB);
-          continue;
+  // A product handed over in parts (consumer_chunk): each part's n tiles
+  // are computed, stored and consumed before the next part's.
+  int64_t parts = 1;
+  if (g.consumeChunk) {
+    parts = op.getN() / *op.getConsumerChunk();
+    if (nTiles % parts != 0)
+      return op.emitOpError("cannot hand its product over in ")
+             << parts << " parts: a warp computes " << nTiles
+             << " n tiles of 8 columns";
+  }
+  int64_t perPart = nTiles / parts;
+  for (int64_t part = 0; part < parts; ++part) {
+    for (int64_t ks = 0; ks < kSteps; ++ks)
+      for (int64_t mi = 0; mi < mTiles; ++mi)
+        for (int64_t ni = part * perPart; ni < (part + 1) * perPart; ++ni) {
+          Value &acc = accs[mi][ni];
+          if (isFloat8(inElt)) {
+            acc = mmaFloat8(aFrags[mi][ks], bFrags[ni][ks], acc, inElt, inEltB);
+            continue;
+          }
+          acc = inElt.isBF16()
+                    ? mmaBF16(aFrags[mi][ks], bFrags[ni][ks], acc)
+                    : nvgpu::MmaSyncOp::create(b, loc, aFrags[mi][ks],
+                                               bFrags[ni][ks], acc,
+                                               ArrayRef<int64_t>{16, 8, 16})
+                          .getResult();
         }
-        acc = inElt.isBF16()
-                  ? mmaBF16(aFrags[mi][ks], bFrags[ni][ks], acc)
-                  : nvgpu::MmaSyncOp::create(b, loc, aFrags[mi][ks],
-                                             bFrags[ni][ks], acc,
-                                             ArrayRef<int64_t>{16, 8, 16})
-                        .getResult();
-      }
-  for (int64_t mi = 0; mi < mTiles; ++mi)
-    for (int64_t ni = 0; ni < nTiles; ++ni)
-      for (int64_t i = 0; i < 4; ++i) {
-        Value e = vector::ExtractOp::create(b, loc, accs[mi][ni],
-                                            ArrayRef<int64_t>{i / 2, i % 2});
-        memref::StoreOp::create(b, loc, e, c.regs, ib.idx(baseOf(mi, ni) + i));
-      }
+    llvm::BitVector registers(c.layout.getRegistersPerThread());
+    for (int64_t mi = 0; mi < mTiles; ++mi)
+      for (int64_t ni = part * perPart; ni < (part + 1) * perPart; ++ni)
+        for (int64_t i = 0; i < 4; ++i) {
+          Value e = vector::ExtractOp::create(b, loc, accs[mi][ni],
+                                              ArrayRef<int64_t>{i / 2, i % 2});
+          memref::StoreOp::create(b, loc, e, c.regs,
+                                  ib.idx(baseOf(mi, ni) + i));
+          registers.set(baseOf(mi, ni) + i);
+        }
+    if (g.consumeChunk && failed(g.consumeChunk(b, loc, registers)))
+      return failure();
+  }
   return success();
 }
 

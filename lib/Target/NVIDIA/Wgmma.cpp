@@ -410,6 +410,35 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
                                 LLVM::ExtractValueOp::create(
                                     b, loc, partial[u], ArrayRef<int64_t>{i}),
                                 g.partials->regs, ib.idx(u * perUnit + i));
+  } else if (!span && g.consumeChunk) {
+    // The product handed over in chunks (consumer_chunk): each unit's MMAs
+    // are issued, completed and consumed before the next unit's, so that
+    // one unit of the product is live at a time.
+    if (g.mmaGroupsInFlight || g.accumulate || !op.getClearAccum())
+      return op.emitOpError("hands its product over in chunks, so it clears "
+                            "its accumulator and completes its MMAs");
+    if (instrN > *op.getConsumerChunk())
+      return op.emitOpError("hands its product over in chunks of ")
+             << *op.getConsumerChunk() << " columns, narrower than its "
+             << instrN << "-column instruction";
+    for (int64_t u = 0; u < units; ++u) {
+      NVVM::WgmmaFenceAlignedOp::create(b, loc);
+      issue(accs, 0, kSteps, /*overwrite=*/true, Value(), u, u + 1);
+      NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+      if (g.passTurn && u + 1 == units)
+        g.passTurn(b, loc);
+      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+      for (int64_t i = 0; i < perUnit; ++i) {
+        Value v =
+            LLVM::ExtractValueOp::create(b, loc, accs[u], ArrayRef<int64_t>{i});
+        memref::StoreOp::create(b, loc, v, c.regs, ib.idx(u * perUnit + i));
+      }
+      llvm::BitVector registers(c.layout.getRegistersPerThread());
+      registers.set(u * perUnit, (u + 1) * perUnit);
+      if (failed(g.consumeChunk(b, loc, registers)))
+        return failure();
+    }
+    return success();
   } else if (!span) {
     NVVM::WgmmaFenceAlignedOp::create(b, loc);
     issue(accs, 0, kSteps, op.getClearAccum(), g.accumulate, 0, units);

@@ -19,6 +19,54 @@ using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::lowering;
 
+/// The tile.parallel that consumes the product of `op` (`consumer_chunk`):
+/// the first one after it in its block that reads its accumulator. It runs
+/// at the gemm, so the values it uses must be defined before the gemm and
+/// the ops between must not write the fragments it reads
+/// (tile-fuse-consumer moved them before the gemm).
+static FailureOr<ParallelOp> findChunkConsumer(GemmOp op) {
+  Value c = op.getC();
+  ParallelOp consumer;
+  for (Operation *next = op->getNextNode(); next && !consumer;
+       next = next->getNextNode()) {
+    auto parallel = dyn_cast<ParallelOp>(next);
+    auto readsProduct = [&](memref::LoadOp load) {
+      return load.getMemRef() == c ? WalkResult::interrupt()
+                                   : WalkResult::advance();
+    };
+    if (parallel && parallel.getBody().walk(readsProduct).wasInterrupted())
+      consumer = parallel;
+  }
+  if (!consumer)
+    return op.emitOpError("hands its product to a tile.parallel in chunks "
+                          "(consumer_chunk), but none after it reads it");
+  bool defined = true;
+  consumer.getBody().walk([&](Operation *inner) {
+    for (Value operand : inner->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if (def && def->getBlock() == op->getBlock() && !def->isBeforeInBlock(op))
+        defined = false;
+    }
+  });
+  if (!defined)
+    return op.emitOpError("hands its product to a tile.parallel in chunks "
+                          "(consumer_chunk), which uses values defined after "
+                          "the gemm: run tile-fuse-consumer");
+  for (Operation *between = op->getNextNode(); between != consumer;
+       between = between->getNextNode()) {
+    bool writes = false;
+    for (Value operand : between->getOperands())
+      if (auto type = dyn_cast<MemRefType>(operand.getType()))
+        writes |= getMemoryKind(type) == MemoryKind::Fragment;
+    if (writes)
+      return op.emitOpError("hands its product to a tile.parallel in chunks "
+                            "(consumer_chunk), but '")
+             << between->getName()
+             << "' between them uses fragments: run tile-fuse-consumer";
+  }
+  return consumer;
+}
+
 LogicalResult mlir::tile::lowering::lowerGemm(LoweringContext &ctx, GemmOp op) {
   MmaAttr mma = op.getMmaAttr();
   if (!mma)
@@ -70,8 +118,29 @@ LogicalResult mlir::tile::lowering::lowerGemm(LoweringContext &ctx, GemmOp op) {
            << stringifyMmaKind(mma.getKind()) << " is not one";
   g.passTurn = takeTurn(ctx, op);
   bool passesTurn = g.passTurn && ctx.target.isAsyncMma(mma);
+  // A consumer taking the product in chunks runs inside the gemm, one chunk
+  // after each instruction's MMAs (asynchronous MMAs only; elsewhere it
+  // stays in its place).
+  ParallelOp consumer;
+  auto consumed = std::make_shared<bool>(false);
+  if (op.getConsumerChunk()) {
+    FailureOr<ParallelOp> found = findChunkConsumer(op);
+    if (failed(found))
+      return failure();
+    consumer = *found;
+    const RegisterOperand *tile = g.c;
+    g.consumeChunk = [&ctx, consumer, tile,
+                      consumed](OpBuilder &, Location,
+                                const llvm::BitVector &registers) {
+      *consumed = true;
+      ParallelChunk chunk{tile, registers};
+      return lowerParallel(ctx, consumer, &chunk);
+    };
+  }
   if (failed(ctx.target.emitGemm(ctx.b, ctx.loc(), g)))
     return failure();
+  if (*consumed)
+    ctx.loweredEarly.insert(consumer);
   if (g.passTurn && !passesTurn)
     g.passTurn(ctx.b, ctx.loc());
   // The groups left in flight complete after the gemm's loop (after the

@@ -104,6 +104,9 @@ public:
   DenseMap<Operation *, Value> storeStaging;
   /// Whether some thread issues tensor stores (waited for at the end).
   bool tensorStores = false;
+  /// Ops already lowered inside another op's lowering (the consumer of a
+  /// gemm with `consumer_chunk`): erased when their turn comes.
+  llvm::SmallPtrSet<Operation *, 4> loweredEarly;
   /// Pipes fed by tensor copies, keyed by their tile.pipe.create value.
   llvm::MapVector<Value, BarrierPipe> barrierPipes;
   /// The pipe and sequence number of each tensor copy's hand-off (found
@@ -231,7 +234,16 @@ LogicalResult lowerCopy(LoweringContext &ctx, CopyOp op);
 LogicalResult lowerFragmentCopy(LoweringContext &ctx, CopyOp op);
 LogicalResult lowerFill(LoweringContext &ctx, FillOp op);
 LogicalResult lowerGemm(LoweringContext &ctx, GemmOp op);
-LogicalResult lowerParallel(LoweringContext &ctx, ParallelOp op);
+/// Registers of `tile`, the fragment whose elements a tile.parallel
+/// lowered in parts reads (see GemmEmission::consumeChunk).
+struct ParallelChunk {
+  const RegisterOperand *tile;
+  const llvm::BitVector &registers;
+};
+/// Lowers `op`, only the iterations that read `chunk`'s registers when
+/// given.
+LogicalResult lowerParallel(LoweringContext &ctx, ParallelOp op,
+                            const ParallelChunk *chunk = nullptr);
 LogicalResult lowerReduce(LoweringContext &ctx, ReduceOp op);
 LogicalResult lowerWs(LoweringContext &ctx, WsOp op);
 LogicalResult lowerBarrier(LoweringContext &ctx, BarrierOp op);

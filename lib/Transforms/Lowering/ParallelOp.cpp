@@ -51,7 +51,8 @@ std::optional<uint64_t> mlir::tile::lowering::solveGF2(ArrayRef<uint64_t> bases,
 }
 
 LogicalResult mlir::tile::lowering::lowerParallel(LoweringContext &ctx,
-                                                  ParallelOp op) {
+                                                  ParallelOp op,
+                                                  const ParallelChunk *chunk) {
   OpBuilder &b = ctx.b;
   auto loc = [&] { return ctx.loc(); };
   LinearLayout layout =
@@ -148,8 +149,44 @@ LogicalResult mlir::tile::lowering::lowerParallel(LoweringContext &ctx,
   if (walk.wasInterrupted())
     return failure();
 
+  // Lowered in parts: the iterations whose reads of the chunked fragment
+  // fall in the part's registers. Every iteration reads it (the
+  // element at its own coordinates, tile-fuse-consumer), at a register
+  // that the loop register alone decides.
+  auto inChunk = [&](int64_t r) -> FailureOr<bool> {
+    uint64_t loopFlat = layout.applyFlat({{LinearLayout::kRegister, r}});
+    std::optional<bool> in;
+    for (auto &[inner, plan] : plans) {
+      if (plan.tile != chunk->tile)
+        continue;
+      std::optional<uint64_t> reg =
+          solveGF2(plan.tile->layout.getBases(LinearLayout::kRegister),
+                   project(loopFlat, plan.loopDims, plan.tile->layout));
+      if (plan.threadPart || !reg || isa<memref::StoreOp>(inner))
+        return op.emitOpError("cannot run chunk by chunk: it writes the "
+                              "gemm's product or reads it at registers its "
+                              "own do not decide");
+      bool here = *reg < chunk->registers.size() && chunk->registers[*reg];
+      if (in && *in != here)
+        return op.emitOpError("cannot run chunk by chunk: one iteration "
+                              "reads the product from two chunks");
+      in = here;
+    }
+    if (!in)
+      return op.emitOpError("cannot run chunk by chunk: an iteration does "
+                            "not read the gemm's product");
+    return *in;
+  };
+
   Block &body = op.getBody().front();
   for (int64_t r = 0; r < layout.getRegistersPerThread(); ++r) {
+    if (chunk) {
+      FailureOr<bool> in = inChunk(r);
+      if (failed(in))
+        return failure();
+      if (!*in)
+        continue;
+    }
     SmallVector<Value> coords = ctx.elementCoords(layout, r, tcoords, masks);
     Value valid;
     for (unsigned d = 0; d < rank; ++d)

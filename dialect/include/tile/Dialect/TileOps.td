@@ -586,6 +586,19 @@ def Tile_GemmOp : Tile_Op<"gemm", [AttrSizedOperandSegments]> {
     release it defers: the addition of one K block and the wait for the
     next hand-off then overlap the MMAs of the block in flight.
 
+    `consumer_chunk = w` (w > 0, dividing N) says that the `tile.parallel`
+    following the gemm in its block reads `C` element by element and is
+    its only other user: the lowering computes `C` in N / w parts (wgmma:
+    the MMAs of each `w` columns; mma.sync: each warp's n tiles in N / w
+    groups), completes each part and runs the `tile.parallel` on its
+    elements before computing the next, so that one part of `C` is held at
+    a time (the resource check counts `C` as one part). The gemm clears
+    its accumulator and completes its MMAs. `tile-fuse-consumer` sets it
+    where the product takes more than 64 registers a thread (a K block's
+    product scaled into a running sum: block-scaled FP8 GEMMs at 128 x
+    256), and moves the ops between the gemm and the `tile.parallel`
+    before the gemm.
+
     ```mlir
     tile.gemm %As, %Bs, %Cf transpose_b policy <square>
         : memref<128x32xf16, #smem>, memref<128x32xf16, #smem>,
@@ -606,7 +619,8 @@ def Tile_GemmOp : Tile_Op<"gemm", [AttrSizedOperandSegments]> {
                       "::mlir::tile::WarpPolicy::Square">:$policy,
     OptionalAttr<Tile_MmaAttr>:$mma,
     OptionalAttr<I64Attr>:$mma_groups_in_flight,
-    OptionalAttr<I64Attr>:$promote_k);
+    OptionalAttr<I64Attr>:$promote_k,
+    OptionalAttr<I64Attr>:$consumer_chunk);
   let assemblyFormat = [{
     $a `,` $b `,` $c (`accumulate` `(` $accumulate^ `)`)?
     (`partials` `(` $partials^ `:` type($partials) `)`)?
