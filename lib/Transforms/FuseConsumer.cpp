@@ -35,16 +35,14 @@ namespace {
 /// accumulator in a consumer's registers.
 constexpr int64_t kPartRegisters = 64;
 
-/// The tile.alloc `value` is (a view of), or null.
-Operation *rootOf(Value value) { return getRootAlloc(value); }
-
 /// Whether `op`, between the gemm and its consumer, may run before the gemm
 /// instead: it does not touch the accumulator, writes no memory the gemm
 /// reads, and has no effect other than reading memory or writing a
 /// fragment.
 bool movesBeforeGemm(Operation *op, GemmOp gemm, std::string &why) {
   for (Value operand : op->getOperands())
-    if (rootOf(operand) && rootOf(operand) == rootOf(gemm.getC())) {
+    if (getRootAlloc(operand) &&
+        getRootAlloc(operand) == getRootAlloc(gemm.getC())) {
       why = "'" + op->getName().getStringRef().str() +
             "' between them uses the gemm's accumulator";
       return false;
@@ -52,10 +50,11 @@ bool movesBeforeGemm(Operation *op, GemmOp gemm, std::string &why) {
   if (isMemoryEffectFree(op) || isa<memref::LoadOp, memref::DimOp>(op))
     return true;
   if (auto copy = dyn_cast<CopyOp>(op)) {
-    Operation *target = rootOf(copy.getTarget());
+    AllocOp target = getRootAlloc(copy.getTarget());
     if (getMemoryKind(copy.getTargetType()) == MemoryKind::Fragment &&
         getMemoryKind(copy.getSourceType()) == MemoryKind::Global && target &&
-        target != rootOf(gemm.getA()) && target != rootOf(gemm.getB()))
+        target != getRootAlloc(gemm.getA()) &&
+        target != getRootAlloc(gemm.getB()))
       return true;
   }
   why = "'" + op->getName().getStringRef().str() +
