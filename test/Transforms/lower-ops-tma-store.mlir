@@ -25,7 +25,14 @@
 // CHECK: nvvm.cp.async.bulk.wait_group 3 {read}
 // CHECK-NEXT: }
 // CHECK-NEXT: gpu.barrier
-// CHECK: vector.store %{{.*}}, %[[STAGE:.*]][%{{.*}}] {alignment = 4 : i64} : memref<16384xbf16, #gpu.address_space<workgroup>>, vector<2xbf16>
+// The element 8 rows below a thread's first lies 256 elements further in
+// every thread: its index is the first's plus that constant (the store's
+// immediate offset), with no arithmetic of its own on the thread id.
+// CHECK: vector.store %{{.*}}, %[[STAGE:.*]][%[[FIRST:.*]]] {alignment = 4 : i64} : memref<16384xbf16, #gpu.address_space<workgroup>>, vector<2xbf16>
+// CHECK-NEXT: %[[ROWS8:.*]] = arith.constant 256 : index
+// CHECK-NEXT: %[[NEXT:.*]] = arith.addi %[[FIRST]], %[[ROWS8]] : index
+// CHECK-NOT: thread_id
+// CHECK: vector.store %{{.*}}, %[[STAGE]][%[[NEXT]]]
 // CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK: nvvm.cp.async.bulk.wait_group 2 {read}
 // CHECK: gpu.barrier

@@ -281,8 +281,43 @@ FailureOr<SharedRef> LoweringContext::resolveShared(Value value,
                            "matrices of one");
 }
 
-Value LoweringContext::sharedIndex(const SharedRef &ref,
-                                   ArrayRef<Value> coords) {
+namespace {
+/// Index arithmetic on values, emitted at the context's builder.
+struct ValueArith {
+  using V = Value;
+  IndexBuilder ib;
+  V idx(int64_t v) const { return ib.idx(v); }
+  V add(V x, V y) const { return ib.add(x, y); }
+  V mul(V x, int64_t c) const { return ib.mul(x, idx(c)); }
+  V divConst(V x, int64_t c) const { return ib.divConst(x, c); }
+  V andConst(V x, int64_t c) const { return ib.andConst(x, c); }
+  V shrConst(V x, int64_t c) const { return ib.shrConst(x, c); }
+  V shlConst(V x, int64_t c) const {
+    return arith::ShLIOp::create(ib.b, ib.loc, x, idx(c));
+  }
+  V xorV(V x, V y) const { return ib.xorV(x, y); }
+};
+/// The same arithmetic on integers known at compile time.
+struct ConstArith {
+  using V = int64_t;
+  V idx(int64_t v) const { return v; }
+  V add(V x, V y) const { return x + y; }
+  V mul(V x, int64_t c) const { return x * c; }
+  V divConst(V x, int64_t c) const { return x / c; }
+  V andConst(V x, int64_t c) const { return x & c; }
+  V shrConst(V x, int64_t c) const { return x >> c; }
+  V shlConst(V x, int64_t c) const { return x << c; }
+  V xorV(V x, V y) const { return x ^ y; }
+};
+} // namespace
+
+/// The element index of `coords` in the view `ref` whose origin is
+/// `origin`, in the arithmetic `a` (emitted or evaluated).
+template <typename Arith>
+static typename Arith::V sharedIndexIn(const Arith &a, const SharedRef &ref,
+                                       ArrayRef<typename Arith::V> coords,
+                                       typename Arith::V origin) {
+  using V = typename Arith::V;
   SharedTile &tile = *ref.tile;
   ArrayRef<int64_t> rootShape = tile.type.getShape();
   int64_t eltBytes = std::max<int64_t>(tile.elementBits / 8, 1);
@@ -292,39 +327,33 @@ Value LoweringContext::sharedIndex(const SharedRef &ref,
   // holds all rows of a matrix, `panelElems` elements wide).
   int64_t panelElems = tile.layout.getSwizzle() / eltBytes;
   bool panels = panelElems > 0 && rootShape.back() > panelElems;
-  Value linear = coords.back();
+  V linear = coords.back();
   int64_t stride = rowElems;
   if (panels) {
     int64_t rows = coords.size() > 1 ? ref.shape[coords.size() - 2] : 1;
-    Value col = coords.back();
-    linear = add(andConst(col, panelElems - 1),
-                 mul(arith::DivUIOp::create(b, loc(), col, idx(panelElems)),
-                     idx(rows * panelElems)));
+    V col = coords.back();
+    linear = a.add(a.andConst(col, panelElems - 1),
+                   a.mul(a.divConst(col, panelElems), rows * panelElems));
     stride = panelElems;
   }
   for (int d = coords.size() - 2; d >= 0; --d) {
-    linear = add(linear, mul(coords[d], idx(stride)));
+    linear = a.add(linear, a.mul(coords[d], stride));
     stride = (panels && d == static_cast<int>(coords.size()) - 2)
                  ? rowElems * ref.shape[d]
                  : stride * ref.shape[d];
   }
   // The origin counts unpadded elements of whole leading matrices.
-  Value origin = ref.origin;
   if (tile.layout.getPad() != 0)
-    origin =
-        mul(arith::DivUIOp::create(b, loc(), origin, idx(rootShape.back())),
-            idx(rowElems));
+    origin = a.mul(a.divConst(origin, rootShape.back()), rowElems);
   int64_t unit = tile.layout.getUnit();
-  auto swizzle = [&](Value elements) -> Value {
+  auto swizzle = [&](V elements) -> V {
     int64_t bytes = tile.layout.getSwizzle();
     if (!bytes)
       return elements;
-    Value byteOffset = mul(elements, idx(eltBytes));
-    Value row = andConst(shrConst(byteOffset, 7), bytes / unit - 1);
-    Value flip = arith::ShLIOp::create(b, loc(), row, idx(llvm::Log2_64(unit)));
-    return arith::DivUIOp::create(
-        b, loc(), arith::XOrIOp::create(b, loc(), byteOffset, flip),
-        idx(eltBytes));
+    V byteOffset = a.mul(elements, eltBytes);
+    V row = a.andConst(a.shrConst(byteOffset, 7), bytes / unit - 1);
+    V flip = a.shlConst(row, llvm::Log2_64(unit));
+    return a.divConst(a.xorV(byteOffset, flip), eltBytes);
   };
   // The swizzle permutes chunks within spans of 128 x swizzle / unit bytes:
   // when every matrix of the root is a whole number of spans, it commutes
@@ -335,8 +364,18 @@ Value LoweringContext::sharedIndex(const SharedRef &ref,
       tile.elementBits);
   int64_t span = 128 * tile.layout.getSwizzle() / unit;
   if (!span || matrixBytes % span == 0)
-    return add(swizzle(linear), origin);
-  return swizzle(add(linear, origin));
+    return a.add(swizzle(linear), origin);
+  return swizzle(a.add(linear, origin));
+}
+
+Value LoweringContext::sharedIndex(const SharedRef &ref,
+                                   ArrayRef<Value> coords) {
+  return sharedIndexIn(ValueArith{ib()}, ref, coords, ref.origin);
+}
+
+int64_t LoweringContext::sharedIndexAt(const SharedRef &ref,
+                                       ArrayRef<int64_t> coords) {
+  return sharedIndexIn(ConstArith{}, ref, coords, int64_t{0});
 }
 
 bool LoweringContext::splitsVectors(const SharedRef &ref, int64_t vecElems) {
@@ -474,4 +513,29 @@ RegisterOperand *LoweringContext::getRegTile(Value value, Operation *user) {
     return nullptr;
   }
   return &it->second;
+}
+
+SmallVector<std::pair<unsigned, int64_t>>
+mlir::tile::lowering::groupByConstantOffset(
+    ArrayRef<SmallVector<int64_t>> table) {
+  SmallVector<std::pair<unsigned, int64_t>> groups;
+  SmallVector<unsigned> representatives;
+  for (auto [i, row] : llvm::enumerate(table)) {
+    std::pair<unsigned, int64_t> group = {i, 0};
+    for (unsigned q : representatives) {
+      const SmallVector<int64_t> &base = table[q];
+      if (base.size() != row.size() || row.empty())
+        continue;
+      int64_t offset = row[0] - base[0];
+      if (llvm::all_of(llvm::seq<size_t>(0, row.size()),
+                       [&](size_t t) { return row[t] - base[t] == offset; })) {
+        group = {q, offset};
+        break;
+      }
+    }
+    if (group.first == i)
+      representatives.push_back(i);
+    groups.push_back(group);
+  }
+  return groups;
 }

@@ -196,6 +196,9 @@ public:
   /// Element index in a shared tile's flat view of logical `coords` of the
   /// view `ref` (coords over ref.shape).
   Value sharedIndex(const SharedRef &ref, ArrayRef<Value> coords);
+  /// sharedIndex of coordinates known at compile time, in a view whose
+  /// origin is 0.
+  static int64_t sharedIndexAt(const SharedRef &ref, ArrayRef<int64_t> coords);
   /// Vectors of `vecElems` elements along a row of a shared tile, whose
   /// first element is at `index` (a multiple of `vecElems` in row-major
   /// order): a swizzle of 8-byte units keeps a 16-byte vector in one
@@ -225,6 +228,13 @@ public:
   /// The register tile `value` denotes, or an error on `user`.
   RegisterOperand *getRegTile(Value value, Operation *user);
 };
+
+/// Given each entry's shared index in every thread (`table[i][t]`), each
+/// entry's representative (an earlier entry or itself) and its offset from
+/// it: entries whose indices differ by one constant in every thread share a
+/// representative, so only representatives need per-thread arithmetic.
+SmallVector<std::pair<unsigned, int64_t>>
+groupByConstantOffset(ArrayRef<SmallVector<int64_t>> table);
 
 // Per-op lowerings, one file each. They emit at the builder's insertion
 // point (before the op), which the driver erases afterwards.

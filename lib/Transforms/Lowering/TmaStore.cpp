@@ -118,6 +118,44 @@ LogicalResult mlir::tile::lowering::lowerTmaStore(LoweringContext &ctx,
   auto i32 = [&](Value v) {
     return arith::IndexCastOp::create(b, loc, b.getI32Type(), v);
   };
+  // A register's place in the staging buffers, in either arithmetic.
+  auto place = [&](auto row, auto col, int64_t buffer, auto &&andConst,
+                   auto &&addConst) {
+    return std::make_pair(
+        row, addConst(andConst(col, panelCols - 1), buffer * panelCols));
+  };
+  // Each register's index in every thread, known here: registers whose
+  // indices differ by one constant in every thread share the arithmetic of
+  // the first of them (a handful of values for the whole tile, rather than
+  // one per register held across a persistent kernel's main loop), and the
+  // others add their constant, which the store takes as an immediate.
+  int64_t lanes = layout.getInDimSize(LinearLayout::kLane);
+  int64_t threads = lanes * (layout.hasInDim(LinearLayout::kWarp)
+                                 ? layout.getInDimSize(LinearLayout::kWarp)
+                                 : 1);
+  SmallVector<std::pair<int64_t, int64_t>> entries; // (panel, register)
+  SmallVector<SmallVector<int64_t>> table;
+  for (int64_t p = 0; p < panels; ++p) {
+    for (int64_t r : byPanel[p]) {
+      entries.push_back({p, r});
+      SmallVector<int64_t> &row = table.emplace_back();
+      for (int64_t t = 0; t < threads; ++t) {
+        SmallVector<std::pair<StringRef, int64_t>> in = {
+            {LinearLayout::kRegister, r}, {LinearLayout::kLane, t % lanes}};
+        if (layout.hasInDim(LinearLayout::kWarp))
+          in.push_back({LinearLayout::kWarp, t / lanes});
+        SmallVector<int64_t> c = layout.apply(in);
+        auto [sr, sc] = place(
+            c[0], c[1], p % buffers, [](int64_t x, int64_t m) { return x & m; },
+            [](int64_t x, int64_t k) { return x + k; });
+        row.push_back(LoweringContext::sharedIndexAt(ref, {sr, sc}));
+      }
+    }
+  }
+  SmallVector<std::pair<unsigned, int64_t>> groups =
+      groupByConstantOffset(table);
+  SmallVector<Value> indices(entries.size());
+  unsigned entry = 0;
   for (int64_t p = 0; p < panels; ++p) {
     int64_t buffer = p % buffers;
     // One buffer: the last panel's store reads it until thread 0 has waited.
@@ -126,10 +164,20 @@ LogicalResult mlir::tile::lowering::lowerTmaStore(LoweringContext &ctx,
       ctx.barrier(op);
     }
     for (int64_t r : byPanel[p]) {
-      SmallVector<Value> coords = ctx.elementCoords(layout, r, tcoords, masks);
-      Value col = ctx.add(ctx.andConst(coords[1], panelCols - 1),
-                          ctx.idx(buffer * panelCols));
-      Value index = ctx.sharedIndex(ref, {coords[0], col});
+      auto [rep, offset] = groups[entry];
+      Value index;
+      if (rep == entry) {
+        SmallVector<Value> coords =
+            ctx.elementCoords(layout, r, tcoords, masks);
+        auto [sr, sc] = place(
+            coords[0], coords[1], buffer,
+            [&](Value x, int64_t m) { return ctx.andConst(x, m); },
+            [&](Value x, int64_t k) { return ctx.add(x, ctx.idx(k)); });
+        index = ctx.sharedIndex(ref, {sr, sc});
+      } else {
+        index = ctx.add(indices[rep], ctx.idx(offset));
+      }
+      indices[entry++] = index;
       SmallVector<Value> elems;
       for (int64_t e = 0; e < vec; ++e)
         elems.push_back(ctx.convert(
