@@ -2,7 +2,8 @@
 //-*-===//
 //
 // tile-tune-time WORKDIR --shapes 4096x4096x4096,... [--cache FILE]
-//                [--timings TABLE] [--warmup N] [--iters N] [--device N]
+//                [--timings TABLE] [--warmup N] [--runs N]
+//                [--target-ms T | --iters N] [--device N]
 //
 // The timing phase of tile-tune, on its own so that it runs on a GPU
 // machine without MLIR: it needs the work directory (the manifest and the
@@ -10,8 +11,9 @@
 // libtile_cuda_runtime.so, nothing else. For each shape it calls each
 // variant's host function through its C interface on device buffers of
 // random data (sizes from the dimension names of the function's
-// `tile.shape` attributes), warms up, times --iters calls with CUDA events
-// and takes the median; a call that fails (tileRtGetError) skips the
+// `tile.shape` attributes), warms up, times --runs runs of back-to-back
+// calls (about --target-ms each, or --iters calls) with CUDA events and
+// takes the median run; a call that fails (tileRtGetError) skips the
 // variant with the runtime's message. Without a GPU, --timings TABLE gives
 // the times instead. The winners are merged into the cache (docs/tuner.md).
 //
@@ -31,7 +33,9 @@
 static const char *const usage =
     "usage: tile-tune-time WORKDIR --shapes SHAPES [--cache FILE] "
     "[--timings TABLE]\n"
-    "                      [--warmup N] [--iters N] [--device N]\n"
+    "                      [--warmup N] [--runs N] [--target-ms T | --iters "
+    "N]\n"
+    "                      [--device N]\n"
     "\n"
     "Times the variants tile-tune --compile-only left in WORKDIR on each\n"
     "shape (or reads TABLE: lines 'SHAPE PARAMS MS' or 'SHAPE PARAMS fail\n"
@@ -40,7 +44,7 @@ static const char *const usage =
 
 typedef struct {
   const char *workDir, *shapes, *cache, *timings;
-  int warmup, iters, device;
+  int warmup, iters, runs, targetMs, device;
 } Options;
 
 /// Where a variant's time comes from: the GPU, or a table.
@@ -68,8 +72,35 @@ static int compareFloats(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-/// Times a variant on the GPU: the median of `o->iters` calls, in ms; a
-/// negative value and `*failure` if a call fails.
+/// GPU milliseconds of `calls` back-to-back calls between two events.
+static int timeCalls(Timer *t, void *fn, Buffers *b, int calls, float *ms) {
+  TileRtEvent *start = NULL, *stop = NULL;
+  int status = tileRtEventCreate(t->ctx, &start);
+  if (status == 0)
+    status = tileRtEventCreate(t->ctx, &stop);
+  if (status == 0)
+    status = tileRtEventRecord(t->ctx, start);
+  for (int i = 0; i < calls && status == 0; ++i)
+    tuneCall(fn, b);
+  if (status == 0)
+    status = tileRtEventRecord(t->ctx, stop);
+  if (status == 0)
+    status = tileRtSynchronize(t->ctx);
+  if (status == 0)
+    status = tileRtEventElapsedMs(t->ctx, start, stop, ms);
+  if (start)
+    tileRtEventDestroy(t->ctx, start);
+  if (stop)
+    tileRtEventDestroy(t->ctx, stop);
+  return status;
+}
+
+/// Times a variant on the GPU: `o->runs` runs of back-to-back calls (each
+/// about `o->targetMs` long, or `o->iters` calls), the median run's time
+/// per call, in ms; a negative value and `*failure` if a call fails. Runs
+/// that long keep the GPU at the clocks a sustained workload gets: a few
+/// calls of a GEMM run at boost clocks and can rank variants otherwise
+/// than an application sees them (docs/tuner.md).
 static double timeOnGPU(Timer *t, const Options *o, void *fn, Buffers *b,
                         char **failure) {
   tileRtClearError();
@@ -77,28 +108,22 @@ static double timeOnGPU(Timer *t, const Options *o, void *fn, Buffers *b,
     tuneCall(fn, b);
   if ((*failure = callFailure(t, tileRtSynchronize(t->ctx))))
     return -1;
-  TileRtEvent **events = tuneAlloc(2 * (size_t)o->iters * sizeof(void *));
-  float *ms = tuneAlloc((size_t)o->iters * sizeof(float));
+  int calls = o->iters;
   int status = 0;
-  for (int i = 0; i < 2 * o->iters && status == 0; ++i)
-    status = tileRtEventCreate(t->ctx, &events[i]);
-  for (int i = 0; i < o->iters && status == 0; ++i) {
-    status = tileRtEventRecord(t->ctx, events[2 * i]);
-    tuneCall(fn, b);
-    if (status == 0)
-      status = tileRtEventRecord(t->ctx, events[2 * i + 1]);
+  if (calls == 0) {
+    float once = 0;
+    status = timeCalls(t, fn, b, 1, &once);
+    double estimate = once > 1e-3f ? o->targetMs / once : 1000;
+    calls = estimate < 1 ? 1 : estimate > 100000 ? 100000 : (int)estimate;
   }
-  if (status == 0)
-    status = tileRtSynchronize(t->ctx);
-  for (int i = 0; i < o->iters && status == 0; ++i)
-    status =
-        tileRtEventElapsedMs(t->ctx, events[2 * i], events[2 * i + 1], &ms[i]);
+  float *ms = tuneAlloc((size_t)o->runs * sizeof(float));
+  for (int r = 0; r < o->runs && status == 0; ++r) {
+    status = timeCalls(t, fn, b, calls, &ms[r]);
+    ms[r] /= (float)calls;
+  }
   *failure = callFailure(t, status);
-  for (int i = 0; i < 2 * o->iters; ++i)
-    tileRtEventDestroy(t->ctx, events[i]);
-  qsort(ms, (size_t)o->iters, sizeof(float), compareFloats);
-  double median = ms[o->iters / 2];
-  free(events);
+  qsort(ms, (size_t)o->runs, sizeof(float), compareFloats);
+  double median = ms[o->runs / 2];
   free(ms);
   return *failure ? -1 : median;
 }
@@ -165,7 +190,9 @@ static int parseOptions(int argc, char **argv, Options *o) {
   memset(o, 0, sizeof(*o));
   o->cache = "tile-tune.cache";
   o->warmup = 3;
-  o->iters = 20;
+  o->iters = 0; // calls per run: as many as fill targetMs
+  o->runs = 5;
+  o->targetMs = 25;
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -176,10 +203,12 @@ static int parseOptions(int argc, char **argv, Options *o) {
                         : !strcmp(a, "--cache")   ? &o->cache
                         : !strcmp(a, "--timings") ? &o->timings
                                                   : NULL;
-    int *number = !strcmp(a, "--warmup")   ? &o->warmup
-                  : !strcmp(a, "--iters")  ? &o->iters
-                  : !strcmp(a, "--device") ? &o->device
-                                           : NULL;
+    int *number = !strcmp(a, "--warmup")      ? &o->warmup
+                  : !strcmp(a, "--iters")     ? &o->iters
+                  : !strcmp(a, "--runs")      ? &o->runs
+                  : !strcmp(a, "--target-ms") ? &o->targetMs
+                  : !strcmp(a, "--device")    ? &o->device
+                                              : NULL;
     if ((text || number) && i + 1 >= argc) {
       fprintf(stderr, "tile-tune-time: error: option '%s' needs a value\n", a);
       return 1;
@@ -188,7 +217,9 @@ static int parseOptions(int argc, char **argv, Options *o) {
       *text = argv[++i];
     } else if (number) {
       *number = atoi(argv[++i]);
-      if (*number < 0 || (number == &o->iters && *number == 0)) {
+      if (*number < 0 || ((number == &o->iters || number == &o->runs ||
+                           number == &o->targetMs) &&
+                          *number == 0)) {
         fprintf(stderr, "tile-tune-time: error: bad %s '%s'\n", a, argv[i]);
         return 1;
       }

@@ -61,7 +61,11 @@ static const char *const usage =
     "  --cache FILE          the cache to merge winners into (default\n"
     "                        tile-tune.cache)\n"
     "  --timings TABLE       take the times from TABLE, not from a GPU\n"
-    "  --warmup N, --iters N calls before timing, timed calls (GPU)\n"
+    "  --warmup N            calls before timing (GPU; default 3)\n"
+    "  --runs N, --target-ms T, --iters N\n"
+    "                        the median of N timed runs (default 5) of\n"
+    "                        back-to-back calls, about T ms each (default\n"
+    "                        25) or N calls each (GPU)\n"
     "  --list                print the variants and stop\n"
     "  --compile-only        compile and write the manifest; time later with\n"
     "                        --time WORKDIR (tile-tune-time) on a GPU machine\n"
@@ -70,7 +74,8 @@ static const char *const usage =
 
 typedef struct {
   const char *source, *space, *shapes, *dims, *function, *chip, *format;
-  const char *extra, *workDir, *cache, *timings, *warmup, *iters, *output;
+  const char *extra, *workDir, *cache, *timings, *warmup, *iters, *runs;
+  const char *targetMs, *output;
   const char *header;
   int jobs;
   bool list, compileOnly;
@@ -338,13 +343,14 @@ static int parseOptions(int argc, char **argv, Options *o) {
       size_t offset;
     } flags[] = {
 #define FLAG(name, field) {name, offsetof(Options, field)}
-        FLAG("--space", space),      FLAG("--shapes", shapes),
-        FLAG("--dims", dims),        FLAG("--function", function),
-        FLAG("--chip", chip),        FLAG("--format", format),
-        FLAG("--work-dir", workDir), FLAG("--cache", cache),
-        FLAG("--timings", timings),  FLAG("--warmup", warmup),
-        FLAG("--iters", iters),      FLAG("-o", output),
-        FLAG("--header", header),    FLAG("--pipeline-options", extra),
+        FLAG("--space", space),        FLAG("--shapes", shapes),
+        FLAG("--dims", dims),          FLAG("--function", function),
+        FLAG("--chip", chip),          FLAG("--format", format),
+        FLAG("--work-dir", workDir),   FLAG("--cache", cache),
+        FLAG("--timings", timings),    FLAG("--warmup", warmup),
+        FLAG("--iters", iters),        FLAG("--runs", runs),
+        FLAG("--target-ms", targetMs), FLAG("-o", output),
+        FLAG("--header", header),      FLAG("--pipeline-options", extra),
 #undef FLAG
     };
     for (size_t f = 0; f < sizeof(flags) / sizeof(flags[0]); ++f)
@@ -390,8 +396,10 @@ static int timeVariants(const Options *o) {
   arg(&args, o->cache);
   const char *pairs[][2] = {{"--timings", o->timings},
                             {"--warmup", o->warmup},
-                            {"--iters", o->iters}};
-  for (int i = 0; i < 3; ++i) {
+                            {"--iters", o->iters},
+                            {"--runs", o->runs},
+                            {"--target-ms", o->targetMs}};
+  for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); ++i) {
     if (pairs[i][1]) {
       arg(&args, pairs[i][0]);
       arg(&args, pairs[i][1]);
