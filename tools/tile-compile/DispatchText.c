@@ -75,9 +75,10 @@ static void addCall(char **t, const Group *g, int v) {
   add(t, "\n");
 }
 
-/// The dispatcher of `g` as MLIR text: the call's sizes rounded up to
-/// powers of two (their log2: the bit length of size - 1), the distance in
-/// log2 to each entry's class (the sum over the dimensions), the variant of
+/// The dispatcher of `g` as MLIR text: the class index of each of the
+/// call's sizes (tuneClassIndex, from the bit length of size - 1 and the
+/// two bits below its leading one), the distance in quarter octaves to
+/// each entry's class (the sum over the dimensions), the variant of
 /// the first entry at the least distance (entries in cache order: a smaller
 /// class wins a tie), then a switch over the variants.
 char *dispatcherText(const Group *g) {
@@ -172,6 +173,22 @@ char *dispatcherText(const Group *g) {
         "  %%%s_e = arith.extui %%%s_nz : i1 to i64\n"
         "  %%%s_log = arith.addi %%%s_r6, %%%s_e : i64\n",
         n, n, n, n, n, n, n);
+    // The class index (tuneClassIndex): 4 log for sizes up to 4, else 4
+    // (log - 1) + 1 + the two bits below the leading one of size - 1.
+    add(&t,
+        "  %%%s_three = arith.constant 3 : i64\n"
+        "  %%%s_four = arith.constant 4 : i64\n"
+        "  %%%s_big = arith.cmpi sge, %%%s_log, %%%s_three : i64\n"
+        "  %%%s_sh0 = arith.subi %%%s_log, %%%s_three : i64\n"
+        "  %%%s_sh = arith.maxsi %%%s_sh0, %%zero : i64\n"
+        "  %%%s_top = arith.shrui %%%s_x0, %%%s_sh : i64\n"
+        "  %%%s_q = arith.andi %%%s_top, %%%s_three : i64\n"
+        "  %%%s_lo = arith.muli %%%s_log, %%%s_four : i64\n"
+        "  %%%s_hi0 = arith.addi %%%s_lo, %%%s_q : i64\n"
+        "  %%%s_hi = arith.subi %%%s_hi0, %%%s_three : i64\n"
+        "  %%%s_cls = arith.select %%%s_big, %%%s_hi, %%%s_lo : i64\n",
+        n, n, n, n, n, n, n, n, n, n, n, n, n, n, n, n, n, n, n, n, n, n, n, n,
+        n, n, n, n, n, n, n);
   }
   for (size_t i = 0; i < g->count; ++i) {
     char *cls = tuneEntryClass(g->entries[i]);
@@ -180,11 +197,11 @@ char *dispatcherText(const Group *g) {
     for (int d = 0; d < rank; ++d)
       add(&t,
           "  %%k%zu_%d = arith.constant %d : i64\n"
-          "  %%q%zu_%d = arith.subi %%%s_log, %%k%zu_%d : i64\n"
+          "  %%q%zu_%d = arith.subi %%%s_cls, %%k%zu_%d : i64\n"
           "  %%m%zu_%d = arith.subi %%zero, %%q%zu_%d : i64\n"
           "  %%a%zu_%d = arith.maxsi %%q%zu_%d, %%m%zu_%d : i64\n",
-          i, d, tuneLog2(g->entries[i]->cls.sizes[d]), i, d, dims[d], i, d, i,
-          d, i, d, i, d, i, d, i, d);
+          i, d, tuneClassIndex(g->entries[i]->cls.sizes[d]), i, d, dims[d], i,
+          d, i, d, i, d, i, d, i, d, i, d);
     add(&t, "  %%dist%zu_0 = arith.addi %%zero, %%a%zu_0 : i64\n", i, i);
     for (int d = 1; d < rank; ++d)
       add(&t, "  %%dist%zu_%d = arith.addi %%dist%zu_%d, %%a%zu_%d : i64\n", i,

@@ -40,26 +40,40 @@ void tuneShapeFormat(const TuneShape *shape, char *buffer, size_t size) {
                           (long long)shape->sizes[i]);
 }
 
-int64_t tuneRoundUpPow2(int64_t size) {
-  int64_t pow2 = 1;
-  while (pow2 < size)
-    pow2 *= 2;
-  return pow2;
+/// Bit length of `x` (0 for 0).
+static int bitLength(int64_t x) {
+  int length = 0;
+  while (x > 0) {
+    x >>= 1;
+    ++length;
+  }
+  return length;
 }
 
-int tuneLog2(int64_t pow2) {
-  int log = 0;
-  while (pow2 > 1) {
-    pow2 /= 2;
-    ++log;
-  }
-  return log;
+int tuneClassIndex(int64_t size) {
+  int64_t x = (size > 1 ? size : 1) - 1;
+  int length = bitLength(x);
+  if (length < 3)
+    return 4 * length;
+  int quarter = (int)((x >> (length - 3)) & 3);
+  return 4 * (length - 1) + quarter + 1;
+}
+
+int64_t tuneClassSize(int index) {
+  int octave = index / 4, quarter = index % 4;
+  // Quarters only occur from 2^2 on (tuneClassIndex).
+  return ((int64_t)1 << octave) +
+         (quarter ? quarter * ((int64_t)1 << (octave - 2)) : 0);
+}
+
+int64_t tuneRoundUpClass(int64_t size) {
+  return tuneClassSize(tuneClassIndex(size));
 }
 
 TuneShape tuneShapeClass(const TuneShape *shape) {
   TuneShape cls = *shape;
   for (int i = 0; i < cls.rank; ++i)
-    cls.sizes[i] = tuneRoundUpPow2(cls.sizes[i]);
+    cls.sizes[i] = tuneRoundUpClass(cls.sizes[i]);
   return cls;
 }
 
@@ -106,7 +120,7 @@ static bool parseClass(const char *text, TuneEntry *entry) {
   for (size_t i = 0; ok && i < params.count; ++i) {
     TuneShape size;
     ok = tuneShapeParse(params.items[i].value, &size) && size.rank == 1 &&
-         size.sizes[0] == tuneRoundUpPow2(size.sizes[0]);
+         size.sizes[0] == tuneRoundUpClass(size.sizes[0]);
     entry->cls.sizes[entry->cls.rank++] = size.sizes[0];
     length += strlen(params.items[i].name) + 1;
   }

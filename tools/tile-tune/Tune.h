@@ -6,7 +6,7 @@
 //  - Parameters: `${NAME}` placeholders in a kernel source, substituted from
 //    NAME=VALUE lists (tile-compile -D, the variants of a search space).
 //  - Shapes: problem sizes "4096x4096x512" over named dimensions (M, N, K)
-//    and their shape class, each size rounded up to a power of two.
+//    and their shape class, each size rounded up to a quarter octave.
 //  - The cache of winners (docs/tuner.md): one entry per chip, function,
 //    signature and shape class, with the winning parameters and time.
 //  - The manifest of a work directory: the compiled variants.
@@ -110,11 +110,16 @@ typedef struct {
 bool tuneShapeParse(const char *text, TuneShape *shape);
 /// "4096x4096x512" into `buffer`.
 void tuneShapeFormat(const TuneShape *shape, char *buffer, size_t size);
-/// Each size rounded up to a power of two: 1000 -> 1024, 4096 -> 4096.
+/// Each size rounded up to its class: the least of 2^k, 1.25 * 2^k,
+/// 1.5 * 2^k and 1.75 * 2^k (powers of two up to 4) that holds it: 1000 ->
+/// 1024, 4096 -> 4096, 5000 -> 5120, 6000 -> 6144, 7000 -> 7168.
 TuneShape tuneShapeClass(const TuneShape *shape);
-int64_t tuneRoundUpPow2(int64_t size);
-/// log2 of a power of two.
-int tuneLog2(int64_t pow2);
+int64_t tuneRoundUpClass(int64_t size);
+/// The class of `size` as a number, four per octave: 4 log2 of a power of
+/// two, 4 k + 1, + 2, + 3 for 1.25, 1.5, 1.75 times 2^k (sizes above 4).
+int tuneClassIndex(int64_t size);
+/// The size of class `index`.
+int64_t tuneClassSize(int index);
 
 /// A comma-separated list of dimension names, "M,N,K", into `names`
 /// (pointers into a copy owned by the caller through `storage`).
@@ -132,7 +137,7 @@ typedef struct {
   char *function;  /// "gemm"
   char *signature; /// "f16[M,K];f16[K,N];f16[M,N]"
   char *dims;      /// "M,N,K": the names of the class's sizes
-  TuneShape cls;   /// the shape class (powers of two)
+  TuneShape cls;   /// the shape class (tuneShapeClass)
   char *params;    /// the winner, canonical: "BK=32,BM=128,..."
   double ms;       /// its time (mean over the measured shapes)
   char *shapes;    /// the shapes measured: "4000x4096x4096;4096x4096x4096"
