@@ -251,8 +251,9 @@ MlirOperation tileGemmOpCreate(MlirLocation loc, MlirValue a, MlirValue b,
   }
   return wrap(GemmOp::create(builder, location, *va, *vb, *vc,
                              /*accumulate=*/Value(), /*partials=*/Value(),
-                             transposeA, transposeB, clearAccum,
-                             static_cast<WarpPolicy>(policy), MmaAttr(),
+                             /*sparse_meta=*/Value(), transposeA, transposeB,
+                             clearAccum, static_cast<WarpPolicy>(policy),
+                             MmaAttr(),
                              /*mma_groups_in_flight=*/IntegerAttr(),
                              /*promote_k=*/IntegerAttr(),
                              /*consumer_chunk=*/IntegerAttr())

@@ -185,7 +185,7 @@ LogicalResult GemmOp::verify() {
                        "flight, got ")
            << *groups;
   if (std::optional<int64_t> span = getPromoteK()) {
-    int64_t k = aType.getDimSize(getTransposeA() ? 0 : 1);
+    int64_t k = getK();
     if (*span < 0 || (*span > 0 && k % *span != 0))
       return emitOpError("expects promote_k to be 0 or to divide K = ")
              << k << ", got " << *span;
@@ -196,7 +196,7 @@ LogicalResult GemmOp::verify() {
                          "groups in flight nor accumulate on a condition");
   }
   if (Value partials = getPartials()) {
-    int64_t k = aType.getDimSize(getTransposeA() ? 0 : 1);
+    int64_t k = getK();
     if (partials.getType() != cType)
       return emitOpError("expects partials of the accumulator's type ")
              << cType << ", got " << partials.getType();
@@ -229,8 +229,33 @@ LogicalResult GemmOp::verify() {
     return emitOpError("a fragment B operand cannot be transposed");
 
   int64_t m = aType.getDimSize(getTransposeA() ? 1 : 0);
-  int64_t ka = aType.getDimSize(getTransposeA() ? 0 : 1);
+  int64_t ka = getK();
   int64_t kb = bType.getDimSize(getTransposeB() ? 1 : 0);
+  if (Value meta = getSparseMeta()) {
+    auto metaType = cast<MemRefType>(meta.getType());
+    if (aKind != MemoryKind::Shared || getTransposeA())
+      return emitOpError("reads a 2:4-sparse A (sparse) from shared memory, "
+                         "K contiguous: A cannot be a fragment or transposed");
+    if (getMemoryKind(metaType) != MemoryKind::Shared)
+      return emitMemoryKindError(*this, "sparsity metadata", metaType,
+                                 "shared");
+    if (!aType.getElementType().isF16() && !aType.getElementType().isBF16())
+      return emitOpError("2:4-sparse A (sparse) is f16 or bf16, got ")
+             << aType.getElementType();
+    if (ka % 32 != 0)
+      return emitOpError("2:4-sparse A (sparse) needs K (twice A's ")
+             << aType.getDimSize(1) << " columns) to be a multiple of 32, got "
+             << ka;
+    if (!metaType.getElementType().isSignlessInteger(16) ||
+        metaType.getRank() != 2 || metaType.getDimSize(0) != m ||
+        metaType.getDimSize(1) != ka / 16)
+      return emitOpError("expects the sparsity metadata of a ")
+             << m << "x" << ka << " A as " << m << "x" << ka / 16
+             << " i16 (a word per 16 of K), got " << metaType;
+    if (getPromoteK().value_or(0) > 0 || getPartials() || getConsumerChunk())
+      return emitOpError("with a 2:4-sparse A (sparse) neither promotes "
+                         "partial sums nor hands its product over in parts");
+  }
   int64_t n = bType.getDimSize(getTransposeB() ? 0 : 1);
   if (ka != kb)
     return emitOpError("reduction dimensions disagree: A has K = ")

@@ -134,7 +134,7 @@ int main(void) {
   // clang-format off
   // CHECK-LABEL: --- shared accumulator
   // CHECK-NEXT: error at loc("kernel.py":24:7): 'tile.gemm' op accumulator must be in fragment memory, got shared memory
-  // CHECK-NEXT: note: see current operation: "tile.gemm"(%{{.*}}, %{{.*}}, %{{.*}}) <{clear_accum, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, policy = #tile.warp_policy<square>}>
+  // CHECK-NEXT: note: see current operation: "tile.gemm"(%{{.*}}, %{{.*}}, %{{.*}}) <{clear_accum, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>, policy = #tile.warp_policy<square>}>
   // CHECK-NEXT: verified: 0, errors: 1
   // clang-format on
 
@@ -152,7 +152,7 @@ int main(void) {
   // clang-format off
   // CHECK-LABEL: --- transposed fragment
   // CHECK-NEXT: error at loc("kernel.py":33:2): 'tile.gemm' op a fragment A operand cannot be transposed
-  // CHECK-NEXT: note: see current operation: "tile.gemm"(%{{.*}}, %{{.*}}, %{{.*}}) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, policy = #tile.warp_policy<full_col>, transpose_a}>
+  // CHECK-NEXT: note: see current operation: "tile.gemm"(%{{.*}}, %{{.*}}, %{{.*}}) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>, policy = #tile.warp_policy<full_col>, transpose_a}>
   // CHECK-NEXT: verified: 0, errors: 1
   // clang-format on
 

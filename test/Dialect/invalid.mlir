@@ -2748,3 +2748,108 @@ func.func @proxy_fence_not_unit() {
   }
   return
 }
+
+// -----
+
+// GemmOp::verify: a 2:4-sparse A is read from shared memory.
+func.func @gemm_sparse_a_shared() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %a = tile.alloc : memref<64x32xf16, #tile.mem<fragment>>
+    %e = tile.alloc : memref<64x4xi16, #gpu.address_space<workgroup>>
+    %b = tile.alloc : memref<64x64xf16, #gpu.address_space<workgroup>>
+    %c = tile.alloc : memref<64x64xf32, #tile.mem<fragment>>
+    // expected-error @+1 {{'tile.gemm' op reads a 2:4-sparse A (sparse) from shared memory, K contiguous: A cannot be a fragment or transposed}}
+    tile.gemm %a, %b, %c sparse(%e : memref<64x4xi16, #gpu.address_space<workgroup>>) : memref<64x32xf16, #tile.mem<fragment>>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.mem<fragment>>
+  }
+  return
+}
+
+// -----
+
+// GemmOp::verify: the metadata is in shared memory.
+func.func @gemm_sparse_meta_shared() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %a = tile.alloc : memref<64x32xf16, #gpu.address_space<workgroup>>
+    %e = tile.alloc : memref<64x4xi16, #tile.mem<fragment>>
+    %b = tile.alloc : memref<64x64xf16, #gpu.address_space<workgroup>>
+    %c = tile.alloc : memref<64x64xf32, #tile.mem<fragment>>
+    // expected-error @+1 {{'tile.gemm' op sparsity metadata must be in shared memory, got fragment memory}}
+    tile.gemm %a, %b, %c sparse(%e : memref<64x4xi16, #tile.mem<fragment>>) : memref<64x32xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.mem<fragment>>
+  }
+  return
+}
+
+// -----
+
+// GemmOp::verify: a 2:4-sparse A is f16 or bf16.
+func.func @gemm_sparse_type() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %a = tile.alloc : memref<64x32xf32, #gpu.address_space<workgroup>>
+    %e = tile.alloc : memref<64x4xi16, #gpu.address_space<workgroup>>
+    %b = tile.alloc : memref<64x64xf32, #gpu.address_space<workgroup>>
+    %c = tile.alloc : memref<64x64xf32, #tile.mem<fragment>>
+    // expected-error @+1 {{'tile.gemm' op 2:4-sparse A (sparse) is f16 or bf16, got 'f32'}}
+    tile.gemm %a, %b, %c sparse(%e : memref<64x4xi16, #gpu.address_space<workgroup>>) : memref<64x32xf32, #gpu.address_space<workgroup>>, memref<64x64xf32, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.mem<fragment>>
+  }
+  return
+}
+
+// -----
+
+// GemmOp::verify: K (twice A's columns) is a multiple of 32.
+func.func @gemm_sparse_k() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %a = tile.alloc : memref<64x8xf16, #gpu.address_space<workgroup>>
+    %e = tile.alloc : memref<64x1xi16, #gpu.address_space<workgroup>>
+    %b = tile.alloc : memref<16x64xf16, #gpu.address_space<workgroup>>
+    %c = tile.alloc : memref<64x64xf32, #tile.mem<fragment>>
+    // expected-error @+1 {{'tile.gemm' op 2:4-sparse A (sparse) needs K (twice A's 8 columns) to be a multiple of 32, got 16}}
+    tile.gemm %a, %b, %c sparse(%e : memref<64x1xi16, #gpu.address_space<workgroup>>) : memref<64x8xf16, #gpu.address_space<workgroup>>, memref<16x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.mem<fragment>>
+  }
+  return
+}
+
+// -----
+
+// GemmOp::verify: the metadata is M x K/16 of i16.
+func.func @gemm_sparse_meta_shape() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %a = tile.alloc : memref<64x32xf16, #gpu.address_space<workgroup>>
+    %e = tile.alloc : memref<64x2xi32, #gpu.address_space<workgroup>>
+    %b = tile.alloc : memref<64x64xf16, #gpu.address_space<workgroup>>
+    %c = tile.alloc : memref<64x64xf32, #tile.mem<fragment>>
+    // expected-error @+1 {{'tile.gemm' op expects the sparsity metadata of a 64x64 A as 64x4 i16 (a word per 16 of K), got 'memref<64x2xi32, #gpu.address_space<workgroup>>'}}
+    tile.gemm %a, %b, %c sparse(%e : memref<64x2xi32, #gpu.address_space<workgroup>>) : memref<64x32xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.mem<fragment>>
+  }
+  return
+}
+
+// -----
+
+// GemmOp::verify: B's K is the logical K (twice A's columns).
+func.func @gemm_sparse_b_k() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %a = tile.alloc : memref<64x32xf16, #gpu.address_space<workgroup>>
+    %e = tile.alloc : memref<64x4xi16, #gpu.address_space<workgroup>>
+    %b = tile.alloc : memref<32x64xf16, #gpu.address_space<workgroup>>
+    %c = tile.alloc : memref<64x64xf32, #tile.mem<fragment>>
+    // expected-error @+1 {{'tile.gemm' op reduction dimensions disagree: A has K = 64, B has K = 32}}
+    tile.gemm %a, %b, %c sparse(%e : memref<64x4xi16, #gpu.address_space<workgroup>>) : memref<64x32xf16, #gpu.address_space<workgroup>>, memref<32x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.mem<fragment>>
+  }
+  return
+}
+
+// -----
+
+// GemmOp::verify: a sparse gemm neither promotes nor hands over in parts.
+func.func @gemm_sparse_promote() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %a = tile.alloc : memref<64x32xf16, #gpu.address_space<workgroup>>
+    %e = tile.alloc : memref<64x4xi16, #gpu.address_space<workgroup>>
+    %b = tile.alloc : memref<64x64xf16, #gpu.address_space<workgroup>>
+    %c = tile.alloc : memref<64x64xf32, #tile.mem<fragment>>
+    // expected-error @+1 {{'tile.gemm' op with a 2:4-sparse A (sparse) neither promotes partial sums nor hands its product over in parts}}
+    tile.gemm %a, %b, %c sparse(%e : memref<64x4xi16, #gpu.address_space<workgroup>>) {promote_k = 64 : i64} : memref<64x32xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.mem<fragment>>
+  }
+  return
+}

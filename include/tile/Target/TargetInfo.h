@@ -81,6 +81,9 @@ struct GemmEmission {
   GemmOp op;
   MmaAttr mma;
   GemmOperand a, b;
+  /// The 2:4 sparsity metadata of A (`sparse`), a shared operand; unset
+  /// (no resolveShared) for a dense gemm.
+  GemmOperand meta;
   const RegisterOperand *c = nullptr;
   /// The gemm's `partials` (deferred promotion), or null.
   const RegisterOperand *partials = nullptr;

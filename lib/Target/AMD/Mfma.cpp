@@ -46,6 +46,10 @@ static int64_t getKPerLane(GemmOp op) {
 
 /// Checks the element types the MFMA emitter supports on `chip`.
 static LogicalResult checkMfmaTypes(GemmOp op, const ChipDescription &chip) {
+  if (op.isSparse())
+    return op.emitOpError("a 2:4-sparse A (sparse) has no instruction on ")
+           << chip.name
+           << ": MLIR 22's ROCDL has no 2:4 sparse MFMA (CDNA3's smfmac)";
   Type in = getInputType(op);
   Type acc = cast<MemRefType>(op.getC().getType()).getElementType();
   if (isFloat8(in)) {

@@ -36,6 +36,12 @@ static int64_t getInputBits(GemmOp op) {
   return cast<MemRefType>(op.getA().getType()).getElementTypeBitWidth();
 }
 
+/// K of one mma.sync: 32 bytes of inputs (m16n8k16 for 16-bit types), of
+/// the logical K (twice the stored values) for mma.sp on a 2:4-sparse A.
+static int64_t getMmaSyncK(GemmOp op) {
+  return 256 / getInputBits(op) * (op.isSparse() ? 2 : 1);
+}
+
 /// Checks the element types the mma.sync emitter supports.
 static LogicalResult checkMmaSyncTypes(GemmOp op, StringRef chip) {
   Type in = cast<MemRefType>(op.getA().getType()).getElementType();
@@ -64,7 +70,7 @@ static LogicalResult checkMmaSyncTypes(GemmOp op, StringRef chip) {
 /// `warpsM` x `warpsN` warps (0 when the partition is not fixed yet).
 static LogicalResult checkMmaSyncShape(GemmOp op, int64_t warpsM,
                                        int64_t warpsN) {
-  int64_t kAtom = 256 / getInputBits(op);
+  int64_t kAtom = getMmaSyncK(op);
   for (auto [what, size, unit] :
        {std::tuple<StringRef, int64_t, int64_t>{"M", op.getM(), 16},
         {"N", op.getN(), 8},
@@ -119,17 +125,16 @@ FailureOr<MmaAttr> nvidia::selectMmaSync(GemmOp op, int64_t numThreads,
   if (failed(warps))
     return failure();
   return MmaAttr::get(op.getContext(), MmaKind::MmaSync,
-                      {16, 8, 256 / getInputBits(op)},
-                      {warps->first, warps->second});
+                      {16, 8, getMmaSyncK(op)}, {warps->first, warps->second});
 }
 
 LogicalResult nvidia::verifyMmaSync(GemmOp op, MmaAttr mma, int64_t numThreads,
                                     StringRef chipName, int64_t warpSize) {
   if (failed(checkMmaSyncTypes(op, chipName)))
     return failure();
-  int64_t kAtom = 256 / getInputBits(op);
+  int64_t kAtom = getMmaSyncK(op);
   if (mma.getInstrM() != 16 || mma.getInstrN() != 8 || mma.getInstrK() != kAtom)
-    return op.emitOpError("mma.sync on ")
+    return op.emitOpError(op.isSparse() ? "mma.sp on " : "mma.sync on ")
            << chipName << " has the shape m16n8k" << kAtom << " for "
            << cast<MemRefType>(op.getA().getType()).getElementType()
            << " inputs, got m" << mma.getInstrM() << "n" << mma.getInstrN()
@@ -283,6 +288,49 @@ struct MmaSyncEmitter {
                                           out);
   }
 
+  /// One mma.sp m16n8k32 on a 2:4-sparse A of f16 or bf16 `element`s (A
+  /// vector<4x2>: 16 x 16 kept values; B the two k16 halves, vector<2x2>
+  /// each; C vector<2x2xf32>; `meta` the lane's i32 metadata), as inline
+  /// assembly, sparsity selector 0. (Not the ordered-metadata form: the
+  /// metadata copies zero-fill past the tensor, and the groups there, whose
+  /// B rows are zero too, are described by (0, 0).)
+  Value mmaSparse(Value a, Value b0, Value b1, Value meta, Value c,
+                  Type element) {
+    MLIRContext *ctx = b.getContext();
+    Type f32 = b.getF32Type();
+    SmallVector<Value> operands;
+    for (int64_t i = 0; i < 4; ++i)
+      operands.push_back(vector::ExtractOp::create(
+          b, loc, c, ArrayRef<int64_t>{i / 2, i % 2}));
+    packWords(a, 4, operands);
+    packWords(b0, 2, operands);
+    packWords(b1, 2, operands);
+    operands.push_back(meta);
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    StringRef type = element.isBF16() ? "bf16" : "f16";
+    os << "mma.sp.sync.aligned.m16n8k32.row.col.f32." << type << "." << type
+       << ".f32 {$0, $1, $2, $3}, "
+       << "{$8, $9, $10, $11}, {$12, $13, $14, $15}, {$4, $5, $6, $7}, "
+       << "$16, 0x0;";
+    auto resultType =
+        LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
+    Value mma = LLVM::InlineAsmOp::create(
+                    b, loc, resultType, operands, text,
+                    "=f,=f,=f,=f,0,1,2,3,r,r,r,r,r,r,r,r,r",
+                    /*has_side_effects=*/false, /*is_align_stack=*/false,
+                    LLVM::tailcallkind::TailCallKind::None,
+                    LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
+                    ArrayAttr())
+                    .getResult(0);
+    SmallVector<Value> out;
+    for (int64_t i = 0; i < 4; ++i)
+      out.push_back(
+          LLVM::ExtractValueOp::create(b, loc, mma, ArrayRef<int64_t>{i}));
+    return vector::FromElementsOp::create(b, loc, VectorType::get({2, 2}, f32),
+                                          out);
+  }
+
   LogicalResult emit(int64_t warpSize);
 };
 } // namespace
@@ -300,10 +348,15 @@ LogicalResult MmaSyncEmitter::emit(int64_t warpSize) {
   int64_t warpsM = g.mma.getWarpsM(), warpsN = g.mma.getWarpsN();
   int64_t tm = op.getM() / warpsM, tn = op.getN() / warpsN;
   // An instruction's K is 32 bytes of inputs: two 16-byte halves, which an
-  // ldmatrix matrix's rows span.
-  int64_t kAtom = g.mma.getInstrK(), kHalf = kAtom / 2;
+  // ldmatrix matrix's rows span. mma.sp's is twice that of the values A
+  // holds: its A atom is a dense one (16 x 16 values) and its B atom two
+  // (loadK: the K of one A or B load).
+  bool sparse = op.isSparse();
+  int64_t kAtom = g.mma.getInstrK(), loadK = sparse ? kAtom / 2 : kAtom;
+  int64_t kHalf = loadK / 2;
   int64_t epr = 32 / getInputBits(op);
   int64_t mTiles = tm / 16, nTiles = tn / 8, kSteps = op.getK() / kAtom;
+  int64_t bSteps = op.getK() / loadK;
 
   Value lane = ib.andConst(g.tid, warpSize - 1);
   Value warp = ib.shrConst(g.tid, llvm::Log2_64(warpSize));
@@ -353,7 +406,7 @@ LogicalResult MmaSyncEmitter::emit(int64_t warpSize) {
       for (int64_t ks = 0; ks < kSteps; ++ks) {
         // Matrix j of the x4 load: rows +8 for j odd, columns +8 for j >= 2.
         Value mm = ib.add(mBase, ib.idx(mi * 16));
-        Value kk = ib.idx(ks * kAtom);
+        Value kk = ib.idx(ks * loadK);
         Value index = a->index(b, loc,
                                op.getTransposeA()
                                    ? x4Coords(kk, mm, /*rowsAlongLow=*/false)
@@ -364,8 +417,8 @@ LogicalResult MmaSyncEmitter::emit(int64_t warpSize) {
       }
   }
 
-  // Operand B fragments, per (n tile, k step): vector<2x2>.
-  SmallVector<SmallVector<Value>> bFrags(nTiles, SmallVector<Value>(kSteps));
+  // Operand B fragments, per (n tile, k step of one load): vector<2x2>.
+  SmallVector<SmallVector<Value>> bFrags(nTiles, SmallVector<Value>(bSteps));
   if (!g.b.isShared()) {
     if (failed(
             loadRegisterOperand(*g.b.regs, layouts.b, "B", bVecType, bFrags)))
@@ -382,10 +435,10 @@ LogicalResult MmaSyncEmitter::emit(int64_t warpSize) {
     // x4 loads cover two n tiles (or one, x2, when nTiles is odd).
     for (int64_t ni = 0; ni < nTiles; ni += 2) {
       int64_t tiles = ni + 1 < nTiles ? 4 : 2;
-      for (int64_t ks = 0; ks < kSteps; ++ks) {
+      for (int64_t ks = 0; ks < bSteps; ++ks) {
         // Matrix j: k half = j & 1, n tile = j >> 1.
         Value nn = ib.add(nBase, ib.idx(ni * 8));
-        Value kk = ib.idx(ks * kAtom);
+        Value kk = ib.idx(ks * loadK);
         Value index = bs->index(b, loc,
                                 op.getTransposeB()
                                     ? x4Coords(nn, kk, /*rowsAlongLow=*/false)
@@ -408,6 +461,37 @@ LogicalResult MmaSyncEmitter::emit(int64_t warpSize) {
         }
       }
     }
+  }
+
+  // mma.sp's metadata, per (m tile, k step): lanes 4g and 4g + 1 (sparsity
+  // selector 0) hold rows g and g + 8 of the m tile, 16 of K each (lane
+  // 4g + i the i-th half of the step), in the low and high 16 bits; the
+  // other two lanes of a quad load the same words, which mma.sp ignores.
+  SmallVector<SmallVector<Value>> metas(mTiles, SmallVector<Value>(kSteps));
+  if (sparse) {
+    if (!g.meta.resolveShared)
+      return op.emitOpError("has no sparsity metadata operand to lower");
+    FailureOr<SharedOperand> meta = g.meta.resolveShared();
+    if (failed(meta))
+      return failure();
+    Value quadRow = ib.shrConst(lane, 2);
+    Value half = ib.andConst(lane, 1);
+    Type i32 = b.getI32Type();
+    for (int64_t mi = 0; mi < mTiles; ++mi)
+      for (int64_t ks = 0; ks < kSteps; ++ks) {
+        Value row = ib.add(ib.add(mBase, ib.idx(mi * 16)), quadRow);
+        Value col = ib.add(ib.idx(ks * 2), half);
+        auto word = [&](Value r) {
+          Value v = memref::LoadOp::create(
+              b, loc, meta->view, ValueRange{meta->index(b, loc, {r, col})});
+          return arith::ExtUIOp::create(b, loc, i32, v).getResult();
+        };
+        Value low = word(row), high = word(ib.add(row, eight));
+        metas[mi][ks] = arith::OrIOp::create(
+            b, loc, low,
+            arith::ShLIOp::create(
+                b, loc, high, arith::ConstantIntOp::create(b, loc, 16, 32)));
+      }
   }
 
   // Accumulate: registers of atom (mi, ni) are base + {0..3}. The k steps
@@ -441,6 +525,11 @@ LogicalResult MmaSyncEmitter::emit(int64_t warpSize) {
       for (int64_t mi = 0; mi < mTiles; ++mi)
         for (int64_t ni = part * perPart; ni < (part + 1) * perPart; ++ni) {
           Value &acc = accs[mi][ni];
+          if (sparse) {
+            acc = mmaSparse(aFrags[mi][ks], bFrags[ni][2 * ks],
+                            bFrags[ni][2 * ks + 1], metas[mi][ks], acc, inElt);
+            continue;
+          }
           if (isFloat8(inElt)) {
             acc = mmaFloat8(aFrags[mi][ks], bFrags[ni][ks], acc, inElt, inEltB);
             continue;

@@ -64,8 +64,9 @@ FailureOr<MmaAttr> NVIDIATargetInfo::selectMma(GemmOp op,
   if (failed(checkFloat8Gemm(op, target)))
     return failure();
   // wgmma where the chip has it and the gemm allows it (whole warpgroups,
-  // swizzled shared operands), mma.sync otherwise.
-  if (chip->wgmma)
+  // swizzled shared operands), mma.sync otherwise; a 2:4-sparse A takes
+  // mma.sp on every chip for now (wgmma.sp is not lowered yet).
+  if (chip->wgmma && !op.isSparse())
     if (MmaAttr mma =
             trySelectWgmma(op, numThreads, getWarpSize(), getWarpgroupSize()))
       return mma;
@@ -87,6 +88,10 @@ LogicalResult NVIDIATargetInfo::verifyMma(GemmOp op, MmaAttr mma,
     if (!chip->wgmma)
       return op.emitOpError("wgmma needs sm_90a; the target is ")
              << getChipName();
+    if (op.isSparse())
+      return op.emitOpError("a 2:4-sparse A (sparse) is computed with "
+                            "mma.sp (kind mma_sync); wgmma.sp is not "
+                            "lowered yet");
     return verifyWgmma(op, mma, numThreads, getWarpSize(), getWarpgroupSize());
   case MmaKind::Mfma:
     break;

@@ -106,6 +106,12 @@ LogicalResult mlir::tile::lowering::lowerGemm(LoweringContext &ctx, GemmOp op) {
     return failure();
   g.a = *a;
   g.b = *b;
+  if (Value meta = op.getSparseMeta()) {
+    FailureOr<GemmOperand> m = operand(meta);
+    if (failed(m))
+      return failure();
+    g.meta = *m;
+  }
   g.tid = ctx.threadId(op);
   g.warpgroup = ctx.uniformWarpgroupId(op);
   // MMA groups left in flight and a predicated accumulation: tile-plan-pipes'

@@ -599,9 +599,24 @@ def Tile_GemmOp : Tile_Op<"gemm", [AttrSizedOperandSegments]> {
     256), and moves the ops between the gemm and the `tile.parallel`
     before the gemm.
 
+    `sparse(%E)` makes A 2:4-sparse along K: of every group of four
+    consecutive K elements of a row at most two are non-zero, and A holds
+    the kept values only, M x K/2 (each group's two in order), while `E`,
+    an M x K/16 tile of i16 in shared memory, holds the groups' metadata:
+    word j of a row describes groups 4j .. 4j + 3 in its nibbles 0-3, each
+    `idx0 | idx1 << 2` with `idx0 < idx1` the positions in the group of its
+    two kept values (a group with fewer non-zeros keeps a zero). K is
+    then twice A's columns and a multiple of 32; A and B are f16 or bf16, A
+    is in shared memory and not transposed. NVIDIA chips from sm_80 compute
+    it with `mma.sp` (m16n8k32), whose metadata registers are two words of
+    `E` (rows g and g + 8 of a 16-row tile).
+
     ```mlir
     tile.gemm %As, %Bs, %Cf transpose_b policy <square>
         : memref<128x32xf16, #smem>, memref<128x32xf16, #smem>,
+          memref<128x128xf32, #tile.mem<fragment>>
+    tile.gemm %Ac, %Bs, %Cf sparse(%Es : memref<128x4xi16, #smem>)
+        : memref<128x32xf16, #smem>, memref<64x128xf16, #smem>,
           memref<128x128xf32, #tile.mem<fragment>>
     ```
   }];
@@ -612,6 +627,8 @@ def Tile_GemmOp : Tile_Op<"gemm", [AttrSizedOperandSegments]> {
     Optional<I1>:$accumulate,
     Arg<Optional<AnyStaticShapeMemRef>, "partial sums in flight",
         [MemRead, MemWrite]>:$partials,
+    Arg<Optional<AnyStaticShapeMemRef>, "2:4 sparsity metadata of A",
+        [MemRead]>:$sparse_meta,
     UnitAttr:$transpose_a,
     UnitAttr:$transpose_b,
     UnitAttr:$clear_accum,
@@ -624,6 +641,7 @@ def Tile_GemmOp : Tile_Op<"gemm", [AttrSizedOperandSegments]> {
   let assemblyFormat = [{
     $a `,` $b `,` $c (`accumulate` `(` $accumulate^ `)`)?
     (`partials` `(` $partials^ `:` type($partials) `)`)?
+    (`sparse` `(` $sparse_meta^ `:` type($sparse_meta) `)`)?
     (`transpose_a` $transpose_a^)? (`transpose_b` $transpose_b^)?
     (`clear_accum` $clear_accum^)? (`policy` $policy^)? attr-dict
     `:` type($a) `,` type($b) `,` type($c)
@@ -636,10 +654,14 @@ def Tile_GemmOp : Tile_Op<"gemm", [AttrSizedOperandSegments]> {
     int64_t getN() {
       return ::llvm::cast<::mlir::MemRefType>(getC().getType()).getDimSize(1);
     }
+    /// K of the product: A's, twice that of a 2:4-sparse A.
     int64_t getK() {
       return ::llvm::cast<::mlir::MemRefType>(getA().getType())
-          .getDimSize(getTransposeA() ? 0 : 1);
+                 .getDimSize(getTransposeA() ? 0 : 1) *
+             (getSparseMeta() ? 2 : 1);
     }
+    /// Whether A is 2:4-sparse (`sparse`).
+    bool isSparse() { return static_cast<bool>(getSparseMeta()); }
     /// The K span summed before promotion (see `promote_k`); 0: none.
     int64_t getPromotionSpan() { return getPromoteK().value_or(0); }
   }];
