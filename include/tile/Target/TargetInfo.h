@@ -89,6 +89,9 @@ struct GemmEmission {
   const RegisterOperand *partials = nullptr;
   /// Thread id within the threads executing the gemm.
   Value tid;
+  /// Emits a barrier over the threads executing the gemm at the builder's
+  /// insertion point.
+  std::function<void()> barrier;
   /// The warpgroup of the thread within those threads, computed so that the
   /// code generator knows it is the same in every lane of a warp, or null
   /// (then tid / warpgroup size).

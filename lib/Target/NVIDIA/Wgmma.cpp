@@ -118,7 +118,7 @@ static WgmmaCheck checkWgmma(GemmOp op, int64_t numThreads,
     return fail("wgmma needs M and N to be powers of two here (the "
                 "accumulator's register layout), got " +
                 Twine(op.getM()) + "x" + Twine(op.getN()));
-  int64_t instrK = eightBit ? 32 : 16;
+  int64_t instrK = getWgmmaInstrK(op);
   if (op.getK() % instrK != 0)
     return fail("wgmma needs K to be a multiple of " + Twine(instrK) +
                 ", got " + Twine(op.getK()));
@@ -152,7 +152,9 @@ static WgmmaCheck checkWgmma(GemmOp op, int64_t numThreads,
 }
 
 int64_t nvidia::getWgmmaInstrK(GemmOp op) {
-  return 256 / cast<MemRefType>(op.getA().getType()).getElementTypeBitWidth();
+  // wgmma.sp's K is the logical one, twice the values A holds.
+  return 256 / cast<MemRefType>(op.getA().getType()).getElementTypeBitWidth() *
+         (op.isSparse() ? 2 : 1);
 }
 
 MmaAttr nvidia::trySelectWgmma(GemmOp op, int64_t numThreads, int64_t warpSize,
@@ -295,6 +297,51 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
       }
   }
 
+  // wgmma.sp's metadata, per (slab, k step): warp w of the warpgroup reads
+  // rows 16w .. 16w + 15 of the slab as one mma.sp does (design.md 5.7):
+  // lanes 4g and 4g + 1 hold rows g and g + 8, 16 of K each (lane 4g + i
+  // the i-th half of the step), in the low and high 16 bits.
+  bool sparse = op.isSparse();
+  SmallVector<Value> metas;
+  if (sparse) {
+    if (!g.meta.resolveShared)
+      return op.emitOpError("has no sparsity metadata operand to lower");
+    FailureOr<SharedOperand> meta = g.meta.resolveShared();
+    if (failed(meta))
+      return failure();
+    Value lane = ib.andConst(g.tid, 31);
+    Value warp = ib.andConst(ib.shrConst(g.tid, 5), warpgroupSize / 32 - 1);
+    Value row0 =
+        ib.add(ib.add(rowBase, ib.mul(warp, ib.idx(16))), ib.shrConst(lane, 2));
+    Value half = ib.andConst(lane, 1);
+    Type i32 = b.getI32Type();
+    for (int64_t s = 0; s < slabs; ++s)
+      for (int64_t ks = 0; ks < kSteps; ++ks) {
+        Value row = ib.add(row0, ib.idx(s * 64));
+        Value col = ib.add(ib.idx(ks * 2), half);
+        auto word = [&](Value r) {
+          Value v = memref::LoadOp::create(
+              b, loc, meta->view, ValueRange{meta->index(b, loc, {r, col})});
+          return arith::ExtUIOp::create(b, loc, i32, v).getResult();
+        };
+        Value low = word(row), high = word(ib.add(row, ib.idx(8)));
+        metas.push_back(arith::OrIOp::create(
+            b, loc, low,
+            arith::ShLIOp::create(
+                b, loc, high, arith::ConstantIntOp::create(b, loc, 16, 32))));
+      }
+    // Every thread reads the metadata with ordinary loads, but a pipe slot
+    // is released once the MMAs that read it complete, which the first
+    // threads to issue them may see before slower warps have read their
+    // words: the barrier makes every read precede every thread's MMAs, so
+    // no copy refills the slot under a read (racecheck, docs/perf.md run
+    // 61).
+    if (!g.barrier)
+      return op.emitOpError("needs a barrier over its threads to read its "
+                            "sparsity metadata before its MMAs");
+    g.barrier();
+  }
+
   // What this gemm's inline-asm wgmmas share.
   WgmmaAsm common;
   common.n = instrN;
@@ -320,6 +367,22 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
         Value descB =
             descriptorAt(b, loc, *bd, ib.idx(u % chunks * instrN), ks * instrK);
         bool firstStep = ks == first;
+        if (sparse) {
+          // wgmma.sp: A's descriptor at the step's stored values (half
+          // the logical K), the warp's metadata register.
+          WgmmaAsm w = common;
+          w.acc = targets[u];
+          w.descA = descriptorAt(b, loc, *a, ib.add(rowBase, ib.idx(s * 64)),
+                                 ks * instrK / 2);
+          w.descB = descB;
+          w.meta = metas[s * kSteps + ks];
+          if (firstStep && overwrite)
+            w.scaleD = false;
+          else if (firstStep)
+            w.accumulate = accumulate;
+          targets[u] = emitWgmmaAsm(b, loc, w);
+          continue;
+        }
         if (registerA) {
           WgmmaAsm w = common;
           w.acc = targets[u];

@@ -105,6 +105,8 @@ Value nvidia::emitWgmmaAsm(OpBuilder &b, Location loc, const WgmmaAsm &w) {
   else
     operands.push_back(w.descA);
   operands.push_back(w.descB);
+  if (w.meta)
+    operands.push_back(w.meta);
   Type i32 = b.getI32Type();
   operands.push_back(
       w.accumulate
@@ -114,13 +116,14 @@ Value nvidia::emitWgmmaAsm(OpBuilder &b, Location loc, const WgmmaAsm &w) {
   std::string text, constraints;
   llvm::raw_string_ostream os(text), cs(constraints);
   // Operands: the outputs $0.., the tied inputs, then A (one descriptor or
-  // four registers), B and scale-d.
+  // four registers), B, the sparsity metadata (wgmma.sp) and scale-d.
   int64_t first = 2 * regs;
   int64_t aRegs = registerA ? int64_t(w.a.size()) : 1;
-  int64_t descB = first + aRegs, scale = descB + 1;
+  int64_t descB = first + aRegs, meta = descB + 1;
+  int64_t scale = w.meta ? meta + 1 : descB + 1;
   os << "{\n.reg .pred p;\nsetp.ne.b32 p, $" << scale << ", 0;\n"
-     << "wgmma.mma_async.sync.aligned.m64n" << w.n << "k" << w.k << ".f32."
-     << w.typeA << "." << w.typeB << " {";
+     << "wgmma.mma_async" << (w.meta ? ".sp" : "") << ".sync.aligned.m64n"
+     << w.n << "k" << w.k << ".f32." << w.typeA << "." << w.typeB << " {";
   for (int64_t i = 0; i < regs; ++i) {
     os << (i ? ", $" : "$") << i;
     cs << "=f,";
@@ -134,8 +137,12 @@ Value nvidia::emitWgmmaAsm(OpBuilder &b, Location loc, const WgmmaAsm &w) {
   } else {
     os << "$" << first;
   }
-  os << ", $" << descB << ", p, 1, 1";
-  if (w.k == 16) {
+  os << ", $" << descB;
+  if (w.meta)
+    os << ", $" << meta << ", 0"; // sparsity selector 0
+  os << ", p, 1, 1";
+  // Transposes: 16-bit inputs only (k16 dense, k32 sparse).
+  if (w.typeA == "f16" || w.typeA == "bf16") {
     if (!registerA)
       os << ", " << w.transposeA;
     os << ", " << w.transposeB;
@@ -145,7 +152,7 @@ Value nvidia::emitWgmmaAsm(OpBuilder &b, Location loc, const WgmmaAsm &w) {
     cs << i << ",";
   for (int64_t i = 0; i < aRegs; ++i)
     cs << (registerA ? "r," : "l,");
-  cs << "l," << (w.accumulate ? "r" : "n");
+  cs << "l," << (w.meta ? "r," : "") << (w.accumulate ? "r" : "n");
   return LLVM::InlineAsmOp::create(
              b, loc, type, operands, text, constraints,
              /*has_side_effects=*/true, /*is_align_stack=*/false,

@@ -58,6 +58,7 @@ struct WgmmaAsm {
   Value descA;          // i64 descriptor (SS form), or
   SmallVector<Value> a; // 4 x i32 (RS form)
   Value descB;          // i64 descriptor
+  Value meta;           // i32 2:4 sparsity metadata (wgmma.sp), or null
   Value accumulate;     // i1 scale-d, or null: the constant `scaleD`
   bool scaleD = true;
   int64_t n = 0, k = 16;

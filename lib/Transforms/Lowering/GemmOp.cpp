@@ -113,6 +113,7 @@ LogicalResult mlir::tile::lowering::lowerGemm(LoweringContext &ctx, GemmOp op) {
     g.meta = *m;
   }
   g.tid = ctx.threadId(op);
+  g.barrier = [&ctx, op]() { ctx.barrier(op); };
   g.warpgroup = ctx.uniformWarpgroupId(op);
   // MMA groups left in flight and a predicated accumulation: tile-plan-pipes'
   // decision for gemms whose pipe release is deferred.
