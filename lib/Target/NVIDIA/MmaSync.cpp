@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "NVIDIATargetInfo.h"
+#include "WgmmaInstructions.h"
 
 #include "tile/Target/IndexBuilder.h"
 #include "tile/Target/NVIDIA/Layouts.h"
@@ -254,8 +255,6 @@ struct MmaSyncEmitter {
   /// One m16n8k32 on 8-bit floats of types `typeA` and `typeB` (A vector<4x4>,
   /// B vector<2x4> of 8-bit elements, C vector<2x2xf32>), as inline assembly.
   Value mmaFloat8(Value a, Value bv, Value c, Type typeA, Type typeB) {
-    MLIRContext *ctx = b.getContext();
-    Type f32 = b.getF32Type();
     SmallVector<Value> operands;
     for (int64_t i = 0; i < 4; ++i)
       operands.push_back(vector::ExtractOp::create(
@@ -270,22 +269,7 @@ struct MmaSyncEmitter {
     os << "mma.sync.aligned.m16n8k32.row.col.f32." << ptxType(typeA) << "."
        << ptxType(typeB) << ".f32 {$0, $1, $2, $3}, {$8, $9, $10, $11}, "
        << "{$12, $13}, {$4, $5, $6, $7};";
-    auto resultType =
-        LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
-    Value mma =
-        LLVM::InlineAsmOp::create(
-            b, loc, resultType, operands, text,
-            "=f,=f,=f,=f,0,1,2,3,r,r,r,r,r,r", /*has_side_effects=*/false,
-            /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
-            LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
-            ArrayAttr())
-            .getResult(0);
-    SmallVector<Value> out;
-    for (int64_t i = 0; i < 4; ++i)
-      out.push_back(
-          LLVM::ExtractValueOp::create(b, loc, mma, ArrayRef<int64_t>{i}));
-    return vector::FromElementsOp::create(b, loc, VectorType::get({2, 2}, f32),
-                                          out);
+    return mmaAsm(text, operands);
   }
 
   /// One mma.sp m16n8k32 on a 2:4-sparse A of f16 or bf16 `element`s (A
@@ -296,8 +280,6 @@ struct MmaSyncEmitter {
   /// B rows are zero too, are described by (0, 0).)
   Value mmaSparse(Value a, Value b0, Value b1, Value meta, Value c,
                   Type element) {
-    MLIRContext *ctx = b.getContext();
-    Type f32 = b.getF32Type();
     SmallVector<Value> operands;
     for (int64_t i = 0; i < 4; ++i)
       operands.push_back(vector::ExtractOp::create(
@@ -313,11 +295,22 @@ struct MmaSyncEmitter {
        << ".f32 {$0, $1, $2, $3}, "
        << "{$8, $9, $10, $11}, {$12, $13, $14, $15}, {$4, $5, $6, $7}, "
        << "$16, 0x0;";
+    return mmaAsm(text, operands);
+  }
+
+  /// An m16n8 MMA as inline assembly `text`: $0-$3 the f32 results, tied to
+  /// the accumulator's $4-$7 (the first four `operands`), then the other
+  /// operands, 32-bit registers; the result as vector<2x2xf32>.
+  Value mmaAsm(StringRef text, ArrayRef<Value> operands) {
+    MLIRContext *ctx = b.getContext();
+    Type f32 = b.getF32Type();
+    std::string constraints = "=f,=f,=f,=f,0,1,2,3";
+    for (size_t i = 4; i < operands.size(); ++i)
+      constraints += ",r";
     auto resultType =
         LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
     Value mma = LLVM::InlineAsmOp::create(
-                    b, loc, resultType, operands, text,
-                    "=f,=f,=f,=f,0,1,2,3,r,r,r,r,r,r,r,r,r",
+                    b, loc, resultType, operands, text, constraints,
                     /*has_side_effects=*/false, /*is_align_stack=*/false,
                     LLVM::tailcallkind::TailCallKind::None,
                     LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
@@ -474,24 +467,10 @@ LogicalResult MmaSyncEmitter::emit(int64_t warpSize) {
     FailureOr<SharedOperand> meta = g.meta.resolveShared();
     if (failed(meta))
       return failure();
-    Value quadRow = ib.shrConst(lane, 2);
-    Value half = ib.andConst(lane, 1);
-    Type i32 = b.getI32Type();
     for (int64_t mi = 0; mi < mTiles; ++mi)
-      for (int64_t ks = 0; ks < kSteps; ++ks) {
-        Value row = ib.add(ib.add(mBase, ib.idx(mi * 16)), quadRow);
-        Value col = ib.add(ib.idx(ks * 2), half);
-        auto word = [&](Value r) {
-          Value v = memref::LoadOp::create(
-              b, loc, meta->view, ValueRange{meta->index(b, loc, {r, col})});
-          return arith::ExtUIOp::create(b, loc, i32, v).getResult();
-        };
-        Value low = word(row), high = word(ib.add(row, eight));
-        metas[mi][ks] = arith::OrIOp::create(
-            b, loc, low,
-            arith::ShLIOp::create(
-                b, loc, high, arith::ConstantIntOp::create(b, loc, 16, 32)));
-      }
+      for (int64_t ks = 0; ks < kSteps; ++ks)
+        metas[mi][ks] = loadSparseMetadata(
+            b, loc, *meta, ib.add(mBase, ib.idx(mi * 16)), lane, ks);
   }
 
   // Accumulate: registers of atom (mi, ni) are base + {0..3}. The k steps

@@ -311,25 +311,11 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
       return failure();
     Value lane = ib.andConst(g.tid, 31);
     Value warp = ib.andConst(ib.shrConst(g.tid, 5), warpgroupSize / 32 - 1);
-    Value row0 =
-        ib.add(ib.add(rowBase, ib.mul(warp, ib.idx(16))), ib.shrConst(lane, 2));
-    Value half = ib.andConst(lane, 1);
-    Type i32 = b.getI32Type();
+    Value warpRows = ib.add(rowBase, ib.mul(warp, ib.idx(16)));
     for (int64_t s = 0; s < slabs; ++s)
-      for (int64_t ks = 0; ks < kSteps; ++ks) {
-        Value row = ib.add(row0, ib.idx(s * 64));
-        Value col = ib.add(ib.idx(ks * 2), half);
-        auto word = [&](Value r) {
-          Value v = memref::LoadOp::create(
-              b, loc, meta->view, ValueRange{meta->index(b, loc, {r, col})});
-          return arith::ExtUIOp::create(b, loc, i32, v).getResult();
-        };
-        Value low = word(row), high = word(ib.add(row, ib.idx(8)));
-        metas.push_back(arith::OrIOp::create(
-            b, loc, low,
-            arith::ShLIOp::create(
-                b, loc, high, arith::ConstantIntOp::create(b, loc, 16, 32))));
-      }
+      for (int64_t ks = 0; ks < kSteps; ++ks)
+        metas.push_back(loadSparseMetadata(
+            b, loc, *meta, ib.add(warpRows, ib.idx(s * 64)), lane, ks));
     // Every thread reads the metadata with ordinary loads, but a pipe slot
     // is released once the MMAs that read it complete, which the first
     // threads to issue them may see before slower warps have read their
@@ -480,7 +466,7 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
     if (g.mmaGroupsInFlight || g.accumulate || !op.getClearAccum())
       return op.emitOpError("hands its product over in chunks, so it clears "
                             "its accumulator and completes its MMAs");
-    if (instrN > *op.getConsumerChunk())
+    if (instrN > static_cast<int64_t>(*op.getConsumerChunk()))
       return op.emitOpError("hands its product over in chunks of ")
              << *op.getConsumerChunk() << " columns, narrower than its "
              << instrN << "-column instruction";

@@ -183,3 +183,22 @@ NVVM::WGMMATypes nvidia::getNvvmType(Type t) {
     return NVVM::WGMMATypes::e5m2;
   return NVVM::WGMMATypes::f16;
 }
+
+Value nvidia::loadSparseMetadata(OpBuilder &b, Location loc,
+                                 const SharedOperand &meta, Value rows,
+                                 Value lane, int64_t ks) {
+  IndexBuilder ib{b, loc};
+  Type i32 = b.getI32Type();
+  Value row = ib.add(rows, ib.shrConst(lane, 2));
+  Value col = ib.add(ib.idx(ks * 2), ib.andConst(lane, 1));
+  auto word = [&](Value r) {
+    Value v = memref::LoadOp::create(b, loc, meta.view,
+                                     ValueRange{meta.index(b, loc, {r, col})});
+    return arith::ExtUIOp::create(b, loc, i32, v).getResult();
+  };
+  Value low = word(row), high = word(ib.add(row, ib.idx(8)));
+  return arith::OrIOp::create(
+      b, loc, low,
+      arith::ShLIOp::create(b, loc, high,
+                            arith::ConstantIntOp::create(b, loc, 16, 32)));
+}

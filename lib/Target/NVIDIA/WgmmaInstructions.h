@@ -77,6 +77,16 @@ Value emitWgmmaAsm(OpBuilder &b, Location loc, const WgmmaAsm &w);
 /// The PTX and NVVM names of a wgmma input type.
 StringRef getPtxType(Type t);
 
+/// The 32-bit 2:4 sparsity metadata register lane `lane` of a warp passes
+/// to mma.sp m16n8k32 or, per warp, to wgmma.sp m64nNk32 (sparsity
+/// selector 0) for K step `ks` (32 of K) of the 16 rows from `rows` of the
+/// metadata tile `meta` (M x K/16 words of i16, docs/design.md 5.7): lanes
+/// 4g and 4g + 1 hold rows g and g + 8, 16 of K each (lane 4g + i the i-th
+/// half of the step), in the low and high 16 bits; the other two lanes of
+/// a quad load the same words, which the instructions ignore.
+Value loadSparseMetadata(OpBuilder &b, Location loc, const SharedOperand &meta,
+                         Value rows, Value lane, int64_t ks);
+
 NVVM::WGMMATypes getNvvmType(Type t);
 
 } // namespace mlir::tile::nvidia
