@@ -138,9 +138,11 @@ struct FuseConsumerPass
       std::unique_ptr<TargetInfo> target = getTargetInfo(kernel);
       const AsyncMmaInfo *async = target->asyncMma();
       kernel.walk([&](GemmOp gemm) {
+        // (A 2:4-sparse gemm's product is not handed over in parts.)
         if (gemm.getConsumerChunk() || !gemm.getClearAccum() ||
             gemm.getPartials() || gemm.getAccumulate() ||
-            gemm.getPromoteKAttr() || gemm.getMmaGroupsInFlightAttr())
+            gemm.getPromoteKAttr() || gemm.getMmaGroupsInFlightAttr() ||
+            gemm.isSparse())
           return;
         auto skip = [&](const Twine &why) {
           if (emitRemarks)

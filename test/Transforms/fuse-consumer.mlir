@@ -160,3 +160,31 @@ func.func @blocked(%A: !gA) {
   }
   return
 }
+
+// -----
+
+!sA = memref<128x32xf16, #gpu.address_space<workgroup>>
+!sE = memref<128x4xi16, #gpu.address_space<workgroup>>
+!sB = memref<64x256xf16, #gpu.address_space<workgroup>>
+!fC = memref<128x256xf32, #tile.mem<fragment>>
+
+// A 2:4-sparse gemm (sparse) of the fused case's size: left as written.
+// CHECK-LABEL: func.func @sparse
+// CHECK-NOT: consumer_chunk
+func.func @sparse() {
+  tile.kernel @k blocks(%bx) in [1] threads(256) {
+    %a = tile.alloc : !sA
+    %e = tile.alloc : !sE
+    %b = tile.alloc : !sB
+    %acc = tile.alloc : !fC
+    %part = tile.alloc : !fC
+    tile.gemm %a, %b, %part sparse(%e : !sE) clear_accum : !sA, !sB, !fC
+    tile.parallel (%i, %j) in [128, 256] {
+      %x = memref.load %acc[%i, %j] : !fC
+      %p = memref.load %part[%i, %j] : !fC
+      %y = arith.addf %p, %x : f32
+      memref.store %y, %acc[%i, %j] : !fC
+    }
+  }
+  return
+}
