@@ -462,9 +462,7 @@ LogicalResult MmaSyncEmitter::emit(int64_t warpSize) {
   // other two lanes of a quad load the same words, which mma.sp ignores.
   SmallVector<SmallVector<Value>> metas(mTiles, SmallVector<Value>(kSteps));
   if (sparse) {
-    if (!g.meta.resolveShared)
-      return op.emitOpError("has no sparsity metadata operand to lower");
-    FailureOr<SharedOperand> meta = g.meta.resolveShared();
+    FailureOr<SharedOperand> meta = resolveSparseMetadata(g);
     if (failed(meta))
       return failure();
     for (int64_t mi = 0; mi < mTiles; ++mi)

@@ -304,9 +304,7 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
   bool sparse = op.isSparse();
   SmallVector<Value> metas;
   if (sparse) {
-    if (!g.meta.resolveShared)
-      return op.emitOpError("has no sparsity metadata operand to lower");
-    FailureOr<SharedOperand> meta = g.meta.resolveShared();
+    FailureOr<SharedOperand> meta = resolveSparseMetadata(g);
     if (failed(meta))
       return failure();
     Value lane = ib.andConst(g.tid, 31);
@@ -353,27 +351,19 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
         Value descB =
             descriptorAt(b, loc, *bd, ib.idx(u % chunks * instrN), ks * instrK);
         bool firstStep = ks == first;
-        if (sparse) {
-          // wgmma.sp: A's descriptor at the step's stored values (half
-          // the logical K), the warp's metadata register.
+        if (sparse || registerA) {
           WgmmaAsm w = common;
           w.acc = targets[u];
-          w.descA = descriptorAt(b, loc, *a, ib.add(rowBase, ib.idx(s * 64)),
-                                 ks * instrK / 2);
           w.descB = descB;
-          w.meta = metas[s * kSteps + ks];
-          if (firstStep && overwrite)
-            w.scaleD = false;
-          else if (firstStep)
-            w.accumulate = accumulate;
-          targets[u] = emitWgmmaAsm(b, loc, w);
-          continue;
-        }
-        if (registerA) {
-          WgmmaAsm w = common;
-          w.acc = targets[u];
-          w.a = packedA[s * kSteps + ks];
-          w.descB = descB;
+          if (registerA) {
+            w.a = packedA[s * kSteps + ks];
+          } else {
+            // wgmma.sp: A's descriptor at the step's stored values (half
+            // the logical K), the warp's metadata register.
+            w.descA = descriptorAt(b, loc, *a, ib.add(rowBase, ib.idx(s * 64)),
+                                   ks * instrK / 2);
+            w.meta = metas[s * kSteps + ks];
+          }
           if (firstStep && overwrite)
             w.scaleD = false;
           else if (firstStep)

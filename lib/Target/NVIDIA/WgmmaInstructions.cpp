@@ -202,3 +202,11 @@ Value nvidia::loadSparseMetadata(OpBuilder &b, Location loc,
       arith::ShLIOp::create(b, loc, high,
                             arith::ConstantIntOp::create(b, loc, 16, 32)));
 }
+
+FailureOr<SharedOperand> nvidia::resolveSparseMetadata(const GemmEmission &g) {
+  if (!g.meta.resolveShared) {
+    GemmOp op = g.op;
+    return op.emitOpError("has no sparsity metadata operand to lower");
+  }
+  return g.meta.resolveShared();
+}

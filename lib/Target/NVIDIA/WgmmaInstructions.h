@@ -87,6 +87,10 @@ StringRef getPtxType(Type t);
 Value loadSparseMetadata(OpBuilder &b, Location loc, const SharedOperand &meta,
                          Value rows, Value lane, int64_t ks);
 
+/// The shared metadata tile of a 2:4-sparse gemm (an error on the gemm
+/// where it has none).
+FailureOr<SharedOperand> resolveSparseMetadata(const GemmEmission &g);
+
 NVVM::WGMMATypes getNvvmType(Type t);
 
 } // namespace mlir::tile::nvidia
