@@ -8,7 +8,12 @@ Ac [M, ceil(K/2)] and the metadata E [M, ceil(K/16)] of docs/design.md
 pruned A (and cuSPARSELt's to_sparse_semi_structured where torch has it).
 
   python3 sparse-torch.py --library LIB [--check 1x32x8,...] [--offsets 0,1]
-                          [--bench 4096x4096x4096,...]
+                          [--bench 4096x4096x4096,...] [--dtype f16|bf16]
+                          [--out f32|f16|bf16] [--dense-library LIB]
+
+With --dense-library (a dense GEMM C = A B of the same element types, e.g.
+examples/gemm.mlir, function `gemm`), --bench also times it on the dense
+pruned A: the ratio the 2:4 sparse GEMM gains over our own dense one.
 """
 import argparse
 
@@ -40,19 +45,46 @@ def compress(a, keep):
     return values.contiguous(), words.to(torch.int16).contiguous()
 
 
-def operands(m, n, k, offset, device="cuda"):
+DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32}
+
+
+def operands(m, n, k, offset, dtype, out, device="cuda"):
     kp = (k + 15) // 16 * 16  # whole metadata words; the pad is zeros
     a = torch.randn(m, kp, device=device, dtype=torch.float32)
     a[:, k:] = 0
-    a = a.half()
+    a = a.to(dtype)
     pruned, keep = prune(a)
     values, meta = compress(pruned, keep)
     values = values[:, :(k + 1) // 2].contiguous()
     meta = meta[:, :(k + 15) // 16].contiguous()
-    b = torch.randn(k, n, device=device).half()
-    c = torch.full((m, n), float("nan"), device=device)
+    b = torch.randn(k, n, device=device).to(dtype)
+    c = torch.full((m, n), float("nan"), device=device, dtype=out)
     return (pruned[:, :k], [at_offset(values, offset), at_offset(meta, offset),
                             at_offset(b, offset), at_offset(c, offset)])
+
+
+def semi_bench(text, args, mine, dense, b, flops):
+    """torch.mm on to_sparse_semi_structured(A) (cuSPARSELt or CUTLASS,
+    named), against our sparse GEMM in the same process."""
+    from torch.sparse import SparseSemiStructuredTensor, \
+        to_sparse_semi_structured
+    for backend in ("cusparselt", "cutlass"):
+        SparseSemiStructuredTensor._FORCE_CUTLASS = backend == "cutlass"
+        try:
+            sa = to_sparse_semi_structured(dense)
+            torch.mm(sa, b)
+            torch.cuda.synchronize()
+        except Exception as e:  # noqa: BLE001 (torch raises several kinds)
+            print(f"bench {text} {args.dtype}: to_sparse_semi_structured "
+                  f"({backend}) refused: {str(e).splitlines()[0][:160]}",
+                  flush=True)
+            continue
+        ours, theirs = time_pair(mine, lambda: torch.mm(sa, b), args.runs,
+                                 100.0)
+        print(f"bench {text} {args.dtype}: tile-mlir sparse "
+              f"{flops / ours / 1e9:.1f}, torch semi-structured ({backend}) "
+              f"{flops / theirs / 1e9:.1f} TFLOP/s, ratio {theirs / ours:.3f}",
+              flush=True)
 
 
 def main():
@@ -63,19 +95,29 @@ def main():
     p.add_argument("--offsets", default="0")
     p.add_argument("--bench", default="")
     p.add_argument("--runs", type=int, default=5)
+    p.add_argument("--dtype", default="f16", choices=["f16", "bf16"])
+    p.add_argument("--out", default="f32", choices=["f32", "f16", "bf16"])
+    p.add_argument("--dense-library", default="")
+    p.add_argument("--dense-function", default="gemm")
+    p.add_argument("--semi", action="store_true",
+                   help="also time torch.mm on to_sparse_semi_structured")
     args = p.parse_args()
     lib = Library(args.library, args.function)
+    dtype, out = DTYPES[args.dtype], DTYPES[args.out]
     torch.manual_seed(0)
     failed = 0
     for text in filter(None, args.check.split(",")):
         m, n, k = map(int, text.split("x"))
         for offset in map(int, args.offsets.split(",")):
-            pruned, ins = operands(m, n, k, offset)
+            pruned, ins = operands(m, n, k, offset, dtype, out)
             lib(*ins)
             torch.cuda.synchronize()
             c = ins[3]
             ref = pruned.double() @ ins[2].double()
-            tol = 1e-5 * ref.abs() + 1e-6 * k + 1e-4
+            # f32 results: accumulation order; 16-bit ones: one rounding.
+            rel = 1e-5 if out == torch.float32 else (
+                1e-3 if out == torch.float16 else 8e-3)
+            tol = rel * ref.abs() + 1e-6 * k + 1e-4
             unwritten = int(torch.isnan(c).sum())
             bad = int((~((c.double() - ref).abs() <= tol)).sum()) - unwritten
             ok = unwritten == 0 and bad == 0
@@ -87,15 +129,28 @@ def main():
                   f"{'PASS' if ok else 'FAIL'}", flush=True)
     for text in filter(None, args.bench.split(",")):
         m, n, k = map(int, text.split("x"))
-        pruned, ins = operands(m, n, k, 0)
+        pruned, ins = operands(m, n, k, 0, dtype, out)
         dense = pruned.contiguous()
         b = ins[2]
-        ours, ref = time_pair(lib.bind(*ins), lambda: torch.mm(dense, b),
-                              args.runs, 100.0)
+        mine = lib.bind(*ins)
+        ours, ref = time_pair(mine, lambda: torch.mm(dense, b), args.runs,
+                              100.0)
         flops = 2.0 * m * n * k
-        print(f"bench {text}: tile-mlir sparse {flops / ours / 1e9:.1f} "
-              f"TFLOP/s (dense-equivalent), torch.mm dense "
-              f"{flops / ref / 1e9:.1f}, ratio {ref / ours:.3f}", flush=True)
+        print(f"bench {text} {args.dtype}: tile-mlir sparse "
+              f"{flops / ours / 1e9:.1f} TFLOP/s (dense-equivalent), torch.mm "
+              f"dense {flops / ref / 1e9:.1f}, ratio {ref / ours:.3f}",
+              flush=True)
+        if args.dense_library:
+            dlib = Library(args.dense_library, args.dense_function)
+            c = torch.empty(m, n, device="cuda", dtype=dtype)
+            ours2, theirs = time_pair(mine, dlib.bind(dense, b, c), args.runs,
+                                      100.0)
+            print(f"bench {text} {args.dtype}: tile-mlir sparse "
+                  f"{flops / ours2 / 1e9:.1f}, tile-mlir dense "
+                  f"{flops / theirs / 1e9:.1f} TFLOP/s, sparse over own dense "
+                  f"{theirs / ours2:.3f}", flush=True)
+        if args.semi:
+            semi_bench(text, args, mine, dense, b, flops)
     raise SystemExit(1 if failed else 0)
 
 

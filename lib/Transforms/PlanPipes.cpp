@@ -185,7 +185,7 @@ checkDeferredRelease(PipePlanner &ctx, Value pipe,
       return;
     Operation *guard = gemm->getParentOp();
     ok &= !isFragment(gemm.getA()) && !isFragment(gemm.getB()) &&
-          (!gemm.getPromotionSpan() || promotesOnce(gemm)) &&
+          !gemm.isSparse() && (!gemm.getPromotionSpan() || promotesOnce(gemm)) &&
           isa<scf::IfOp>(guard) && guard->getParentOp() == loop &&
           pipelineStage(guard) == pipelineStage(release) &&
           guard->isBeforeInBlock(release);
@@ -256,8 +256,10 @@ checkDeferredRelease(PipePlanner &ctx, Value pipe,
 ///    flight into a tile of their own, which the next gemm, after its wait,
 ///    adds to the accumulator; the lowering adds the last after the loop),
 ///    and the accumulator, never in flight, keeps its fill;
-///  - they read no operand from registers (wgmma's RS form): the next
-///    iteration would redefine registers an MMA in flight still reads;
+///  - they read no operand from registers (wgmma's RS form) and no sparsity
+///    metadata (wgmma.sp reads its metadata register as it runs, like a
+///    register A): the next iteration would redefine registers an MMA in
+///    flight still reads;
 ///  - each accumulator is zero-filled right before the loop. The fill moves
 ///    after the loop, for loops that run no iteration, and the gemm's first
 ///    iteration overwrites the accumulator instead: no other instruction

@@ -3,7 +3,7 @@
 // RUN: tile-opt %s -split-input-file --tile-attach-gpu-target | FileCheck %s
 
 // CHECK-LABEL: gpu.module @m_default
-// CHECK-SAME: #nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">
+// CHECK-SAME: #nvvm.target<O = 3, chip = "sm_90a", features = "+ptx84">
 module attributes {gpu.container_module} {
   gpu.module @m_default {
   }

@@ -5,6 +5,7 @@
 // RUN: tile-opt %tile_src_root/test/Examples/Inputs/fp8_gemm_128x128.mlir --tile-attach-target=chip=sm_90a --tile-launch-order --tile-persistent-blocks --tile-specialize-bounds --tile-pipeline-planning --tile-inject-pipeline --tile-register-prefetch --tile-layout-inference --tile-select-tma --tile-warp-specialize --tile-insert-barriers --tile-plan-pipes | FileCheck %s --check-prefix=FP8
 // RUN: tile-opt %examples/fp8_gemm.mlir --tile-attach-target=chip=sm_90a --tile-launch-order --tile-persistent-blocks --tile-specialize-bounds --tile-pipeline-planning --tile-inject-pipeline --tile-register-prefetch --tile-layout-inference --tile-select-tma --tile-warp-specialize --tile-insert-barriers --tile-plan-pipes | FileCheck %s --check-prefix=FP8W
 // RUN: tile-opt %examples/flash_attention.mlir --tile-attach-target=chip=sm_90a --tile-launch-order --tile-persistent-blocks --tile-specialize-bounds --tile-pipeline-planning --tile-inject-pipeline --tile-register-prefetch --tile-layout-inference --tile-select-tma --tile-warp-specialize --tile-insert-barriers --tile-plan-pipes | FileCheck %s --check-prefix=FA
+// RUN: tile-opt %examples/gemm_sparse.mlir --tile-attach-target=chip=sm_90a --tile-launch-order --tile-persistent-blocks --tile-specialize-bounds --tile-pipeline-planning --tile-inject-pipeline --tile-register-prefetch --tile-layout-inference --tile-select-tma --tile-warp-specialize --tile-insert-barriers --tile-plan-pipes | FileCheck %s --check-prefix=SPARSE
 
 // The decisions of tile-plan-pipes on the examples, compiled for sm_90a as
 // tile-to-nvvm does up to this pass.
@@ -78,6 +79,15 @@
 // FA: tile.pipe.create plan <full = 2, empty = 8> : <2>
 // FA-NOT: mma_groups_in_flight
 // FA-LABEL: tile.kernel @flash_attention_fwd_kernel blocks
+//
+// The 2:4-sparse GEMM (examples/gemm_sparse.mlir): A, its metadata and B
+// fill each slot by tensor copies (full = 3), but no release is deferred:
+// wgmma.sp reads its metadata register as it runs, and the next K step
+// would load the next words into it under an MMA in flight.
+// SPARSE-LABEL: tile.kernel @gemm_sp_kernel_tma
+// SPARSE: tile.pipe.create plan <full = 3, empty = 8> : <2>
+// SPARSE-NOT: mma_groups_in_flight
+// SPARSE-LABEL: tile.kernel @gemm_sp_kernel blocks
 
 !g = memref<?x?xf16>
 !s = memref<2x64x32xf16, #gpu.address_space<workgroup>>

@@ -90,7 +90,8 @@ struct GemmEmission {
   /// Thread id within the threads executing the gemm.
   Value tid;
   /// Emits a barrier over the threads executing the gemm at the builder's
-  /// insertion point.
+  /// insertion point; empty where the gemm's operand slots are refilled by
+  /// other warps (warp specialization), which wait for every reader.
   std::function<void()> barrier;
   /// The warpgroup of the thread within those threads, computed so that the
   /// code generator knows it is the same in every lane of a warp, or null

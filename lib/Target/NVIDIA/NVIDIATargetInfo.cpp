@@ -65,10 +65,8 @@ FailureOr<MmaAttr> NVIDIATargetInfo::selectMma(GemmOp op,
     return failure();
   // wgmma where the chip has it and the gemm allows it (whole warpgroups,
   // swizzled shared operands), mma.sync otherwise. A 2:4-sparse A takes
-  // mma.sp unless its gemm pins wgmma (wgmma.sp): wgmma.sp's barrier
-  // after the metadata reads has not run under racecheck yet (design.md
-  // 5.7).
-  if (chip->wgmma && !op.isSparse())
+  // wgmma.sp where the PTX ISA has it (8.2), else mma.sp.
+  if (chip->wgmma && (!op.isSparse() || target.getPtxVersion() >= 82))
     if (MmaAttr mma =
             trySelectWgmma(op, numThreads, getWarpSize(), getWarpgroupSize()))
       return mma;

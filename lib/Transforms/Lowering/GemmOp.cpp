@@ -113,7 +113,10 @@ LogicalResult mlir::tile::lowering::lowerGemm(LoweringContext &ctx, GemmOp op) {
     g.meta = *m;
   }
   g.tid = ctx.threadId(op);
-  g.barrier = [&ctx, op]() { ctx.barrier(op); };
+  // Under warp specialization the producers refill a slot only once every
+  // consumer warp has released it, each after its own reads: no barrier.
+  if (!op->getParentOfType<WsOp>())
+    g.barrier = [&ctx, op]() { ctx.barrier(op); };
   g.warpgroup = ctx.uniformWarpgroupId(op);
   // MMA groups left in flight and a predicated accumulation: tile-plan-pipes'
   // decision for gemms whose pipe release is deferred.

@@ -1,5 +1,5 @@
 // test/Examples/Inputs/gemm_sparse.mlir with wgmma.sp pinned on its gemm
-// (selection keeps sparse gemms on mma.sp: docs/design.md 5.7).
+// (test/Conversion/ptxas-sparse.mlir: the diagnostic below PTX ISA 8.2).
 
 !gA = memref<?x?xf16>
 !gE = memref<?x?xi16>
