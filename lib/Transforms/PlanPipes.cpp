@@ -185,7 +185,8 @@ checkDeferredRelease(PipePlanner &ctx, Value pipe,
       return;
     Operation *guard = gemm->getParentOp();
     ok &= !isFragment(gemm.getA()) && !isFragment(gemm.getB()) &&
-          !gemm.isSparse() && (!gemm.getPromotionSpan() || promotesOnce(gemm)) &&
+          !gemm.isSparse() &&
+          (!gemm.getPromotionSpan() || promotesOnce(gemm)) &&
           isa<scf::IfOp>(guard) && guard->getParentOp() == loop &&
           pipelineStage(guard) == pipelineStage(release) &&
           guard->isBeforeInBlock(release);
