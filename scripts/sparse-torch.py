@@ -10,6 +10,7 @@ pruned A (and cuSPARSELt's to_sparse_semi_structured where torch has it).
   python3 sparse-torch.py --library LIB [--check 1x32x8,...] [--offsets 0,1]
                           [--bench 4096x4096x4096,...] [--dtype f16|bf16]
                           [--out f32|f16|bf16] [--dense-library LIB]
+                          [--compressor LIB] [--semi]
 
 With --dense-library (a dense GEMM C = A B of the same element types, e.g.
 examples/gemm.mlir, function `gemm`), --bench also times it on the dense
@@ -63,6 +64,70 @@ def operands(m, n, k, offset, dtype, out, device="cuda"):
                             at_offset(b, offset), at_offset(c, offset)])
 
 
+def expand(ac, e, k):
+    """The dense M x k matrix that values `ac` and metadata `e` describe."""
+    m = ac.shape[0]
+    groups = (k + 3) // 4
+    g = torch.arange(groups, device=ac.device)
+    words = e.to(torch.int32) & 0xFFFF
+    nib = (words[:, g // 4] >> (4 * (g % 4))) & 15  # [m, groups]
+    pos = torch.stack([nib & 3, nib >> 2], dim=2)  # [m, groups, 2]
+    vals = torch.zeros(m, 2 * groups, dtype=ac.dtype, device=ac.device)
+    vals[:, :ac.shape[1]] = ac
+    dense = torch.zeros(m, groups, 4, dtype=ac.dtype, device=ac.device)
+    dense.scatter_(2, pos, vals.view(m, groups, 2))
+    ordered = bool((pos[..., 0] < pos[..., 1]).all())
+    return dense.view(m, 4 * groups)[:, :k], ordered
+
+
+def check_compressor(comp, text, offset, dtype):
+    """compress_2to4 on a pruned random A: no violation, the expansion of
+    its output equal to A; then A with a third non-zero planted in every
+    7th full group: exactly those counted."""
+    m, n, k = map(int, text.split("x"))
+    kp = (k + 3) // 4 * 4
+    a = torch.randn(m, kp, device="cuda").to(dtype)
+    a[:, k:] = 0
+    pruned, _ = prune(a)
+    pruned = pruned[:, :k].contiguous()
+    kc, ke, kv = (k + 1) // 2, (k + 15) // 16, (k + 127) // 128
+
+    def run(dense):
+        ac = torch.full((m, kc), float("nan"), device="cuda", dtype=dtype)
+        e = torch.full((m, ke), 0x5555, device="cuda", dtype=torch.int16)
+        v = torch.full((m, kv), -1, device="cuda", dtype=torch.int32)
+        views = [at_offset(t, offset) for t in (dense, ac, e, v)]
+        comp(*views)
+        torch.cuda.synchronize()
+        return views[1], views[2], views[3]
+
+    ac, e, v = run(pruned)
+    back, ordered = expand(ac, e, k)
+    differ = int((back != pruned).sum())
+    ok = int(v.sum()) == 0 and bool((v >= 0).all()) and differ == 0 and ordered
+    # Not 2:4: a third non-zero in every 7th group of four full columns.
+    bad = pruned.clone()
+    full = k // 4
+    planted = 0
+    if full:
+        grid = bad[:, :4 * full].view(m, full, 4)
+        pick = (torch.arange(m * full, device="cuda").view(m, full) % 7) == 3
+        zero_pos = (grid == 0).to(torch.int8).argmax(dim=2)
+        has_zero = (grid == 0).any(dim=2)
+        pick &= has_zero
+        rows, cols = pick.nonzero(as_tuple=True)
+        grid[rows, cols, zero_pos[rows, cols]] = 0.5
+        planted = int(pick.sum())
+    _, _, v2 = run(bad)
+    counted = int(v2.sum())
+    ok &= counted == planted
+    print(f"compress {text} offset {offset}: violations {int(v.sum())}, "
+          f"{differ} elements differ expanded, positions increasing "
+          f"{ordered}; not 2:4: {planted} planted, {counted} counted: "
+          f"{'PASS' if ok else 'FAIL'}", flush=True)
+    return ok
+
+
 def semi_bench(text, args, mine, dense, b, flops):
     """torch.mm on to_sparse_semi_structured(A) (cuSPARSELt or CUTLASS,
     named), against our sparse GEMM in the same process."""
@@ -99,6 +164,9 @@ def main():
     p.add_argument("--out", default="f32", choices=["f32", "f16", "bf16"])
     p.add_argument("--dense-library", default="")
     p.add_argument("--dense-function", default="gemm")
+    p.add_argument("--compressor", default="",
+                   help="a library of examples/sparse_compress.mlir: check "
+                   "compress_2to4 on the --check shapes")
     p.add_argument("--semi", action="store_true",
                    help="also time torch.mm on to_sparse_semi_structured")
     args = p.parse_args()
@@ -106,6 +174,11 @@ def main():
     dtype, out = DTYPES[args.dtype], DTYPES[args.out]
     torch.manual_seed(0)
     failed = 0
+    if args.compressor:
+        comp = Library(args.compressor, "compress_2to4")
+        for text in filter(None, args.check.split(",")):
+            for offset in map(int, args.offsets.split(",")):
+                failed += not check_compressor(comp, text, offset, dtype)
     for text in filter(None, args.check.split(",")):
         m, n, k = map(int, text.split("x"))
         for offset in map(int, args.offsets.split(",")):

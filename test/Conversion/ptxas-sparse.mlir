@@ -30,6 +30,9 @@
 // RUN: tile-opt %tile_src_root/test/Examples/Inputs/gemm_sparse.mlir --tile-to-nvvm="chip=sm_90a features=+ptx80 format=isa" -tile-emit-binary="prefix=%t/p80_" -o /dev/null
 // RUN: FileCheck %s --check-prefix=SP < %t/p80_gemm_sp_kernel_module.ptx
 // RUN: not tile-opt %tile_src_root/test/Examples/Inputs/gemm_sparse_wgmma.mlir --tile-to-nvvm="chip=sm_90a features=+ptx80 format=isa" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTX80
+// RUN: tile-opt %examples/sparse_compress.mlir --tile-to-nvvm="chip=sm_90a format=isa" -tile-emit-binary="prefix=%t/cmp_" -o /dev/null
+// RUN: FileCheck %s --check-prefix=CMP < %t/cmp_compress_2to4_kernel_module.ptx
+// RUN: %ptxas -arch=sm_90a -v %t/cmp_compress_2to4_kernel_module.ptx -o %t/cmp.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // RUN: not tile-opt %tile_src_root/test/Examples/Inputs/gemm_sparse.mlir --tile-to-rocdl="chip=gfx942 format=isa" -o /dev/null 2>&1 | FileCheck %s --check-prefix=AMD
 
 // The metadata: 16-bit loads of rows g and g + 8, the second shifted into
@@ -71,6 +74,16 @@
 // WS: wgmma.mma_async.sp.sync.aligned.m64n256k32.f32.f16.f16
 // WS-COUNT-3: wgmma.mma_async.sp.sync.aligned.m64n256k32.f32.f16.f16
 // WS: wgmma.wait_group.sync.aligned 0;
+
+// The compressor (examples/sparse_compress.mlir): clamped loads of A, the
+// words summed across the four lanes of a word's nibbles, 16-bit stores of
+// the values and the words, 32-bit ones of the violation counts.
+// CMP-LABEL: .entry compress_2to4_kernel
+// CMP: min.u64
+// CMP: ld.global.{{[bu]}}16
+// CMP: shfl.sync.bfly
+// CMP: st.global.{{[bu]}}16
+// CMP: st.global.{{[bu]}}32
 
 // PTXAS-NOT: serialized
 // PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
