@@ -1,7 +1,7 @@
 // A 2:4-sparse GEMM, C = A * B, where every group of four consecutive K
 // elements of a row of A holds at most two non-zeros.
 //
-//   Ac: M x ceil(K/2), the kept values of A (each group's two, in order)
+//   Ac: M x 2 ceil(K/4), the kept values of A (each group's two, in order)
 //   E:  M x ceil(K/16) of i16, their positions: word j of a row describes
 //       groups 4j .. 4j + 3, a nibble each, idx0 | idx1 << 2 with
 //       idx0 < idx1 (docs/design.md 5.7; examples/sparse_compress.mlir
@@ -28,7 +28,7 @@
 !sB = memref<128x256xf16, #gpu.address_space<workgroup>>
 !fC = memref<128x256xf32, #tile.mem<fragment>>
 
-func.func @gemm_sp(%A: !gA {tile.shape = ["M", "ceil(K/2)"]},
+func.func @gemm_sp(%A: !gA {tile.shape = ["M", "2*ceil(K/4)"]},
                    %E: !gE {tile.shape = ["M", "ceil(K/16)"]},
                    %B: !gB {tile.shape = ["K", "N"]},
                    %C: !gC {tile.shape = ["M", "N"]}) {

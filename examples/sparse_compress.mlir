@@ -2,7 +2,7 @@
 // four consecutive K elements of a row holds at most two non-zeros becomes
 // the operands of examples/gemm_sparse.mlir:
 //
-//   Ac: M x ceil(K/2), each group's two kept values in order;
+//   Ac: M x 2 ceil(K/4), each group's two kept values in order;
 //   E:  M x ceil(K/16) of i16, word j of a row holding groups 4j .. 4j + 3,
 //       a nibble each, idx0 | idx1 << 2 (idx0 < idx1 the kept positions);
 //   V:  M x ceil(K/128) of i32, per row and 128 columns of A, the groups
@@ -33,7 +33,7 @@
 !fRow = memref<64xi32, #tile.mem<fragment>>
 
 func.func @compress_2to4(%A: !gA {tile.shape = ["M", "K"]},
-                         %Ac: !gAc {tile.shape = ["M", "ceil(K/2)"]},
+                         %Ac: !gAc {tile.shape = ["M", "2*ceil(K/4)"]},
                          %E: !gE {tile.shape = ["M", "ceil(K/16)"]},
                          %V: !gV {tile.shape = ["M", "ceil(K/128)"]}) {
   %c0 = arith.constant 0 : index

@@ -109,7 +109,7 @@ static void prune(uint16_t *a, int64_t m, int64_t k) {
 /// groups whose positions do not increase.
 static size_t expandMismatches(const uint16_t *a, const uint16_t *ac,
                                const uint16_t *e, int64_t m, int64_t k) {
-  int64_t kc = ceilDiv(k, 2), ke = ceilDiv(k, 16);
+  int64_t kc = 2 * ceilDiv(k, 4), ke = ceilDiv(k, 16);
   size_t bad = 0;
   float *row = malloc((size_t)k * sizeof(float));
   if (!row)
@@ -195,7 +195,8 @@ static int compare(const uint16_t *a, const uint16_t *b, const uint16_t *c,
 
 /// One shape: 1 pass, 0 wrong, -1 error.
 static int checkShape(TileRtContext *ctx, Shape s, uint64_t *state) {
-  int64_t kc = ceilDiv(s.k, 2), ke = ceilDiv(s.k, 16), kv = ceilDiv(s.k, 128);
+  int64_t kc = 2 * ceilDiv(s.k, 4), ke = ceilDiv(s.k, 16),
+          kv = ceilDiv(s.k, 128);
   size_t nA = (size_t)s.m * s.k, nAc = (size_t)s.m * kc,
          nE = (size_t)s.m * ke, nV = (size_t)s.m * kv,
          nB = (size_t)s.k * s.n, nC = (size_t)s.m * s.n;

@@ -2,7 +2,7 @@
 """The 2:4-sparse GEMM of test/Examples/Inputs/gemm_sparse.mlir on torch
 tensors (GPU machine): a random f16 A pruned to 2:4 along K (the two
 largest of each group of four kept), compressed here into the kept values
-Ac [M, ceil(K/2)] and the metadata E [M, ceil(K/16)] of docs/design.md
+Ac [M, 2 ceil(K/4)] and the metadata E [M, ceil(K/16)] of docs/design.md
 5.7, then C = A B checked against an fp64 product of the pruned A
 (poisoned C, views at offsets), and timed against torch.mm of the dense
 pruned A (and cuSPARSELt's to_sparse_semi_structured where torch has it).
@@ -56,7 +56,7 @@ def operands(m, n, k, offset, dtype, out, device="cuda"):
     a = a.to(dtype)
     pruned, keep = prune(a)
     values, meta = compress(pruned, keep)
-    values = values[:, :(k + 1) // 2].contiguous()
+    values = values[:, :(k + 3) // 4 * 2].contiguous()
     meta = meta[:, :(k + 15) // 16].contiguous()
     b = torch.randn(k, n, device=device).to(dtype)
     c = torch.full((m, n), float("nan"), device=device, dtype=out)
@@ -90,7 +90,7 @@ def check_compressor(comp, text, offset, dtype):
     a[:, k:] = 0
     pruned, _ = prune(a)
     pruned = pruned[:, :k].contiguous()
-    kc, ke, kv = (k + 1) // 2, (k + 15) // 16, (k + 127) // 128
+    kc, ke, kv = (k + 3) // 4 * 2, (k + 15) // 16, (k + 127) // 128
 
     def run(dense):
         ac = torch.full((m, kc), float("nan"), device="cuda", dtype=dtype)

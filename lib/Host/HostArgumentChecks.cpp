@@ -279,18 +279,24 @@ void mlir::tile::host::checkArguments(func::FuncOp func,
              Value(), "");
     }
   }
-  // Derived sizes: ceil(NAME / DIVISOR), NAME's size taken where it first
-  // appears (tile-prepare-host checked that it does).
+  // Derived sizes: [FACTOR *] ceil(NAME / DIVISOR), NAME's size taken where
+  // it first appears (tile-prepare-host checked that it does).
   for (const QuotientRef &q : quotients) {
     auto it = symbols.find(q.entry.name);
     if (it == symbols.end())
       continue;
     Value expected = arith::CeilDivUIOp::create(builder, loc, it->second.size,
                                                 constant(q.entry.divisor));
+    std::string factor;
+    if (q.entry.factor != 1) {
+      expected = arith::MulIOp::create(builder, loc, expected,
+                                       constant(q.entry.factor));
+      factor = std::to_string(q.entry.factor) + "*";
+    }
     report(cmp(arith::CmpIPredicate::ne, q.size, expected),
-           q.what + " dimension " + Twine(q.dim) + " must be ceil(" +
-               q.entry.name + "/" + Twine(q.entry.divisor) +
-               ") = ceil(argument #" + Twine(it->second.argument) +
+           q.what + " dimension " + Twine(q.dim) + " must be " + factor +
+               "ceil(" + q.entry.name + "/" + Twine(q.entry.divisor) + ") = " +
+               factor + "ceil(argument #" + Twine(it->second.argument) +
                " dimension " + Twine(it->second.dim) + " / " +
                Twine(q.entry.divisor) + "), got ",
            q.size, "");

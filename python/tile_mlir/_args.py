@@ -261,7 +261,7 @@ def check_view(view, arg, function, index):
 def check_dims(views, memref_args, function):
     """Checks the sizes the signature names (`tile.shape`): a size named
     twice must be the same, a number must be that number, "ceil(K/128)" the
-    named size divided and rounded up. The compiled host code checks the
+    named size divided and rounded up ("2*ceil(K/4)": twice that). The compiled host code checks the
     same, but only after host arrays were copied."""
     seen = {}
     derived = []
@@ -279,7 +279,7 @@ def check_dims(views, memref_args, function):
                                          name, bounds[dim], size))
             if name == "?":
                 continue
-            if name.startswith("ceil(") and name.endswith(")"):
+            if "ceil(" in name and name.endswith(")"):
                 derived.append((name, size, index, arg["name"], dim))
                 continue
             first = seen.get(name)
@@ -296,11 +296,13 @@ def check_dims(views, memref_args, function):
                     % (function, index, arg["name"], dim, name, size,
                        first[1], first[2], first[3], first[0]))
     for name, size, index, arg_name, dim in derived:
-        symbol, _, divisor = name[len("ceil("):-1].partition("/")
+        factor, _, quotient = name.rpartition("*")
+        symbol, _, divisor = quotient.strip()[len("ceil("):-1].partition("/")
         first = seen.get(symbol.strip())
-        if first is None or not divisor.strip().isdigit():
+        if (first is None or not divisor.strip().isdigit() or
+                not (factor.strip() or "1").isdigit()):
             continue  # the compiled host code reports it
-        want = -(-first[0] // int(divisor))
+        want = int(factor.strip() or "1") * -(-first[0] // int(divisor))
         if size != want:
             raise ValueError(
                 "%s: argument #%d (%s) dimension %d must be %s = %d, got %d"

@@ -56,7 +56,7 @@ func.func @unnamed_bound(%A: memref<?x?xf16> {tile.shape = ["M", "<=64"]}) {
 
 // -----
 
-// expected-error @+1 {{'func.func' op argument #0: 'tile.shape' dimension 0 is not a name, a size, "?", "NAME<=BOUND" or "ceil(NAME/DIVISOR)"}}
+// expected-error @+1 {{'func.func' op argument #0: 'tile.shape' dimension 0 is not a name, a size, "?", "NAME<=BOUND" or "[FACTOR*]ceil(NAME/DIVISOR)"}}
 func.func @other_comparison(%A: memref<?xf16> {tile.shape = ["N>=4"]}) {
   return
 }
@@ -143,6 +143,13 @@ func.func @unknown_quotient(%A: memref<?x?xf16> {tile.shape = ["M", "K"]},
 
 // expected-error @+1 {{'func.func' op argument #0: 'tile.shape' dimension 0 is not "ceil(NAME/DIVISOR)" with a positive divisor}}
 func.func @zero_divisor(%S: memref<?xf32> {tile.shape = ["ceil(K/0)"]}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op argument #0: 'tile.shape' dimension 0 is not "FACTOR*ceil(NAME/DIVISOR)" with a positive factor}}
+func.func @zero_factor(%S: memref<?xf32> {tile.shape = ["0*ceil(K/4)"]}) {
   return
 }
 

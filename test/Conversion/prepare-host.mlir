@@ -348,3 +348,33 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// A multiple of a derived size ("2*ceil(K/4)", the kept values of a
+// 2:4-sparse A): the rounded-up quotient times the factor.
+module attributes {gpu.container_module} {
+  gpu.module @k_module {
+    gpu.func @k() kernel {
+      gpu.return
+    }
+  }
+  // CHECK-DAG: llvm.mlir.global internal constant @[[PROD:.*]]("argument #0 dimension 1 must be 2*ceil(K/4) = 2*ceil(argument #1 dimension 0 / 4), got \00")
+  // CHECK-LABEL: func.func @factor(
+  // CHECK: %{{.*}}, %{{.*}}, %[[SZV:[^ ,:]+]]:2, %{{.*}} = memref.extract_strided_metadata %arg0
+  // CHECK: %{{.*}}, %{{.*}}, %[[SZB:[^ ,:]+]]:2, %{{.*}} = memref.extract_strided_metadata %arg1
+  // CHECK: %[[C4:.*]] = arith.constant 4 : index
+  // CHECK: %[[Q:.*]] = arith.ceildivui %[[SZB]]#0, %[[C4]] : index
+  // CHECK: %[[C2:.*]] = arith.constant 2 : index
+  // CHECK: %[[WANT:.*]] = arith.muli %[[Q]], %[[C2]] : index
+  // CHECK: %[[BAD:.*]] = arith.cmpi ne, %[[SZV]]#1, %[[WANT]] : index
+  // CHECK: scf.if %[[BAD]] {
+  // CHECK: llvm.mlir.addressof @[[PROD]]
+  func.func @factor(%v: memref<?x?xf16> {tile.shape = ["M", "2*ceil(K/4)"]},
+                    %b: memref<?x?xf16> {tile.shape = ["K", "N"]}) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @k_module::@k blocks in (%c1, %c1, %c1)
+        threads in (%c1, %c1, %c1)
+    return
+  }
+}

@@ -36,11 +36,21 @@ static void fillRandom(char *data, size_t bytes, const char *type) {
   }
 }
 
-/// The size of a derived dimension, `ceil(NAME/DIVISOR)` as tile.shape
-/// writes it (FP8 block scales: "ceil(K/128)"), from NAME's size; -1 when
-/// `text` is not one or NAME has no size.
+/// The size of a derived dimension, `[FACTOR*]ceil(NAME/DIVISOR)` as
+/// tile.shape writes it (FP8 block scales: "ceil(K/128)"; 2:4-sparse values:
+/// "2*ceil(K/4)"), from NAME's size; -1 when `text` is not one or NAME has
+/// no size.
 static int64_t derivedExtent(const char *text, char **names,
                              const int64_t *sizes, int rank) {
+  long long factor = 1;
+  const char *star = strchr(text, '*');
+  if (star) {
+    char *end;
+    factor = strtoll(text, &end, 10);
+    if (factor <= 0 || end != star)
+      return -1;
+    text = star + 1;
+  }
   size_t length = strlen(text);
   if (strncmp(text, "ceil(", 5) || length < 8 || text[length - 1] != ')')
     return -1;
@@ -55,7 +65,7 @@ static int64_t derivedExtent(const char *text, char **names,
   for (int k = 0; k < rank; ++k)
     if (strlen(names[k]) == nameLength &&
         !strncmp(names[k], text + 5, nameLength))
-      return (sizes[k] + divisor - 1) / divisor;
+      return factor * ((sizes[k] + divisor - 1) / divisor);
   return -1;
 }
 

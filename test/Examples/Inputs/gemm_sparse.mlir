@@ -1,4 +1,4 @@
-// A 2:4-sparse GEMM, C = A B with A given compressed: Ac [M, ceil(K/2)]
+// A 2:4-sparse GEMM, C = A B with A given compressed: Ac [M, 2 ceil(K/4)]
 // holds the kept values of each group of four along K, E [M, ceil(K/16)]
 // their positions (i16, a nibble per group: docs/design.md 5.7). f16 in,
 // f32 out; K is B's row count.
@@ -12,7 +12,7 @@
 !sB = memref<64x128xf16, #gpu.address_space<workgroup>>
 !fC = memref<128x128xf32, #tile.mem<fragment>>
 
-func.func @gemm_sp(%A: !gA {tile.shape = ["M", "ceil(K/2)"]},
+func.func @gemm_sp(%A: !gA {tile.shape = ["M", "2*ceil(K/4)"]},
                    %E: !gE {tile.shape = ["M", "ceil(K/16)"]},
                    %B: !gB {tile.shape = ["K", "N"]},
                    %C: !gC {tile.shape = ["M", "N"]}) {

@@ -10,7 +10,7 @@
 !sB = memref<64x128xf16, #gpu.address_space<workgroup>>
 !fC = memref<128x128xf32, #tile.mem<fragment>>
 
-func.func @gemm_sp(%A: !gA {tile.shape = ["M", "ceil(K/2)"]},
+func.func @gemm_sp(%A: !gA {tile.shape = ["M", "2*ceil(K/4)"]},
                    %E: !gE {tile.shape = ["M", "ceil(K/16)"]},
                    %B: !gB {tile.shape = ["K", "N"]},
                    %C: !gC {tile.shape = ["M", "N"]}) {

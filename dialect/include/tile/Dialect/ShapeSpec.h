@@ -5,7 +5,8 @@
 // by dimensions of equal size (`"K"`), a name with an upper bound
 // (`"N<=4096"`: the size is named N and at most 4096), or a size derived
 // from a name (`"ceil(K/128)"`: the size is K divided by 128, rounded up;
-// K must name a dimension of the function's arguments). tile-prepare-host
+// `"2*ceil(K/4)"`: twice that of K divided by 4; K must name a dimension
+// of the function's arguments). tile-prepare-host
 // checks them at each call; the C header, the function table and the tuner
 // read them.
 //
@@ -30,10 +31,12 @@ struct ShapeEntry {
   /// Kind::Size: the size.
   int64_t size = 0;
   /// Kind::Name: the name, and the upper bound if the entry has one.
-  /// Kind::Quotient: the name divided, and the divisor.
+  /// Kind::Quotient: the name divided, the divisor, and the factor the
+  /// rounded-up quotient is multiplied by.
   StringRef name;
   std::optional<int64_t> bound;
   int64_t divisor = 0;
+  int64_t factor = 1;
 };
 
 /// Parses `text`; on failure returns std::nullopt and sets `error` to what is
@@ -57,6 +60,14 @@ inline std::optional<ShapeEntry> parseShapeEntry(StringRef text,
     entry.kind = ShapeEntry::Kind::Size;
     entry.size = value;
     return entry;
+  }
+  if (auto [factor, rest] = trimmed.split('*');
+      rest.trim().starts_with("ceil(")) {
+    if (factor.trim().getAsInteger(10, entry.factor) || entry.factor <= 0) {
+      error = "is not \"FACTOR*ceil(NAME/DIVISOR)\" with a positive factor";
+      return std::nullopt;
+    }
+    trimmed = rest.trim();
   }
   if (trimmed.consume_front("ceil(")) {
     auto [name, divisor] = trimmed.split('/');
@@ -87,7 +98,7 @@ inline std::optional<ShapeEntry> parseShapeEntry(StringRef text,
   }
   if (entry.name.find_first_of("<>=()/") != StringRef::npos) {
     error = "is not a name, a size, \"?\", \"NAME<=BOUND\" or "
-            "\"ceil(NAME/DIVISOR)\"";
+            "\"[FACTOR*]ceil(NAME/DIVISOR)\"";
     return std::nullopt;
   }
   return entry;
