@@ -27,6 +27,11 @@
 // RUN: FileCheck %s --check-prefix=WS < %t/ex_gemm_sp_kernel_tma_module.ptx
 // RUN: %ptxas -arch=sm_90a -v %t/ex_gemm_sp_kernel_tma_module.ptx -o %t/ex.cubin 2>&1 | FileCheck %s --check-prefix=ASM
 // RUN: %ptxas -arch=sm_90a -v %t/ex_gemm_sp_kernel_module.ptx -o %t/ex2.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
+// RUN: sed 's/f16/bf16/g' %examples/gemm_sparse.mlir > %t/bf16.mlir
+// RUN: tile-opt %t/bf16.mlir --tile-to-nvvm="chip=sm_90a format=isa" -tile-emit-binary="prefix=%t/bf_" -o /dev/null
+// RUN: FileCheck %s --check-prefix=BF16 < %t/bf_gemm_sp_kernel_tma_module.ptx
+// RUN: tile-opt %t/bf16.mlir --tile-to-nvvm="chip=sm_80 format=isa" -tile-emit-binary="prefix=%t/bf80_" -o /dev/null
+// RUN: FileCheck %s --check-prefix=BF16-SP < %t/bf80_gemm_sp_kernel_module.ptx
 // RUN: tile-opt %tile_src_root/test/Examples/Inputs/gemm_sparse.mlir --tile-to-nvvm="chip=sm_90a features=+ptx80 format=isa" -tile-emit-binary="prefix=%t/p80_" -o /dev/null
 // RUN: FileCheck %s --check-prefix=SP < %t/p80_gemm_sp_kernel_module.ptx
 // RUN: not tile-opt %tile_src_root/test/Examples/Inputs/gemm_sparse_wgmma.mlir --tile-to-nvvm="chip=sm_90a features=+ptx80 format=isa" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTX80
@@ -84,6 +89,11 @@
 // CMP: shfl.sync.bfly
 // CMP: st.global.{{[bu]}}16
 // CMP: st.global.{{[bu]}}32
+
+// bf16 (the example with its element type replaced): wgmma.sp and mma.sp
+// on bf16, selector 0.
+// BF16: wgmma.mma_async.sp.sync.aligned.m64n256k32.f32.bf16.bf16 {{.*}}, %r{{[0-9]+}}, 0, p, 1, 1, 0, 1;
+// BF16-SP: mma.sp.sync.aligned.m16n8k32.row.col.f32.bf16.bf16.f32 {{.*}}, 0x0;
 
 // PTXAS-NOT: serialized
 // PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
