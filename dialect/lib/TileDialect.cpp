@@ -43,9 +43,9 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
           {kSharedMemoryBytesAttrName.str(), kFragmentRegistersAttrName.str(),
            kBlocksPerMultiprocessorAttrName.str(),
            kWarpSpecializeAttrName.str(), kPingpongAttrName.str(),
-           kLaunchGroupAttrName.str(), kAlternateTilesAttrName.str(),
-           kPersistentAttrName.str(), kClusterAttrName.str(),
-           kSynchronizedAttrName.str()},
+           kSparseInFlightAttrName.str(), kLaunchGroupAttrName.str(),
+           kAlternateTilesAttrName.str(), kPersistentAttrName.str(),
+           kClusterAttrName.str(), kSynchronizedAttrName.str()},
           name) &&
       !isa<KernelOp>(op))
     return op->emitError() << "'" << name
@@ -141,7 +141,7 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   if (name == kWarpSpecializeAttrName || name == kPingpongAttrName ||
-      name == kAlternateTilesAttrName) {
+      name == kAlternateTilesAttrName || name == kSparseInFlightAttrName) {
     if (!isa<BoolAttr>(attr.getValue()))
       return op->emitError() << "'" << name << "' must be a boolean";
     return success();

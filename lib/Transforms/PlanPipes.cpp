@@ -39,6 +39,18 @@ namespace mlir::tile {
 #include "tile/Transforms/Passes.h.inc"
 } // namespace mlir::tile
 
+// From mlir/Dialect/SCF/Utils/Utils.h, which cannot be included here: it
+// declares a function `mlir::tile`, this project's namespace.
+namespace mlir {
+struct UnrolledLoopInfo {
+  std::optional<scf::ForOp> mainLoopOp = std::nullopt;
+  std::optional<scf::ForOp> epilogueLoopOp = std::nullopt;
+};
+FailureOr<UnrolledLoopInfo> loopUnrollByFactor(
+    scf::ForOp forOp, uint64_t unrollFactor,
+    function_ref<void(unsigned, Operation *, OpBuilder)> annotateFn);
+} // namespace mlir
+
 using namespace mlir;
 using namespace mlir::tile;
 
@@ -50,6 +62,9 @@ struct PipePlanner {
     if (auto cluster =
             kernel->getAttrOfType<IntegerAttr>(TileDialect::kClusterAttrName))
       clusterSize = cluster.getInt();
+    if (auto inFlight = kernel->getAttrOfType<BoolAttr>(
+            TileDialect::kSparseInFlightAttrName))
+      sparseInFlight = inFlight.getValue();
   }
 
   KernelOp kernel;
@@ -61,6 +76,11 @@ struct PipePlanner {
   llvm::MapVector<Value, PipePlanAttr> plans;
   /// The partial-sum tile of each accumulator whose promotion is deferred.
   DenseMap<Operation *, Value> partials;
+  /// Whether sparse gemms may leave MMAs in flight
+  /// (`tile.sparse_in_flight`), and the loops that then run two K steps an
+  /// iteration.
+  bool sparseInFlight = false;
+  llvm::SetVector<Operation *> unrollByTwo;
 
   int64_t numThreads(Operation *op) { return getNumThreads(op, kernel); }
 };
@@ -185,7 +205,7 @@ checkDeferredRelease(PipePlanner &ctx, Value pipe,
       return;
     Operation *guard = gemm->getParentOp();
     ok &= !isFragment(gemm.getA()) && !isFragment(gemm.getB()) &&
-          !gemm.isSparse() &&
+          (!gemm.isSparse() || ctx.sparseInFlight) &&
           (!gemm.getPromotionSpan() || promotesOnce(gemm)) &&
           isa<scf::IfOp>(guard) && guard->getParentOp() == loop &&
           pipelineStage(guard) == pipelineStage(release) &&
@@ -289,6 +309,8 @@ static bool planDeferredRelease(PipePlanner &ctx, Value pipe) {
   for (DeferredLoop &deferred : loops) {
     scf::ForOp loop = deferred.loop;
     Location loc = loop.getLoc();
+    if (llvm::any_of(deferred.gemms, [](GemmOp g) { return g.isSparse(); }))
+      ctx.unrollByTwo.insert(loop);
     // A gemm of stage r runs iteration it - r * step: the first when
     // it == lb + r * step. Only the first gemm (in program order) into an
     // accumulator overwrites it then; later ones add to what it wrote
@@ -564,9 +586,18 @@ struct PlanPipesPass : public tile::impl::PlanPipesBase<PlanPipesPass> {
     WalkResult result = getOperation().walk([&](KernelOp kernel) {
       std::unique_ptr<TargetInfo> target = getTargetInfo(kernel);
       PipePlanner planner(kernel, *target);
-      return failed(planKernel(planner)) || failed(planCopyEngineWaits(planner))
-                 ? WalkResult::interrupt()
-                 : WalkResult::advance();
+      if (failed(planKernel(planner)) || failed(planCopyEngineWaits(planner)))
+        return WalkResult::interrupt();
+      // Sparse gemms with MMAs in flight: two K steps an iteration, each
+      // with metadata registers of its own (see tile.sparse_in_flight).
+      for (Operation *loop : planner.unrollByTwo) {
+        if (succeeded(loopUnrollByFactor(cast<scf::ForOp>(loop), 2, nullptr)))
+          continue;
+        loop->emitOpError("could not be unrolled by two for the sparse "
+                          "gemms whose MMAs it leaves in flight");
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
     });
     if (result.wasInterrupted())
       signalPassFailure();

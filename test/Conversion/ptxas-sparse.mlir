@@ -27,6 +27,10 @@
 // RUN: FileCheck %s --check-prefix=WS < %t/ex_gemm_sp_kernel_tma_module.ptx
 // RUN: %ptxas -arch=sm_90a -v %t/ex_gemm_sp_kernel_tma_module.ptx -o %t/ex.cubin 2>&1 | FileCheck %s --check-prefix=ASM
 // RUN: %ptxas -arch=sm_90a -v %t/ex_gemm_sp_kernel_module.ptx -o %t/ex2.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
+// RUN: sed 's/threads(256) {/threads(256) attributes {tile.sparse_in_flight = true} {/' %examples/gemm_sparse.mlir > %t/inflight.mlir
+// RUN: tile-opt %t/inflight.mlir --tile-to-nvvm="chip=sm_90a format=isa" -tile-emit-binary="prefix=%t/if_" -o /dev/null
+// RUN: FileCheck %s --check-prefix=INFLIGHT < %t/if_gemm_sp_kernel_tma_module.ptx
+// RUN: %ptxas -arch=sm_90a -v %t/if_gemm_sp_kernel_tma_module.ptx -o %t/if.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // RUN: sed 's/f16/bf16/g' %examples/gemm_sparse.mlir > %t/bf16.mlir
 // RUN: tile-opt %t/bf16.mlir --tile-to-nvvm="chip=sm_90a format=isa" -tile-emit-binary="prefix=%t/bf_" -o /dev/null
 // RUN: FileCheck %s --check-prefix=BF16 < %t/bf_gemm_sp_kernel_tma_module.ptx
@@ -89,6 +93,21 @@
 // CMP: shfl.sync.bfly
 // CMP: st.global.{{[bu]}}16
 // CMP: st.global.{{[bu]}}32
+
+// The example with `tile.sparse_in_flight = true`: each K step leaves its
+// MMAs in flight (wait for all but the latest group), then keeps the other
+// step's metadata registers in use (a store ptxas cannot drop, predicated
+// on an invalid metadata word) until that wait has completed their MMAs.
+// INFLIGHT-LABEL: .entry gemm_sp_kernel_tma
+// INFLIGHT-COUNT-4: wgmma.mma_async.sp.sync.aligned.m64n256k32.f32.f16.f16
+// INFLIGHT: wgmma.commit_group.sync.aligned;
+// INFLIGHT-NEXT: wgmma.wait_group.sync.aligned 1;
+// INFLIGHT-NEXT: // begin inline asm
+// INFLIGHT-NEXT: {
+// INFLIGHT-NEXT: .reg .pred kp;
+// INFLIGHT-NEXT: .shared .align 4 .b32 keep;
+// INFLIGHT-NEXT: setp.eq.u32 kp, %r{{[0-9]+}}, 0x7fffffff;
+// INFLIGHT-COUNT-4: @kp st.shared.b32 [keep], %r{{[0-9]+}};
 
 // bf16 (the example with its element type replaced): wgmma.sp and mma.sp
 // on bf16, selector 0.

@@ -1839,6 +1839,22 @@ func.func @warp_specialize_not_bool() {
 
 // -----
 
+// expected-error @+1 {{'tile.sparse_in_flight' may only be attached to a tile.kernel}}
+func.func @sparse_in_flight_on_func() attributes {tile.sparse_in_flight = true} {
+  return
+}
+
+// -----
+
+func.func @sparse_in_flight_not_bool() {
+  // expected-error @+1 {{'tile.sparse_in_flight' must be a boolean}}
+  tile.kernel @k blocks(%bx) in [1] threads(128) attributes {tile.sparse_in_flight = 1 : i64} {
+  }
+  return
+}
+
+// -----
+
 // expected-error @+1 {{'tile.pingpong' may only be attached to a tile.kernel}}
 func.func @pingpong_on_func() attributes {tile.pingpong = true} {
   return

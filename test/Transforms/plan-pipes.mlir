@@ -6,6 +6,7 @@
 // RUN: tile-opt %examples/fp8_gemm.mlir --tile-attach-target=chip=sm_90a --tile-launch-order --tile-persistent-blocks --tile-specialize-bounds --tile-pipeline-planning --tile-inject-pipeline --tile-register-prefetch --tile-layout-inference --tile-select-tma --tile-warp-specialize --tile-insert-barriers --tile-plan-pipes | FileCheck %s --check-prefix=FP8W
 // RUN: tile-opt %examples/flash_attention.mlir --tile-attach-target=chip=sm_90a --tile-launch-order --tile-persistent-blocks --tile-specialize-bounds --tile-pipeline-planning --tile-inject-pipeline --tile-register-prefetch --tile-layout-inference --tile-select-tma --tile-warp-specialize --tile-insert-barriers --tile-plan-pipes | FileCheck %s --check-prefix=FA
 // RUN: tile-opt %examples/gemm_sparse.mlir --tile-attach-target=chip=sm_90a --tile-launch-order --tile-persistent-blocks --tile-specialize-bounds --tile-pipeline-planning --tile-inject-pipeline --tile-register-prefetch --tile-layout-inference --tile-select-tma --tile-warp-specialize --tile-insert-barriers --tile-plan-pipes | FileCheck %s --check-prefix=SPARSE
+// RUN: sed 's/threads(256) {/threads(256) attributes {tile.sparse_in_flight = true} {/' %examples/gemm_sparse.mlir | tile-opt --tile-attach-target=chip=sm_90a --tile-launch-order --tile-persistent-blocks --tile-specialize-bounds --tile-pipeline-planning --tile-inject-pipeline --tile-register-prefetch --tile-layout-inference --tile-select-tma --tile-warp-specialize --tile-insert-barriers --tile-plan-pipes | FileCheck %s --check-prefix=INFLIGHT
 
 // The decisions of tile-plan-pipes on the examples, compiled for sm_90a as
 // tile-to-nvvm does up to this pass.
@@ -88,6 +89,22 @@
 // SPARSE: tile.pipe.create plan <full = 3, empty = 8> : <2>
 // SPARSE-NOT: mma_groups_in_flight
 // SPARSE-LABEL: tile.kernel @gemm_sp_kernel blocks
+//
+// With `tile.sparse_in_flight = true` on the kernel the release is
+// deferred and the consumers' K loop runs two steps an iteration (each
+// step's gemm leaves its MMAs in flight; the lowering keeps each step's
+// metadata registers until the other step's wait), then at most one more
+// step in a loop of its own.
+// INFLIGHT-LABEL: tile.kernel @gemm_sp_kernel_tma
+// INFLIGHT: tile.pipe.create plan <full = 3, empty = 8, deferred> : <2>
+// INFLIGHT: tile.ws [0, 1] registers(232)
+// INFLIGHT: scf.for
+// INFLIGHT: tile.gemm {{.*}} sparse({{.*}}mma_groups_in_flight = 1 : i64
+// INFLIGHT: tile.gemm {{.*}} sparse({{.*}}mma_groups_in_flight = 1 : i64
+// INFLIGHT: } {tile.pipeline_drain
+// INFLIGHT-NEXT: scf.for
+// INFLIGHT: tile.gemm {{.*}} sparse({{.*}}mma_groups_in_flight = 1 : i64
+// INFLIGHT: } {tile.pipeline_drain
 
 !g = memref<?x?xf16>
 !s = memref<2x64x32xf16, #gpu.address_space<workgroup>>

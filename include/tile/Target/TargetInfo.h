@@ -93,6 +93,10 @@ struct GemmEmission {
   /// insertion point; empty where the gemm's operand slots are refilled by
   /// other warps (warp specialization), which wait for every reader.
   std::function<void()> barrier;
+  /// Per-thread arrays of `type` (zeroed at the kernel's start) that the
+  /// gemms into one accumulator in one loop body pass on to each other, in
+  /// program order and around the loop: {the previous gemm's, this one's}.
+  std::function<std::pair<Value, Value>(MemRefType type)> carriedArrays;
   /// The warpgroup of the thread within those threads, computed so that the
   /// code generator knows it is the same in every lane of a warp, or null
   /// (then tid / warpgroup size).

@@ -477,12 +477,19 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
     }
     return success();
   } else if (!span) {
+    // A sparse gemm leaving MMAs in flight keeps the previous gemm's
+    // metadata registers until its wait has completed their MMAs.
+    SmallVector<Value> previousMetas;
+    if (sparse && g.mmaGroupsInFlight)
+      previousMetas = carrySparseMetadata(b, loc, g, metas);
     NVVM::WgmmaFenceAlignedOp::create(b, loc);
     issue(accs, 0, kSteps, op.getClearAccum(), g.accumulate, 0, units);
     NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
     if (g.passTurn)
       g.passTurn(b, loc);
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, g.mmaGroupsInFlight);
+    if (!previousMetas.empty())
+      keepRegistersLive(b, loc, previousMetas);
   } else {
     // Promotion: each span of K goes into a fresh accumulator (the first
     // span of a clearing gemm straight into the gemm's own), which is

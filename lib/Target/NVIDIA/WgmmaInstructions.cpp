@@ -210,3 +210,36 @@ FailureOr<SharedOperand> nvidia::resolveSparseMetadata(const GemmEmission &g) {
   }
   return g.meta.resolveShared();
 }
+
+SmallVector<Value> nvidia::carrySparseMetadata(OpBuilder &b, Location loc,
+                                               const GemmEmission &g,
+                                               ArrayRef<Value> metas) {
+  IndexBuilder ib{b, loc};
+  auto [previousArray, ownArray] = g.carriedArrays(
+      MemRefType::get({static_cast<int64_t>(metas.size())}, b.getI32Type()));
+  SmallVector<Value> previous;
+  for (size_t i = 0; i < metas.size(); ++i)
+    previous.push_back(
+        memref::LoadOp::create(b, loc, previousArray, ValueRange{ib.idx(i)}));
+  for (size_t i = 0; i < metas.size(); ++i)
+    memref::StoreOp::create(b, loc, metas[i], ownArray, ValueRange{ib.idx(i)});
+  return previous;
+}
+
+void nvidia::keepRegistersLive(OpBuilder &b, Location loc, ValueRange values) {
+  std::string text, constraints;
+  llvm::raw_string_ostream os(text);
+  os << "{\n.reg .pred kp;\n.shared .align 4 .b32 keep;\n"
+     << "setp.eq.u32 kp, $0, 0x7fffffff;\n";
+  for (size_t i = 0; i < values.size(); ++i) {
+    os << "@kp st.shared.b32 [keep], $" << i << ";\n";
+    constraints += i ? ",r" : "r";
+  }
+  os << "}";
+  LLVM::InlineAsmOp::create(
+      b, loc, TypeRange{}, values, text, constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
+}

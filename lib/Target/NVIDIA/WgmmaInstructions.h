@@ -68,6 +68,21 @@ struct WgmmaAsm {
   bool transposeB = false;
 };
 
+/// wgmma.sp reads its metadata registers while it runs, which ptxas does
+/// not know: where a gemm leaves MMA groups in flight, each K step's words
+/// must stay in their registers until a later step's wait completes those
+/// MMAs. Each gemm stores its words in its own carried array and returns
+/// the previous gemm's (GemmEmission::carriedArrays), for keepRegistersLive
+/// after its wait.
+SmallVector<Value> carrySparseMetadata(OpBuilder &b, Location loc,
+                                       const GemmEmission &g,
+                                       ArrayRef<Value> metas);
+
+/// A use of `values` that ptxas keeps: a store of them to a scratch word of
+/// shared memory, predicated on the first being 0x7fffffff (an invalid
+/// metadata word; the store harms nothing if it runs).
+void keepRegistersLive(OpBuilder &b, Location loc, ValueRange values);
+
 /// Emits `w`. NVVM's op takes only a descriptor for A and a constant
 /// scale-d (LLVM would also merge two constant variants under a branch into
 /// one with a non-constant operand): the RS form and run-time scale-d go

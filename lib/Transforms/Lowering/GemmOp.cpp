@@ -117,6 +117,36 @@ LogicalResult mlir::tile::lowering::lowerGemm(LoweringContext &ctx, GemmOp op) {
   // consumer warp has released it, each after its own reads: no barrier.
   if (!op->getParentOfType<WsOp>())
     g.barrier = [&ctx, op]() { ctx.barrier(op); };
+  g.carriedArrays = [&ctx, op](MemRefType type) mutable {
+    auto found = ctx.carriedArrays.find(op);
+    if (found != ctx.carriedArrays.end())
+      return found->second;
+    // The gemms into this accumulator in the loop body, in order: each
+    // takes over the previous one's array, the first the last one's.
+    Operation *acc = getRootAlloc(op.getC());
+    SmallVector<Operation *> gemms;
+    Operation *scope = op->getParentOfType<scf::ForOp>();
+    (scope ? scope : op.getOperation())->walk([&](GemmOp other) {
+      if (getRootAlloc(other.getC()) == acc)
+        gemms.push_back(other);
+    });
+    SmallVector<Value> arrays;
+    OpBuilder::InsertionGuard guard(ctx.b);
+    ctx.b.setInsertionPointToStart(&ctx.kernel.getBody().front());
+    Location loc = op.getLoc();
+    Value zero = arith::ConstantOp::create(
+        ctx.b, loc, ctx.b.getZeroAttr(type.getElementType()));
+    for (size_t i = 0; i < gemms.size(); ++i) {
+      arrays.push_back(memref::AllocaOp::create(ctx.b, loc, type));
+      for (int64_t j = 0; j < type.getNumElements(); ++j)
+        memref::StoreOp::create(ctx.b, loc, zero, arrays.back(),
+                                ValueRange{ctx.idx(j)});
+    }
+    for (size_t i = 0; i < gemms.size(); ++i)
+      ctx.carriedArrays[gemms[i]] = {
+          arrays[(i + gemms.size() - 1) % gemms.size()], arrays[i]};
+    return ctx.carriedArrays[op];
+  };
   g.warpgroup = ctx.uniformWarpgroupId(op);
   // MMA groups left in flight and a predicated accumulation: tile-plan-pipes'
   // decision for gemms whose pipe release is deferred.

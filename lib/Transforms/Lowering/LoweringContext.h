@@ -115,6 +115,10 @@ public:
   /// The loops after which the lowering waited for the asynchronous MMAs
   /// their gemms leave in flight (`mma_groups_in_flight`).
   llvm::SmallPtrSet<Operation *, 4> mmaWaitLoops;
+  /// GemmEmission::carriedArrays' arrays, per gemm: {the previous gemm's,
+  /// its own}, set for all the gemms of a loop body at the first one's
+  /// lowering (the earlier ones are gone by the time later ones lower).
+  DenseMap<Operation *, std::pair<Value, Value>> carriedArrays;
   /// Per-thread counters of the pipes whose hand-offs are numbered from a
   /// base (tile.pipe.base / tile.pipe.advance): memref<1xindex> in
   /// registers, keyed by the tile.pipe.create value.
