@@ -39,18 +39,6 @@ namespace mlir::tile {
 #include "tile/Transforms/Passes.h.inc"
 } // namespace mlir::tile
 
-// From mlir/Dialect/SCF/Utils/Utils.h, which cannot be included here: it
-// declares a function `mlir::tile`, this project's namespace.
-namespace mlir {
-struct UnrolledLoopInfo {
-  std::optional<scf::ForOp> mainLoopOp = std::nullopt;
-  std::optional<scf::ForOp> epilogueLoopOp = std::nullopt;
-};
-FailureOr<UnrolledLoopInfo> loopUnrollByFactor(
-    scf::ForOp forOp, uint64_t unrollFactor,
-    function_ref<void(unsigned, Operation *, OpBuilder)> annotateFn);
-} // namespace mlir
-
 using namespace mlir;
 using namespace mlir::tile;
 
@@ -591,7 +579,7 @@ struct PlanPipesPass : public tile::impl::PlanPipesBase<PlanPipesPass> {
       // Sparse gemms with MMAs in flight: two K steps an iteration, each
       // with metadata registers of its own (see tile.sparse_in_flight).
       for (Operation *loop : planner.unrollByTwo) {
-        if (succeeded(loopUnrollByFactor(cast<scf::ForOp>(loop), 2, nullptr)))
+        if (succeeded(unrollByTwo(cast<scf::ForOp>(loop))))
           continue;
         loop->emitOpError("could not be unrolled by two for the sparse "
                           "gemms whose MMAs it leaves in flight");

@@ -192,3 +192,19 @@ LogicalResult mlir::tile::verifyCopyEngineWaitThreads(PipeConsumeWaitOp wait) {
   }
   return success();
 }
+
+// From mlir/Dialect/SCF/Utils/Utils.h, which cannot be included here: it
+// declares a function `mlir::tile`, this project's namespace.
+namespace mlir {
+struct UnrolledLoopInfo {
+  std::optional<scf::ForOp> mainLoopOp = std::nullopt;
+  std::optional<scf::ForOp> epilogueLoopOp = std::nullopt;
+};
+FailureOr<UnrolledLoopInfo>
+loopUnrollByFactor(scf::ForOp forOp, uint64_t unrollFactor,
+                   function_ref<void(unsigned, Operation *, OpBuilder)>);
+} // namespace mlir
+
+LogicalResult mlir::tile::unrollByTwo(scf::ForOp loop) {
+  return success(succeeded(loopUnrollByFactor(loop, 2, nullptr)));
+}
