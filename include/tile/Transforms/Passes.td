@@ -518,7 +518,10 @@ def PlanPipes : Pass<"tile-plan-pipes", "ModuleOp"> {
       behind a test that the original loop ran no iteration, read from the
       loop's `tile.pipeline_drain`), and releases a pass's last hand-off
       before each `tile.pipe.advance` after the loop. The conditions are
-      listed in lib/Transforms/PlanPipes.cpp.
+      listed in lib/Transforms/PlanPipes.cpp. 2:4-sparse gemms take part
+      only in kernels with `tile.sparse_in_flight = true` (wgmma.sp reads
+      its metadata registers as it runs): their loop is then unrolled by
+      two, so that each K step's metadata has registers of its own.
 
     Pipes that already have a plan are left alone. Tensor copies on a
     target without them, outside a hand-off, or beside copy-engine copies
