@@ -7,6 +7,7 @@
 //    orders the metadata reads before the MMAs) and m64n256k32 for
 //    examples/gemm_sparse.mlir (warp-specialized: tensor copies of A, E and
 //    B, no barrier between the metadata reads and the MMAs);
+//  - sm_80 at +ptx70: diagnosed (mma.sp is PTX ISA 7.1's);
 //  - sm_90a at +ptx80: selection falls back to mma.sp, a pinned wgmma is
 //    diagnosed;
 //  - gfx942: diagnosed.
@@ -42,6 +43,7 @@
 // RUN: tile-opt %examples/sparse_compress.mlir --tile-to-nvvm="chip=sm_90a format=isa" -tile-emit-binary="prefix=%t/cmp_" -o /dev/null
 // RUN: FileCheck %s --check-prefix=CMP < %t/cmp_compress_2to4_kernel_module.ptx
 // RUN: %ptxas -arch=sm_90a -v %t/cmp_compress_2to4_kernel_module.ptx -o %t/cmp.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
+// RUN: not tile-opt %tile_src_root/test/Examples/Inputs/gemm_sparse.mlir --tile-to-nvvm="chip=sm_80 features=+ptx70 format=isa" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTX70
 // RUN: not tile-opt %tile_src_root/test/Examples/Inputs/gemm_sparse.mlir --tile-to-rocdl="chip=gfx942 format=isa" -o /dev/null 2>&1 | FileCheck %s --check-prefix=AMD
 
 // The metadata: 16-bit loads of rows g and g + 8, the second shifted into
@@ -120,5 +122,7 @@
 // ASM: Used {{[0-9]+}} registers
 
 // PTX80: error: 'tile.gemm' op wgmma.sp (a 2:4-sparse A) needs PTX ISA 8.2, but sm_90a is compiled with +ptx80 here: compile with features=+ptx84
+
+// PTX70: error: 'tile.gemm' op mma.sp (a 2:4-sparse A) needs PTX ISA 7.1, but sm_80 is compiled with +ptx70 here (the target's features)
 
 // AMD: error: 'tile.gemm' op a 2:4-sparse A (sparse) has no instruction on gfx942: MLIR 22's ROCDL has no 2:4 sparse MFMA (CDNA3's smfmac)

@@ -49,8 +49,12 @@ static LogicalResult checkFloat8Gemm(GemmOp op, TargetAttr target) {
   return success();
 }
 
-/// mma.sync on 8-bit floats is PTX ISA 8.4's.
+/// mma.sync on 8-bit floats is PTX ISA 8.4's, mma.sp (a 2:4-sparse A) 7.1's.
 static LogicalResult checkMmaSyncPtx(GemmOp op, TargetAttr target) {
+  if (op.isSparse() && target.getPtxVersion() < 71)
+    return op.emitOpError("mma.sp (a 2:4-sparse A) needs PTX ISA 7.1, but ")
+           << target.getChip() << " is compiled with +ptx"
+           << target.getPtxVersion() << " here (the target's features)";
   if (!isFloat8(cast<MemRefType>(op.getA().getType()).getElementType()) ||
       target.getPtxVersion() >= 84)
     return success();
