@@ -204,15 +204,21 @@ struct MmaSyncEmitter {
     }
   }
 
+  /// Appends the 4 f32 of an m16n8 accumulator fragment `c` (vector<2x2>)
+  /// to `out`, in the instructions' register order.
+  void unpackAccumulator(Value c, SmallVectorImpl<Value> &out) {
+    for (int64_t i = 0; i < 4; ++i)
+      out.push_back(vector::ExtractOp::create(b, loc, c,
+                                              ArrayRef<int64_t>{i / 2, i % 2}));
+  }
+
   Value mmaBF16(Value a, Value bv, Value c) {
     MLIRContext *ctx = b.getContext();
     Type f32 = b.getF32Type();
     SmallVector<Value> aRegs, bRegs, cRegs;
     packWords(a, 4, aRegs);
     packWords(bv, 2, bRegs);
-    for (int64_t i = 0; i < 4; ++i)
-      cRegs.push_back(vector::ExtractOp::create(
-          b, loc, c, ArrayRef<int64_t>{i / 2, i % 2}));
+    unpackAccumulator(c, cRegs);
     auto resultType =
         LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
     auto mma = NVVM::MmaOp::create(
@@ -256,9 +262,7 @@ struct MmaSyncEmitter {
   /// B vector<2x4> of 8-bit elements, C vector<2x2xf32>), as inline assembly.
   Value mmaFloat8(Value a, Value bv, Value c, Type typeA, Type typeB) {
     SmallVector<Value> operands;
-    for (int64_t i = 0; i < 4; ++i)
-      operands.push_back(vector::ExtractOp::create(
-          b, loc, c, ArrayRef<int64_t>{i / 2, i % 2}));
+    unpackAccumulator(c, operands);
     packWords(a, 4, operands);
     packWords(bv, 2, operands);
     auto ptxType = [](Type t) {
@@ -281,9 +285,7 @@ struct MmaSyncEmitter {
   Value mmaSparse(Value a, Value b0, Value b1, Value meta, Value c,
                   Type element) {
     SmallVector<Value> operands;
-    for (int64_t i = 0; i < 4; ++i)
-      operands.push_back(vector::ExtractOp::create(
-          b, loc, c, ArrayRef<int64_t>{i / 2, i % 2}));
+    unpackAccumulator(c, operands);
     packWords(a, 4, operands);
     packWords(b0, 2, operands);
     packWords(b1, 2, operands);
