@@ -184,6 +184,12 @@ static void loadDriver(void) {
   *(void **)(&tileCu.cuTensorMapEncodeTiled) =
       dlsym(handle, "cuTensorMapEncodeTiled");
   *(void **)(&tileCu.cuFuncGetName) = dlsym(handle, "cuFuncGetName");
+  *(void **)(&tileCu.cuMemPoolCreate) = dlsym(handle, "cuMemPoolCreate");
+  *(void **)(&tileCu.cuMemPoolSetAttribute) =
+      dlsym(handle, "cuMemPoolSetAttribute");
+  *(void **)(&tileCu.cuMemAllocFromPoolAsync) =
+      dlsym(handle, "cuMemAllocFromPoolAsync");
+  *(void **)(&tileCu.cuMemFreeAsync) = dlsym(handle, "cuMemFreeAsync");
   errorNamesLoaded = 1;
 
   CUresult result = tileCu.cuInit(0);
@@ -389,3 +395,5 @@ void tileRtHostArgErrorValue(const char *function, const char *before,
 int32_t tileRtHostFailed(void) { return stickyStatus != 0; }
 
 void tileHostCallEnded(void) { hostFunction[0] = 0; }
+
+int tileInHostCall(void) { return hostFunction[0] != 0; }

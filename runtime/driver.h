@@ -107,6 +107,27 @@ typedef struct CUtensorMap_st {
   _Alignas(128) unsigned long long opaque[16];
 } CUtensorMap;
 
+/// A stream-ordered memory pool and its properties (cuda.h's layout).
+typedef struct CUmemPoolHandle_st *CUmemoryPool;
+typedef struct CUmemPoolProps_st {
+  int allocType;   // CU_MEM_ALLOCATION_TYPE_PINNED = 1
+  int handleTypes; // CU_MEM_HANDLE_TYPE_NONE = 0
+  struct {
+    int type; // CU_MEM_LOCATION_TYPE_DEVICE = 1
+    int id;
+  } location;
+  void *win32SecurityAttributes;
+  size_t maxSize;
+  unsigned short usage;
+  unsigned char reserved[54];
+} CUmemPoolProps;
+_Static_assert(sizeof(CUmemPoolProps) == 88, "cuda.h's CUmemPoolProps");
+enum {
+  CU_MEM_ALLOCATION_TYPE_PINNED = 1,
+  CU_MEM_LOCATION_TYPE_DEVICE = 1,
+  CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4
+};
+
 /// The driver entry points every supported driver has, by symbol name. The
 /// `_v2` names are those cuda.h maps the unversioned API names to (without
 /// CUDA_API_PER_THREAD_DEFAULT_STREAM: the NULL stream is the legacy one).
@@ -194,6 +215,13 @@ typedef struct TileDriver {
                                      int, int, int);
   /// CUDA >= 12.3; only used to name kernels in error messages.
   CUresult (*cuFuncGetName)(const char **, CUfunction);
+  /// CUDA >= 11.2: stream-ordered allocations from a pool of the runtime's
+  /// (split-K workspaces).
+  CUresult (*cuMemPoolCreate)(CUmemoryPool *, const CUmemPoolProps *);
+  CUresult (*cuMemPoolSetAttribute)(CUmemoryPool, int, void *);
+  CUresult (*cuMemAllocFromPoolAsync)(CUdeviceptr *, size_t, CUmemoryPool,
+                                      CUstream);
+  CUresult (*cuMemFreeAsync)(CUdeviceptr, CUstream);
 } TileDriver;
 
 /// The driver's functions; valid once tileDriverLoad() succeeded.
@@ -296,8 +324,16 @@ TILE_RT_HIDDEN int tileScopeEnter(TileScope *scope, const char *api);
 TILE_RT_HIDDEN void tileScopeExit(TileScope *scope);
 /// The thread's default device.
 TILE_RT_HIDDEN int tileDefaultDevice(void);
+/// The runtime's stream-ordered memory pool of the thread's default device
+/// (created on first use, kept for the life of the process, holding on to
+/// what it has allocated), or NULL where the driver has no pools. Call in a
+/// scope (tileScopeEnter).
+TILE_RT_HIDDEN CUmemoryPool tileWorkspacePool(void);
 /// Ends the error prefix of a compiled host call (driver.c; tileRtHostEnd).
 TILE_RT_HIDDEN void tileHostCallEnded(void);
+/// Whether the thread is in a compiled host call (tileRtHostBegin ran, its
+/// tileRtHostEnd has not).
+TILE_RT_HIDDEN int tileInHostCall(void);
 
 /// Records the error of using a NULL module or function in `what` (e.g.
 /// "mgpuLaunchKernel"), with the reason of the first failed module load if

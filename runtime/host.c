@@ -40,6 +40,47 @@ void mgpuSetDefaultDevice(int32_t device) {
   defaultDevice = device;
 }
 
+/// Each device's pool for stream-ordered workspaces (split-K's): its own,
+/// not the device's default pool, so that keeping freed memory for the next
+/// call (release threshold: unlimited) changes nothing for other users of
+/// the default pool. Without that, memory freed on a stream goes back to the
+/// system at the next synchronization and the next call maps it again.
+static CUmemoryPool workspacePools[kTileMaxDevices];
+static int workspacePoolTried[kTileMaxDevices];
+static pthread_mutex_t workspacePoolsLock = PTHREAD_MUTEX_INITIALIZER;
+
+CUmemoryPool tileWorkspacePool(void) {
+  int ordinal = defaultDevice;
+  CUmemoryPool pool =
+      __atomic_load_n(&workspacePools[ordinal], __ATOMIC_ACQUIRE);
+  if (pool || !tileCu.cuMemPoolCreate || !tileCu.cuMemAllocFromPoolAsync ||
+      !tileCu.cuMemFreeAsync || !tileCu.cuMemPoolSetAttribute)
+    return pool;
+  pthread_mutex_lock(&workspacePoolsLock);
+  pool = workspacePools[ordinal];
+  if (!pool && !workspacePoolTried[ordinal]) {
+    workspacePoolTried[ordinal] = 1;
+    CUdevice device = 0;
+    CUmemPoolProps props;
+    memset(&props, 0, sizeof(props));
+    props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+    props.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    if (tileCu.cuDeviceGet(&device, ordinal) == CUDA_SUCCESS) {
+      props.location.id = device;
+      if (tileCu.cuMemPoolCreate(&pool, &props) == CUDA_SUCCESS) {
+        uint64_t keep = UINT64_MAX;
+        (void)tileCu.cuMemPoolSetAttribute(
+            pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &keep);
+        __atomic_store_n(&workspacePools[ordinal], pool, __ATOMIC_RELEASE);
+      } else {
+        pool = NULL;
+      }
+    }
+  }
+  pthread_mutex_unlock(&workspacePoolsLock);
+  return pool;
+}
+
 /// The primary context of `ordinal`, retained on first use; NULL after
 /// recording an error for `api`.
 static CUcontext primaryContext(int ordinal, const char *api) {

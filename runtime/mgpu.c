@@ -302,29 +302,84 @@ static CUdeviceptr devicePointer(const void *ptr) {
   return (CUdeviceptr)(uintptr_t)ptr;
 }
 
+/// The live allocations of the runtime's pool (a compiled call holds one
+/// workspace at a time; a few threads or streams may overlap): freed in
+/// stream order, everything else through cuMemFree.
+enum { kMaxPoolAllocations = 256 };
+static CUdeviceptr poolAllocations[kMaxPoolAllocations];
+static pthread_mutex_t poolAllocationsLock = PTHREAD_MUTEX_INITIALIZER;
+
+/// Records `ptr` as the pool's; false if the table is full.
+static bool recordPoolAllocation(CUdeviceptr ptr) {
+  bool recorded = false;
+  pthread_mutex_lock(&poolAllocationsLock);
+  for (int i = 0; i < kMaxPoolAllocations && !recorded; ++i)
+    if (!poolAllocations[i]) {
+      poolAllocations[i] = ptr;
+      recorded = true;
+    }
+  pthread_mutex_unlock(&poolAllocationsLock);
+  return recorded;
+}
+
+/// Whether `ptr` was the pool's (it no longer is).
+static bool releasePoolAllocation(CUdeviceptr ptr) {
+  bool found = false;
+  pthread_mutex_lock(&poolAllocationsLock);
+  for (int i = 0; i < kMaxPoolAllocations && !found; ++i)
+    if (poolAllocations[i] == ptr) {
+      poolAllocations[i] = 0;
+      found = true;
+    }
+  pthread_mutex_unlock(&poolAllocationsLock);
+  return found;
+}
+
+/// Device memory. In a compiled host call it comes from the runtime's pool,
+/// ordered with the work of the call's stream (the runtime's current one,
+/// NULL for the legacy default stream), and is freed the same way: the call
+/// allocates its workspace between launches without synchronizing, and the
+/// pool keeps the memory for the next call. Otherwise (upstream's `gpu.alloc`
+/// callers, synchronous host code), and when too many pool allocations are
+/// live, it is plain cuMemAlloc. Called once the driver is loaded.
+static CUresult allocateDevice(CUdeviceptr *ptr, size_t size, CUstream stream,
+                               bool isHostShared) {
+  if (isHostShared)
+    return tileCu.cuMemAllocManaged(ptr, size, CU_MEM_ATTACH_GLOBAL);
+  CUmemoryPool pool = tileInHostCall() ? tileWorkspacePool() : NULL;
+  if (pool) {
+    CUresult result = tileCu.cuMemAllocFromPoolAsync(ptr, size, pool, stream);
+    if (result != CUDA_SUCCESS || recordPoolAllocation(*ptr))
+      return result;
+    // No room to remember it: give it back, allocate it plainly.
+    (void)tileCu.cuMemFreeAsync(*ptr, stream);
+    *ptr = 0;
+  }
+  return tileCu.cuMemAlloc(ptr, size);
+}
+
+static CUresult freeDevice(CUdeviceptr ptr, CUstream stream) {
+  if (releasePoolAllocation(ptr))
+    return tileCu.cuMemFreeAsync(ptr, stream);
+  return tileCu.cuMemFree(ptr);
+}
+
 void *mgpuMemAlloc(uint64_t sizeBytes, struct CUstream_st *stream,
                    bool isHostShared) {
-  (void)stream;
   CUdeviceptr ptr = 0;
   if (sizeBytes == 0)
     return NULL;
-  if (isHostShared)
-    TILE_MGPU_CALL(
-        "mgpuMemAlloc",
-        tileCu.cuMemAllocManaged(&ptr, (size_t)sizeBytes, CU_MEM_ATTACH_GLOBAL),
-        "mgpuMemAlloc: cuMemAllocManaged(%llu bytes)",
-        (unsigned long long)sizeBytes);
-  else
-    TILE_MGPU_CALL("mgpuMemAlloc", tileCu.cuMemAlloc(&ptr, (size_t)sizeBytes),
-                   "mgpuMemAlloc: cuMemAlloc(%llu bytes)",
-                   (unsigned long long)sizeBytes);
+  TILE_MGPU_CALL("mgpuMemAlloc",
+                 allocateDevice(&ptr, (size_t)sizeBytes, stream, isHostShared),
+                 "mgpuMemAlloc: %s(%llu bytes)",
+                 isHostShared ? "cuMemAllocManaged" : "cuMemAlloc",
+                 (unsigned long long)sizeBytes);
   return (void *)(uintptr_t)ptr;
 }
 
 void mgpuMemFree(void *ptr, struct CUstream_st *stream) {
-  (void)stream;
   if (ptr)
-    TILE_MGPU_CALL("mgpuMemFree", tileCu.cuMemFree(devicePointer(ptr)),
+    TILE_MGPU_CALL("mgpuMemFree", freeDevice(devicePointer(ptr), stream),
                    "mgpuMemFree: cuMemFree(%p)", ptr);
 }
 

@@ -7,7 +7,7 @@ reference) and speed (CUDA events, median of timed runs).
   LD_LIBRARY_PATH=build-gpu python3 scripts/gemm-torch.py --library=LIB \
       --kind=gemm|bias_relu|bmm_nt [--function=NAME] [--dtype=bf16|f16] \
       [--out-dtype=bf16|f16|f32] [--check=SHAPES] [--offsets=0,1,8] \
-      [--bench=SHAPES]
+      [--bench=SHAPES] [--same-bits]
 
 Kinds (the host function's arguments, each a memref descriptor pointer):
   gemm       F(A[M,K], B[K,N], C[M,N]); torch: A @ B (out_dtype=f32 for an
@@ -94,11 +94,24 @@ def check(lib, args, shapes, offset):
         unwritten = int(torch.isnan(got).sum())
         bad = int((~((got - ref).abs() <= tol)).sum()) - unwritten
         ok = unwritten == 0 and bad == 0
+        same = ""
+        if args.same_bits:
+            # Run to run, the same inputs give the same bits (split-K's
+            # fixed order of partial sums).
+            again = torch.full_like(c, float("nan"))
+            lib(*ins, again)
+            torch.cuda.synchronize()
+            bits = torch.equal(again.view(torch.int16 if again.element_size()
+                                          == 2 else torch.int32),
+                               c.view(torch.int16 if c.element_size() == 2
+                                      else torch.int32))
+            same = f", same bits run to run: {'yes' if bits else 'NO'}"
+            ok = ok and bits
         passed += ok
         err = float((got - ref).nan_to_num().norm() / ref.norm().clamp_min(1e-30))
         print(f"check {args.kind} {'x'.join(map(str, shape))} offset {offset}"
               f": unwritten {unwritten}, out of tolerance {bad}, rel err "
-              f"{err:.2e}: {'PASS' if ok else 'FAIL'}", flush=True)
+              f"{err:.2e}{same}: {'PASS' if ok else 'FAIL'}", flush=True)
     return passed, len(shapes)
 
 
@@ -144,6 +157,8 @@ def main():
     p.add_argument("--bench", default="")
     p.add_argument("--runs", type=int, default=5)
     p.add_argument("--target-ms", type=float, default=100.0)
+    p.add_argument("--same-bits", action="store_true",
+                   help="also run each check twice and require the same bits")
     args = p.parse_args()
     args.function = args.function or {"gemm": "gemm", "bias_relu":
                                       "gemm_bias_relu",

@@ -45,7 +45,8 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
            kWarpSpecializeAttrName.str(), kPingpongAttrName.str(),
            kSparseInFlightAttrName.str(), kLaunchGroupAttrName.str(),
            kAlternateTilesAttrName.str(), kPersistentAttrName.str(),
-           kClusterAttrName.str(), kSynchronizedAttrName.str()},
+           kClusterAttrName.str(), kSplitKAttrName.str(),
+           kSynchronizedAttrName.str()},
           name) &&
       !isa<KernelOp>(op))
     return op->emitError() << "'" << name
@@ -96,6 +97,12 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name
                              << "' loops over the tiles of a grid of at least "
                                 "two dimensions";
+    return success();
+  }
+  if (name == kSplitKAttrName) {
+    auto splits = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!splits || splits.getInt() < 1)
+      return op->emitError() << "'" << name << "' must be a positive integer";
     return success();
   }
   if (name == kClusterAttrName) {

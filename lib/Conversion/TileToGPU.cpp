@@ -60,6 +60,11 @@ LogicalResult collectCaptures(KernelOp kernel,
       hostValues.insert(value);
       continue;
     }
+    // Device memory the host allocated for the kernel (a split-K workspace).
+    if (isa<gpu::AllocOp>(def)) {
+      hostValues.insert(value);
+      continue;
+    }
     if (!isMemoryEffectFree(def) || def->getNumRegions() != 0)
       return kernel.emitOpError("uses a value computed outside the kernel by "
                                 "an op with side effects: ")
@@ -172,8 +177,18 @@ LogicalResult outline(KernelOp kernel, ModuleOp module) {
   // Function arguments first, then host values in program order.
   SmallVector<Value> args(sortedArgs.begin(), sortedArgs.end());
   SmallVector<Value> host(hostValues.begin(), hostValues.end());
-  llvm::sort(host, [](Value a, Value b) {
-    return a.getDefiningOp()->isBeforeInBlock(b.getDefiningOp());
+  // Outer blocks' values (allocations) first, then program order.
+  auto depth = [](Value value) {
+    unsigned d = 0;
+    for (Operation *p = value.getDefiningOp(); p; p = p->getParentOp())
+      ++d;
+    return d;
+  };
+  llvm::stable_sort(host, [&](Value a, Value b) {
+    Operation *da = a.getDefiningOp(), *db = b.getDefiningOp();
+    if (da->getBlock() == db->getBlock())
+      return da->isBeforeInBlock(db);
+    return depth(a) < depth(b);
   });
   args.append(host.begin(), host.end());
 

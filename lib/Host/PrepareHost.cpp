@@ -231,6 +231,36 @@ private:
     launch->moveBefore(ifOp.thenBlock()->getTerminator());
   }
 
+  /// Puts the device allocations of `func` (a workspace of tile-split-k:
+  /// `gpu.alloc async` / `gpu.dealloc async` on a stream of their own,
+  /// `gpu.wait`ed for) in order on the runtime's stream `token` instead, so
+  /// that they neither synchronize nor race with the launches around them.
+  static void useRuntimeStream(func::FuncOp func, Value token) {
+    SmallVector<gpu::WaitOp> waits;
+    func.walk([&](gpu::WaitOp wait) { waits.push_back(wait); });
+    auto onlyMemory = [](gpu::WaitOp wait) {
+      if (Value result = wait.getAsyncToken())
+        return wait.getAsyncDependencies().empty() &&
+               llvm::all_of(result.getUsers(), [](Operation *user) {
+                 return isa<gpu::AllocOp, gpu::DeallocOp>(user);
+               });
+      return llvm::all_of(wait.getAsyncDependencies(), [](Value dep) {
+        return isa_and_present<gpu::AllocOp, gpu::DeallocOp>(
+            dep.getDefiningOp());
+      });
+    };
+    SmallVector<gpu::WaitOp> syncs, starts;
+    for (gpu::WaitOp wait : waits)
+      if (onlyMemory(wait))
+        (wait.getAsyncToken() ? starts : syncs).push_back(wait);
+    for (gpu::WaitOp wait : syncs)
+      wait.erase();
+    for (gpu::WaitOp wait : starts) {
+      wait.getAsyncToken().replaceAllUsesWith(token);
+      wait.erase();
+    }
+  }
+
   LogicalResult addRuntimeCalls(func::FuncOp func,
                                 ArrayRef<gpu::LaunchFuncOp> launches,
                                 StringPool &strings) {
@@ -365,6 +395,7 @@ private:
           tokenType, ValueRange{token}, cluster);
       launch.erase();
     }
+    useRuntimeStream(func, token);
     builder.setInsertionPoint(terminator);
     func::CallOp::create(builder, loc, end, ValueRange{stream});
     return success();

@@ -90,6 +90,12 @@ void mlir::tile::pipelines::addTileLevelPasses(
   // tile.parallel loops); pipelining checks its own shared memory.
   pm.addPass(createCheckResources());
   pm.addPass(createCheckHandoffs()); // hand-written pipes, before unrolling
+  // Small grids over long K loops: split-K (applied at once: the two
+  // kernels it makes go through every pass below).
+  SplitKOptions splitK;
+  splitK.decide = options.splitK;
+  splitK.emitRemarks = options.remarks;
+  pm.addPass(createSplitK(splitK));
   // Decisions written on the kernels: the launch order (applied by
   // convert-tile-to-gpu), persistent grids (applied at once: pipelining and
   // warp specialization see the tile loop).
@@ -221,6 +227,7 @@ void mlir::tile::buildTileToNVVMPipeline(
   tileLevel.pipeline = options.pipeline;
   tileLevel.warpSpecialize = options.warpSpecialize;
   tileLevel.persistent = options.persistent;
+  tileLevel.splitK = options.splitK;
   tileLevel.clusters = options.clusters;
   tileLevel.specializeBounds = options.specializeBounds;
   tileLevel.hostRuntime = options.hostRuntime;

@@ -73,6 +73,7 @@ struct TileLevelOptions {
   bool pipeline = true;
   bool warpSpecialize = false;
   bool persistent = true;
+  bool splitK = true;
   bool clusters = false;
   bool specializeBounds = true;
   bool hostRuntime = true;

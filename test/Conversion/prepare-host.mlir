@@ -378,3 +378,45 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// A device workspace (tile-split-k's) is allocated and freed in order on the
+// runtime's stream, without the streams and waits of its own it has when
+// launches are synchronous.
+module attributes {gpu.container_module} {
+  gpu.module @w_module {
+    gpu.func @w(%a: memref<?x?xf32>) kernel {
+      gpu.return
+    }
+  }
+  // CHECK-LABEL: func.func @workspace(
+  // CHECK: %[[STREAM:.*]] = call @tileRtHostStream()
+  // CHECK: %[[TOKEN:.*]] = builtin.unrealized_conversion_cast %[[STREAM]] : !llvm.ptr to !gpu.async.token
+  // CHECK-NOT: gpu.wait
+  // CHECK: %{{.*}}, %{{.*}} = gpu.alloc async [%[[TOKEN]]] (%{{.*}}, %{{.*}}) : memref<?x?xf32>
+  // CHECK-NOT: gpu.wait
+  // CHECK: gpu.launch_func async [%[[TOKEN]]] @w_module::@w
+  // CHECK-NOT: gpu.wait
+  // CHECK: gpu.dealloc async [%[[TOKEN]]]
+  // CHECK-NOT: gpu.wait
+  // CHECK: call @tileRtHostEnd(%[[STREAM]])
+  // PLAIN-LABEL: func.func @workspace(
+  // PLAIN: %[[T0:.*]] = gpu.wait async
+  // PLAIN: gpu.alloc async [%[[T0]]]
+  // PLAIN: gpu.wait [%{{.*}}]
+  // PLAIN: gpu.launch_func  @w_module::@w
+  // PLAIN: gpu.dealloc async
+  // PLAIN: gpu.wait [%{{.*}}]
+  func.func @workspace(%n: index) {
+    %c1 = arith.constant 1 : index
+    %t0 = gpu.wait async
+    %ws, %t1 = gpu.alloc async [%t0] (%n, %n) : memref<?x?xf32>
+    gpu.wait [%t1]
+    gpu.launch_func @w_module::@w blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%ws : memref<?x?xf32>)
+    %t2 = gpu.wait async
+    %t3 = gpu.dealloc async [%t2] %ws : memref<?x?xf32>
+    gpu.wait [%t3]
+    return
+  }
+}

@@ -38,8 +38,11 @@
 // RUN: %ptxas -arch=sm_90a -v %t/mixed_gemm_kernel_tma_module.ptx -o %t/mixed.cubin > %t/mixed.log 2>&1
 // RUN: FileCheck %s --check-prefixes=PTXAS,PTXAS-TWO < %t/mixed.log
 
-// Two kernels per file: the warp-specialized one and the fall-back.
+// Two kernels per file: the warp-specialized one and the fall-back (which
+// has the split-K pair of tile-split-k beside it).
 // MERGED-FILES: merged_gemm_ws_merged_fallback_module.ptx
+// MERGED-FILES-NEXT: merged_gemm_ws_merged_fallback_reduce_module.ptx
+// MERGED-FILES-NEXT: merged_gemm_ws_merged_fallback_split_module.ptx
 // MERGED-FILES-NEXT: merged_gemm_ws_merged_kernel_module.ptx
 // MERGED-FILES-NOT: _tma
 

@@ -92,6 +92,12 @@ struct TileToNVVMPipelineOptions
                      "persistent grid (false: only kernels with "
                      "tile.persistent > 0)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> splitK{
+      *this, "split-k",
+      llvm::cl::desc("Split the K loop of the kernels tile-split-k picks "
+                     "where the grid leaves multiprocessors idle (false: "
+                     "only kernels with tile.split_k > 1)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> clusters{
       *this, "clusters",
       llvm::cl::desc("Run persistent kernels whose blocks share operand "

@@ -195,6 +195,66 @@ def LaunchOrder : Pass<"tile-launch-order", "ModuleOp"> {
   let dependentDialects = ["::mlir::tile::TileDialect"];
 }
 
+def SplitK : Pass<"tile-split-k", "ModuleOp"> {
+  let summary = "Split the K loop of GEMM kernels whose grid is too small to "
+                "fill the GPU";
+  let description = [{
+    A kernel with `tile.split_k = S` (S > 1) is replaced, in the host
+    function, by a choice made at run time from its grid and its K loop's
+    trip count T: the number of splits is
+
+      s = min(S, floor(P / blocks), floor(T / 32))
+
+    with P the chip's multiprocessors and blocks the grid's size. Where
+    s < 2 the kernel runs as written. Otherwise the host allocates an f32
+    workspace (stream-ordered, freed after the launches) and launches two
+    kernels in its place:
+
+    - `<name>_split`, the kernel with one more grid dimension, the split
+      index z: its K loop runs over the z-th of s consecutive parts of the
+      iterations (ceil(T / s) each) and, in place of the epilogue, the
+      block stores its accumulator to its own tile of the workspace (split
+      z of grid block (x, y): rows ((z gy + y) BM), columns (x BN));
+    - `<name>_reduce`, the kernel with its K loop replaced by a loop over
+      the s parts of its tile that adds them into the accumulator in split
+      order, then the epilogue as written.
+
+    The sum of a tile's parts is formed in the same order on every run:
+    the result is the same bits run to run (it differs from the unsplit
+    kernel's by the rounding of the regrouped sums).
+
+    Which kernels qualify: a grid of one or two dimensions; one loop at the
+    top of the body whose bounds are defined outside the kernel, without
+    results, containing `tile.gemm`s that all accumulate into one f32
+    register tile, filled with zero before the loop and used in the loop
+    only by those gemms; no global writes before the epilogue; no tile the
+    loop writes (other than the accumulator) read after it; no
+    hand-written `tile.ws` or pipes.
+
+    Where the kernel says nothing, the pass decides and writes its
+    decision: qualifying kernels for NVIDIA chips get `tile.split_k = 16`
+    (`splits=N` picks another most); `tile.split_k = 1` opts out. A kernel
+    that asks for S > 1 and does not qualify is an error naming the rule.
+    With `remarks=true` the pass says what it decided and why.
+
+    Runs after `tile-attach-target` and before `tile-launch-order` and
+    `tile-persistent-blocks`, which then see the two kernels.
+  }];
+  let options = [
+    Option<"splits", "splits", "int64_t", /*default=*/"16",
+           "The most splits the pass writes on the kernels it picks">,
+    Option<"decide", "decide", "bool", /*default=*/"true",
+           "Decide for kernels without tile.split_k (false: only apply the "
+           "attribute)">,
+    Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
+           "Report the decision on each kernel">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def PersistentBlocks : Pass<"tile-persistent-blocks", "ModuleOp"> {
   let summary = "Run kernels on a persistent grid looping over their tiles";
   let description = [{

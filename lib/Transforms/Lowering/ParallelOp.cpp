@@ -20,6 +20,35 @@ using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::lowering;
 
+/// `op` (in a tile.parallel's body) rewritten, if it is a load or store of a
+/// shared tile, into the access of the tile's flat view at the element its
+/// (mapped) indices name; null if it is another op.
+static FailureOr<Operation *>
+rewriteSharedAccess(LoweringContext &ctx, Operation *op, IRMapping &mapping) {
+  auto load = dyn_cast<memref::LoadOp>(op);
+  auto store = dyn_cast<memref::StoreOp>(op);
+  if (!load && !store)
+    return static_cast<Operation *>(nullptr);
+  Value memref = load ? load.getMemRef() : store.getMemRef();
+  if (getMemoryKind(cast<MemRefType>(memref.getType())) != MemoryKind::Shared)
+    return static_cast<Operation *>(nullptr);
+  FailureOr<SharedRef> ref = ctx.resolveShared(memref, op);
+  if (failed(ref))
+    return failure();
+  SmallVector<Value> coords;
+  for (Value index : load ? load.getIndices() : store.getIndices())
+    coords.push_back(mapping.lookupOrDefault(index));
+  Value index = ctx.sharedIndex(*ref, coords);
+  OpBuilder &b = ctx.b;
+  if (load)
+    return memref::LoadOp::create(b, ctx.loc(), ref->tile->view, index)
+        .getOperation();
+  return memref::StoreOp::create(
+             b, ctx.loc(), mapping.lookupOrDefault(store.getValueToStore()),
+             ref->tile->view, index)
+      .getOperation();
+}
+
 /// Solves `target` = XOR of a subset of `bases`; returns the subset as a bit
 /// mask over `bases`, or none.
 std::optional<uint64_t> mlir::tile::lowering::solveGF2(ArrayRef<uint64_t> bases,
@@ -223,6 +252,14 @@ LogicalResult mlir::tile::lowering::lowerParallel(LoweringContext &ctx,
       };
       if (Operation *replaced = rewrite(&inner)) {
         mapping.map(inner.getResults(), replaced->getResults());
+        continue;
+      }
+      // Shared tiles are read and written through their flat views.
+      FailureOr<Operation *> shared = rewriteSharedAccess(ctx, &inner, mapping);
+      if (failed(shared))
+        return failure();
+      if (*shared) {
+        mapping.map(inner.getResults(), (*shared)->getResults());
         continue;
       }
       Operation *clone = b.clone(inner, mapping);

@@ -128,6 +128,14 @@ def Tile_Dialect : Dialect {
     /// `tile-launch-order` unless the kernel has it already.
     static constexpr ::llvm::StringLiteral kLaunchGroupAttrName =
         "tile.launch_group";
+    /// Discardable attribute on a `tile.kernel`: the most splits of its K
+    /// loop (split-K). With S > 1 the kernel becomes two: one whose blocks
+    /// each compute a tile's partial sums over a part of the K loop into an
+    /// f32 workspace, one that adds a tile's parts in split order and runs
+    /// the epilogue; the host picks the count (at most S, 1 runs the kernel
+    /// as written) from the grid and the loop's trip count. 1 keeps the
+    /// kernel whole. Written and applied by `tile-split-k`.
+    static constexpr ::llvm::StringLiteral kSplitKAttrName = "tile.split_k";
     /// Discardable attribute on a `tile.kernel` with a grid of at least two
     /// dimensions: P > 0 runs it on at most P blocks that loop over the grid's
     /// tiles (a persistent grid: a block's next tile starts while it
