@@ -12,7 +12,12 @@ events also time. Run with the tile runtime on the library path:
 
   LD_LIBRARY_PATH=build-gpu python3 scripts/fa-sdpa.py --library=LIB \
       [--causal] [--dtype=f16|bf16] [--head-dim=64|128] \
-      [--check] [--bench] [--shapes=B:H:S,...]
+      [--check] [--bench] [--shapes=B:H:S,...] \
+      [--function=NAME --kv-group=G]
+
+--kv-group G (grouped-query attention, examples/flash_attention_gqa.mlir
+with --function flash_attention_gqa_fwd): K and V have H / G heads, the
+references are SDPA with enable_gqa.
 
 --causal, --dtype and --head-dim must be the library's: the head dimension
 is static in the library's types (a call with another one fails with an
@@ -103,9 +108,10 @@ def library_problem(args):
         setattr(args, name, value)
 
 
-def load(path, causal):
+def load(path, causal, function=None):
     lib = ctypes.CDLL(path)
-    fn = lib.flash_attention_causal_fwd if causal else lib.flash_attention_fwd
+    fn = getattr(lib, function or ("flash_attention_causal_fwd" if causal
+                                   else "flash_attention_fwd"))
     fn.argtypes = [ctypes.POINTER(Memref3)] * 4
     fn.restype = None
     rt = ctypes.CDLL("libtile_cuda_runtime.so")
@@ -115,9 +121,10 @@ def load(path, causal):
 
 
 def call(fn, rt, q, k, v, o):
-    """Calls the library on [B, H, S, D] tensors viewed as [B*H, S, D]."""
-    b, h, s, d = q.shape
-    args = [describe(x.reshape(b * h, s, d)) for x in (q, k, v, o)]
+    """Calls the library on [B, H, S, D] tensors viewed as [B*H, S, D] (K
+    and V may have fewer heads: grouped-query attention)."""
+    args = [describe(x.reshape(x.shape[0] * x.shape[1], x.shape[2],
+                               x.shape[3])) for x in (q, k, v, o)]
     fn(*[ctypes.byref(a) for a in args])
     status = rt.tileRtGetError()
     if status != 0:
@@ -125,10 +132,18 @@ def call(fn, rt, q, k, v, o):
                            rt.tileRtGetErrorMessage().decode())
 
 
+def sdpa(q, k, v, causal, **kw):
+    """SDPA; with fewer key/value heads than query heads, grouped-query
+    attention (enable_gqa)."""
+    if k.shape[1] != q.shape[1]:
+        kw["enable_gqa"] = True
+    return F.scaled_dot_product_attention(q, k, v, is_causal=causal, **kw)
+
+
 def sdpa_cudnn(q, k, v, causal):
     from torch.nn.attention import SDPBackend, sdpa_kernel
     with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
-        return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+        return sdpa(q, k, v, causal)
 
 
 def sdpa_low(q, k, v, causal):
@@ -141,8 +156,7 @@ def sdpa_low(q, k, v, causal):
         pass
     # Copies, not .contiguous(): a view at an odd offset is contiguous but
     # misaligned, which torch's other SDPA kernels fault on.
-    return F.scaled_dot_product_attention(q.clone(), k.clone(), v.clone(),
-                                          is_causal=causal)
+    return sdpa(q.clone(), k.clone(), v.clone(), causal)
 
 
 def describe_problem(args):
@@ -155,14 +169,14 @@ def check(fn, rt, shapes, args, offset):
     dtype, d = DTYPES[args.dtype], args.head_dim
     passed_count = 0
     for b, h, s in shapes:
-        q, k, v = (at_offset(torch.randn(b, h, s, d, device="cuda",
-                                         dtype=dtype), offset)
-                   for _ in range(3))
+        q, k, v = (at_offset(torch.randn(b, h // (i and args.kv_group or 1), s,
+                                         d, device="cuda", dtype=dtype),
+                             offset)
+                   for i in range(3))
         o = at_offset(torch.full_like(q, float("nan")), offset)
         call(fn, rt, q, k, v, o)
         torch.cuda.synchronize()
-        ref = F.scaled_dot_product_attention(q.float(), k.float(), v.float(),
-                                             is_causal=args.causal)
+        ref = sdpa(q.float(), k.float(), v.float(), args.causal)
         mine = o.float()
         theirs = sdpa_low(q, k, v, args.causal).float()
         unwritten = int(torch.isnan(mine).sum())
@@ -183,12 +197,21 @@ def bench(fn, rt, shapes, args):
     print(f"| B H S ({describe_problem(args)}, offset {offset}) | tile-mlir "
           "TFLOP/s | cuDNN TFLOP/s | ratio | tile-mlir ms | cuDNN ms |")
     for b, h, s in shapes:
-        q, k, v = (at_offset(torch.randn(b, h, s, d, device="cuda",
-                                         dtype=dtype), offset)
-                   for _ in range(3))
+        q, k, v = (at_offset(torch.randn(b, h // (i and args.kv_group or 1), s,
+                                         d, device="cuda", dtype=dtype),
+                             offset)
+                   for i in range(3))
         o = at_offset(torch.empty_like(q), offset)
         mine = lambda: call(fn, rt, q, k, v, o)
         theirs = lambda: sdpa_cudnn(q, k, v, args.causal)
+        try:
+            theirs()
+        except RuntimeError:
+            # cuDNN refuses the problem (GQA on some versions): torch's
+            # own choice of SDPA kernel.
+            theirs = lambda: sdpa(q, k, v, args.causal)
+            print("(SDPA reference: torch's default backend, cuDNN refused)",
+                  flush=True)
         for run in (mine, theirs):
             for _ in range(5):
                 run()
@@ -222,6 +245,11 @@ def main():
     p.add_argument("--shapes", default="4:16:4096,4:16:1024")
     p.add_argument("--iters", type=int, default=20)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--function", default=None,
+                   help="the host function (default: the example's)")
+    p.add_argument("--kv-group", type=int, default=1,
+                   help="query heads per key/value head (grouped-query "
+                   "attention: K and V get H / G heads)")
     p.add_argument("--offset", default="0",
                    help="views this many elements into their allocations; "
                    "a list (0,8,1) repeats the checks at each, the "
@@ -234,7 +262,7 @@ def main():
     if any(x < 0 for x in args.offsets):
         p.error("--offset must be non-negative")
     library_problem(args)
-    fn, rt = load(args.library, args.causal)
+    fn, rt = load(args.library, args.causal, args.function)
     print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}"
           f", library {args.library} ({describe_problem(args)})")
     passed, run = 0, 0

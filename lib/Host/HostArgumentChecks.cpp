@@ -279,7 +279,8 @@ void mlir::tile::host::checkArguments(func::FuncOp func,
              Value(), "");
     }
   }
-  // Derived sizes: [FACTOR *] ceil(NAME / DIVISOR), NAME's size taken where
+  // Derived sizes: [FACTOR *] ceil(NAME / DIVISOR) or FACTOR * NAME (a
+  // divisor of 1), NAME's size taken where
   // it first appears (tile-prepare-host checked that it does).
   for (const QuotientRef &q : quotients) {
     auto it = symbols.find(q.entry.name);
@@ -293,12 +294,19 @@ void mlir::tile::host::checkArguments(func::FuncOp func,
                                        constant(q.entry.factor));
       factor = std::to_string(q.entry.factor) + "*";
     }
-    report(cmp(arith::CmpIPredicate::ne, q.size, expected),
-           q.what + " dimension " + Twine(q.dim) + " must be " + factor +
-               "ceil(" + q.entry.name + "/" + Twine(q.entry.divisor) + ") = " +
-               factor + "ceil(argument #" + Twine(it->second.argument) +
-               " dimension " + Twine(it->second.dim) + " / " +
-               Twine(q.entry.divisor) + "), got ",
-           q.size, "");
+    std::string source = "argument #" + std::to_string(it->second.argument) +
+                         " dimension " + std::to_string(it->second.dim);
+    if (q.entry.divisor == 1)
+      report(cmp(arith::CmpIPredicate::ne, q.size, expected),
+             q.what + " dimension " + Twine(q.dim) + " must be " + factor +
+                 q.entry.name + " = " + factor + "(" + source + "), got ",
+             q.size, "");
+    else
+      report(cmp(arith::CmpIPredicate::ne, q.size, expected),
+             q.what + " dimension " + Twine(q.dim) + " must be " + factor +
+                 "ceil(" + q.entry.name + "/" + Twine(q.entry.divisor) +
+                 ") = " + factor + "ceil(" + source + " / " +
+                 Twine(q.entry.divisor) + "), got ",
+             q.size, "");
   }
 }

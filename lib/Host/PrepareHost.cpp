@@ -184,8 +184,8 @@ private:
         if (parsed->kind == tile::ShapeEntry::Kind::Quotient &&
             !names.contains(parsed->name))
           return func.emitOpError("argument #")
-                 << i << ": 'tile.shape' dimension " << dim << " divides '"
-                 << parsed->name
+                 << i << ": 'tile.shape' dimension " << dim
+                 << " is derived from '" << parsed->name
                  << "', which names no dimension of the function's arguments";
         if (parsed->bound && !type.isDynamicDim(dim) &&
             type.getDimSize(dim) > *parsed->bound)

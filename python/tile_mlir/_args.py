@@ -279,7 +279,7 @@ def check_dims(views, memref_args, function):
                                          name, bounds[dim], size))
             if name == "?":
                 continue
-            if "ceil(" in name and name.endswith(")"):
+            if ("ceil(" in name and name.endswith(")")) or "*" in name:
                 derived.append((name, size, index, arg["name"], dim))
                 continue
             first = seen.get(name)
@@ -297,7 +297,11 @@ def check_dims(views, memref_args, function):
                        first[1], first[2], first[3], first[0]))
     for name, size, index, arg_name, dim in derived:
         factor, _, quotient = name.rpartition("*")
-        symbol, _, divisor = quotient.strip()[len("ceil("):-1].partition("/")
+        quotient = quotient.strip()
+        if quotient.startswith("ceil(") and quotient.endswith(")"):
+            symbol, _, divisor = quotient[len("ceil("):-1].partition("/")
+        else:  # FACTOR*NAME
+            symbol, divisor = quotient, "1"
         first = seen.get(symbol.strip())
         if (first is None or not divisor.strip().isdigit() or
                 not (factor.strip() or "1").isdigit()):

@@ -56,7 +56,7 @@ func.func @unnamed_bound(%A: memref<?x?xf16> {tile.shape = ["M", "<=64"]}) {
 
 // -----
 
-// expected-error @+1 {{'func.func' op argument #0: 'tile.shape' dimension 0 is not a name, a size, "?", "NAME<=BOUND" or "[FACTOR*]ceil(NAME/DIVISOR)"}}
+// expected-error @+1 {{'func.func' op argument #0: 'tile.shape' dimension 0 is not a name, a size, "?", "NAME<=BOUND", "FACTOR*NAME" or "[FACTOR*]ceil(NAME/DIVISOR)"}}
 func.func @other_comparison(%A: memref<?xf16> {tile.shape = ["N>=4"]}) {
   return
 }
@@ -133,9 +133,23 @@ module attributes {gpu.container_module} {
 
 // A derived size divides a name of the function's dimensions by a positive
 // number.
-// expected-error @+1 {{'func.func' op argument #1: 'tile.shape' dimension 1 divides 'KK', which names no dimension of the function's arguments}}
+// expected-error @+1 {{'func.func' op argument #1: 'tile.shape' dimension 1 is derived from 'KK', which names no dimension of the function's arguments}}
 func.func @unknown_quotient(%A: memref<?x?xf16> {tile.shape = ["M", "K"]},
                             %S: memref<?x?xf32> {tile.shape = ["M", "ceil(KK/128)"]}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op argument #0: 'tile.shape' dimension 0 is not "FACTOR*NAME" with a name}}
+func.func @product_no_name(%S: memref<?xf32> {tile.shape = ["4*H/2"]}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op argument #0: 'tile.shape' dimension 0 is derived from 'H', which names no dimension of the function's arguments}}
+func.func @product_unknown(%S: memref<?xf32> {tile.shape = ["4*H"]}) {
   return
 }
 
@@ -148,7 +162,7 @@ func.func @zero_divisor(%S: memref<?xf32> {tile.shape = ["ceil(K/0)"]}) {
 
 // -----
 
-// expected-error @+1 {{'func.func' op argument #0: 'tile.shape' dimension 0 is not "FACTOR*ceil(NAME/DIVISOR)" with a positive factor}}
+// expected-error @+1 {{'func.func' op argument #0: 'tile.shape' dimension 0 is not "FACTOR*NAME" or "FACTOR*ceil(NAME/DIVISOR)" with a positive factor}}
 func.func @zero_factor(%S: memref<?xf32> {tile.shape = ["0*ceil(K/4)"]}) {
   return
 }

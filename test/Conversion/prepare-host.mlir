@@ -360,6 +360,7 @@ module attributes {gpu.container_module} {
     }
   }
   // CHECK-DAG: llvm.mlir.global internal constant @[[PROD:.*]]("argument #0 dimension 1 must be 2*ceil(K/4) = 2*ceil(argument #1 dimension 0 / 4), got \00")
+  // CHECK-DAG: llvm.mlir.global internal constant @[[GROUP:.*]]("argument #0 dimension 0 must be 4*HKV = 4*(argument #1 dimension 0), got \00")
   // CHECK-LABEL: func.func @factor(
   // CHECK: %{{.*}}, %{{.*}}, %[[SZV:[^ ,:]+]]:2, %{{.*}} = memref.extract_strided_metadata %arg0
   // CHECK: %{{.*}}, %{{.*}}, %[[SZB:[^ ,:]+]]:2, %{{.*}} = memref.extract_strided_metadata %arg1
@@ -372,6 +373,24 @@ module attributes {gpu.container_module} {
   // CHECK: llvm.mlir.addressof @[[PROD]]
   func.func @factor(%v: memref<?x?xf16> {tile.shape = ["M", "2*ceil(K/4)"]},
                     %b: memref<?x?xf16> {tile.shape = ["K", "N"]}) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @k_module::@k blocks in (%c1, %c1, %c1)
+        threads in (%c1, %c1, %c1)
+    return
+  }
+  // A multiple of a named size (grouped-query attention: four query heads
+  // per key and value head).
+  // CHECK-LABEL: func.func @product(
+  // CHECK: %{{.*}}, %{{.*}}, %[[SZQ:[^ ,:]+]]:2, %{{.*}} = memref.extract_strided_metadata %arg0
+  // CHECK: %{{.*}}, %{{.*}}, %[[SZK:[^ ,:]+]]:2, %{{.*}} = memref.extract_strided_metadata %arg1
+  // CHECK: %[[Q1:.*]] = arith.ceildivui %[[SZK]]#0, %{{.*}} : index
+  // CHECK: %[[C4:.*]] = arith.constant 4 : index
+  // CHECK: %[[WANTQ:.*]] = arith.muli %[[Q1]], %[[C4]] : index
+  // CHECK: %[[BADQ:.*]] = arith.cmpi ne, %[[SZQ]]#0, %[[WANTQ]] : index
+  // CHECK: scf.if %[[BADQ]] {
+  // CHECK: llvm.mlir.addressof @[[GROUP]]
+  func.func @product(%q: memref<?x?xf16> {tile.shape = ["4*HKV", "D"]},
+                     %k: memref<?x?xf16> {tile.shape = ["HKV", "D"]}) {
     %c1 = arith.constant 1 : index
     gpu.launch_func @k_module::@k blocks in (%c1, %c1, %c1)
         threads in (%c1, %c1, %c1)

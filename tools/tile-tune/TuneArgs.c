@@ -36,10 +36,10 @@ static void fillRandom(char *data, size_t bytes, const char *type) {
   }
 }
 
-/// The size of a derived dimension, `[FACTOR*]ceil(NAME/DIVISOR)` as
-/// tile.shape writes it (FP8 block scales: "ceil(K/128)"; 2:4-sparse values:
-/// "2*ceil(K/4)"), from NAME's size; -1 when `text` is not one or NAME has
-/// no size.
+/// The size of a derived dimension, `[FACTOR*]ceil(NAME/DIVISOR)` or
+/// `FACTOR*NAME` as tile.shape writes it (FP8 block scales: "ceil(K/128)";
+/// 2:4-sparse values: "2*ceil(K/4)"; grouped-query attention: "4*HKV"), from
+/// NAME's size; -1 when `text` is not one or NAME has no size.
 static int64_t derivedExtent(const char *text, char **names,
                              const int64_t *sizes, int rank) {
   long long factor = 1;
@@ -52,6 +52,13 @@ static int64_t derivedExtent(const char *text, char **names,
     text = star + 1;
   }
   size_t length = strlen(text);
+  if (star && strncmp(text, "ceil(", 5)) {
+    // FACTOR*NAME.
+    for (int k = 0; k < rank; ++k)
+      if (!strcmp(names[k], text))
+        return factor * sizes[k];
+    return -1;
+  }
   if (strncmp(text, "ceil(", 5) || length < 8 || text[length - 1] != ')')
     return -1;
   const char *slash = strchr(text + 5, '/');

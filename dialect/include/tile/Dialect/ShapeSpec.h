@@ -5,8 +5,8 @@
 // by dimensions of equal size (`"K"`), a name with an upper bound
 // (`"N<=4096"`: the size is named N and at most 4096), or a size derived
 // from a name (`"ceil(K/128)"`: the size is K divided by 128, rounded up;
-// `"2*ceil(K/4)"`: twice that of K divided by 4; K must name a dimension
-// of the function's arguments). tile-prepare-host
+// `"2*ceil(K/4)"`: twice that of K divided by 4; `"4*H"`: four times H; K
+// and H must name dimensions of the function's arguments). tile-prepare-host
 // checks them at each call; the C header, the function table and the tuner
 // read them.
 //
@@ -61,13 +61,26 @@ inline std::optional<ShapeEntry> parseShapeEntry(StringRef text,
     entry.size = value;
     return entry;
   }
-  if (auto [factor, rest] = trimmed.split('*');
-      rest.trim().starts_with("ceil(")) {
+  if (auto [factor, rest] = trimmed.split('*'); !rest.empty()) {
     if (factor.trim().getAsInteger(10, entry.factor) || entry.factor <= 0) {
-      error = "is not \"FACTOR*ceil(NAME/DIVISOR)\" with a positive factor";
+      error = "is not \"FACTOR*NAME\" or \"FACTOR*ceil(NAME/DIVISOR)\" with "
+              "a positive factor";
       return std::nullopt;
     }
     trimmed = rest.trim();
+    if (!trimmed.starts_with("ceil(")) {
+      // FACTOR*NAME: a multiple of a named size (grouped-query attention's
+      // query heads, "4*HKV"), the quotient of a divisor of 1.
+      entry.kind = ShapeEntry::Kind::Quotient;
+      entry.name = trimmed;
+      entry.divisor = 1;
+      if (entry.name.empty() ||
+          entry.name.find_first_of("<>=()/* ") != StringRef::npos) {
+        error = "is not \"FACTOR*NAME\" with a name";
+        return std::nullopt;
+      }
+      return entry;
+    }
   }
   if (trimmed.consume_front("ceil(")) {
     auto [name, divisor] = trimmed.split('/');
@@ -97,8 +110,8 @@ inline std::optional<ShapeEntry> parseShapeEntry(StringRef text,
     entry.bound = limit;
   }
   if (entry.name.find_first_of("<>=()/") != StringRef::npos) {
-    error = "is not a name, a size, \"?\", \"NAME<=BOUND\" or "
-            "\"[FACTOR*]ceil(NAME/DIVISOR)\"";
+    error = "is not a name, a size, \"?\", \"NAME<=BOUND\", "
+            "\"FACTOR*NAME\" or \"[FACTOR*]ceil(NAME/DIVISOR)\"";
     return std::nullopt;
   }
   return entry;
