@@ -121,6 +121,14 @@ dx = descriptor_of(xs.ctypes.data, (300,), (1,))
 ds = descriptor_of(ss.ctypes.data, (2,), (1,))
 raw4.blocks(ctypes.addressof(dx), ctypes.addressof(ds))
 print("derived host check:", raw4.tileRtGetErrorMessage().decode())
+# A multiple of a named size ("4*H", grouped-query attention's heads).
+text5 = text.replace("@scale(%x: memref<?xf32>)",
+                     '@grouped(%x: memref<?xf32> {tile.shape = ["4*H"]}, '
+                     '%s: memref<?xf32> {tile.shape = ["H"]})')
+lib5 = tile_mlir.compile(text5, work_dir=os.path.join(out, "product"))
+print("product:", lib5.grouped.signature)
+expect(ValueError, lambda: lib5.grouped(numpy.zeros(12, numpy.float32),
+                                        numpy.zeros(4, numpy.float32)))
 expect(tile_mlir.CompileError,
        lambda: tile_mlir.compile("func.func @f() {\n  tile.nonsense\n}\n",
                                  work_dir=os.path.join(out, "bad")))
