@@ -11,7 +11,7 @@ flash_attention_causal_fwd) takes [B*H, S, D] memref descriptors
 events also time. Run with the tile runtime on the library path:
 
   LD_LIBRARY_PATH=build-gpu python3 scripts/fa-sdpa.py --library=LIB \
-      [--causal] [--dtype=f16|bf16] [--head-dim=64|128] \
+      [--causal] [--dtype=f16|bf16] [--head-dim=64|128|256] \
       [--check] [--bench] [--shapes=B:H:S,...] \
       [--function=NAME --kv-group=G]
 
@@ -237,7 +237,7 @@ def main():
     p.add_argument("--causal", action="store_const", const=True,
                    help="the library is the causal example (or a variant)")
     p.add_argument("--dtype", choices=sorted(DTYPES))
-    p.add_argument("--head-dim", type=int, choices=[64, 128])
+    p.add_argument("--head-dim", type=int, choices=[64, 128, 256])
     p.add_argument("--check", action="store_true")
     p.add_argument("--bench", action="store_true")
     p.add_argument("--check-shapes",

@@ -9,10 +9,11 @@ usage: fa-variant.py [--input FILE] [--causal] [--dtype f16|bf16]
 The source's sizes are read from its types, not assumed: D and BN from
 `!sKV = memref<BNxDx...>`, BM from `!sQ = memref<BMxDx...>`. Then:
 
---head-dim D (64 or 128): the global tensors [BH, S, D], the shared tiles
-Q [BM, D], K and V [BN, D], the accumulator [BM, D], the host function's
-`tile.shape` names and the softmax constant qk_scale = log2(e) / sqrt(D)
-(0.12751743082459868 for 128, 0.18033688011112042 for 64) follow; so do
+--head-dim D (64, 128 or 256): the global tensors [BH, S, D], the shared
+tiles Q [BM, D], K and V [BN, D], the accumulator [BM, D], the host
+function's `tile.shape` names and the softmax constant qk_scale = log2(e) /
+sqrt(D) (0.12751743082459868 for 128, 0.18033688011112042 for 64,
+0.09016844005556021 for 256) follow; so do
 the bounds of each `tile.parallel` over the accumulator (its body touches
 !fAcc).
 
@@ -161,7 +162,7 @@ def main():
     parser.add_argument("--causal", action="store_true",
                         help="start from examples/flash_attention_causal.mlir")
     parser.add_argument("--dtype", choices=["f16", "bf16"], default="f16")
-    parser.add_argument("--head-dim", type=int, choices=[64, 128])
+    parser.add_argument("--head-dim", type=int, choices=[64, 128, 256])
     parser.add_argument("--block-n", type=int, choices=[64, 128])
     parser.add_argument("out", metavar="OUT.mlir")
     opts = parser.parse_args()

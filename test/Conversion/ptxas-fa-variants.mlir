@@ -1,6 +1,7 @@
 // The FlashAttention variants compiled for sm_90a and assembled with
 // ptxas: the causal example (examples/flash_attention_causal.mlir) and,
-// written by scripts/fa-variant.py, head dimension 64 and bf16 versions.
+// written by scripts/fa-variant.py, head dimension 64, 256 and bf16
+// versions.
 // The D = 128 tensor-copy kernels are warp-specialized as the non-causal
 // example is (test/Conversion/ptxas-fa.mlir): a producer warpgroup issuing the K and V
 // tensor copies of the 3-D tensors, setmaxnreg, Q K^T with both operands
@@ -11,8 +12,9 @@
 // No spills. The causal
 // example also compiles for sm_80 (mma.sync).
 // REQUIRES: ptxas
-// RUN: rm -rf %t && mkdir -p %t/causal %t/d64 %t/bf16 %t/causal-bf16-d64 %t/sm80
+// RUN: rm -rf %t && mkdir -p %t/causal %t/d64 %t/d256 %t/bf16 %t/causal-bf16-d64 %t/sm80
 // RUN: %python %tile_src_root/scripts/fa-variant.py --head-dim 64 %t/d64.mlir
+// RUN: %python %tile_src_root/scripts/fa-variant.py --head-dim 256 %t/d256.mlir
 // RUN: %python %tile_src_root/scripts/fa-variant.py --dtype bf16 %t/bf16.mlir
 // RUN: %python %tile_src_root/scripts/fa-variant.py --causal --dtype bf16 --head-dim 64 %t/causal-bf16-d64.mlir
 
@@ -24,6 +26,13 @@
 // D64-IR: tile.alloc : memref<64x64xf16, #gpu.address_space<workgroup>>
 // D64-IR: tile.alloc : memref<128x64xf32, #tile.mem<fragment>>
 // D64-IR: tile.parallel (%{{.*}}, %{{.*}}) in [128, 64]
+// RUN: tile-opt %t/d256.mlir | FileCheck %s --check-prefix=D256-IR --implicit-check-not=x128xf16
+// D256-IR: func.func @flash_attention_fwd(%{{.*}}: memref<?x?x256xf16> {tile.shape = ["BH", "S", "256"]}
+// D256-IR: arith.constant 0.0901684388 : f32
+// D256-IR: tile.alloc : memref<128x256xf16, #gpu.address_space<workgroup>>
+// D256-IR: tile.alloc : memref<64x256xf16, #gpu.address_space<workgroup>>
+// D256-IR: tile.alloc : memref<128x256xf32, #tile.mem<fragment>>
+// D256-IR: tile.parallel (%{{.*}}, %{{.*}}) in [128, 256]
 // RUN: tile-opt %t/causal-bf16-d64.mlir | FileCheck %s --check-prefix=CAUSAL-IR --implicit-check-not=xf16 --implicit-check-not='to f16'
 // CAUSAL-IR: func.func @flash_attention_causal_fwd(%{{.*}}: memref<?x?x64xbf16>
 // CAUSAL-IR: arith.minui
@@ -51,6 +60,13 @@
 // RUN: FileCheck %s --check-prefixes=FALLBACK,FALLBACK-F16 < %t/d64/flash_attention_fwd_kernel_module.ptx
 // RUN: %ptxas -arch=sm_90a -v %t/d64/flash_attention_fwd_kernel_tma_module.ptx -o %t/d64/tma.cubin > %t/d64/tma.log 2>&1
 // RUN: FileCheck %s --check-prefix=PTXAS < %t/d64/tma.log
+
+// Head dimension 256 (Q 64 KiB, K and V 32 KiB a stage): warp-specialized,
+// P V as m64n256k16, no spills.
+// RUN: tile-opt %t/d256.mlir --tile-to-nvvm="chip=sm_90a format=isa" -tile-emit-binary="prefix=%t/d256/" -o /dev/null
+// RUN: FileCheck %s --check-prefixes=TMA,F16-D256 < %t/d256/flash_attention_fwd_kernel_tma_module.ptx
+// RUN: %ptxas -arch=sm_90a -v %t/d256/flash_attention_fwd_kernel_tma_module.ptx -o %t/d256/tma.cubin > %t/d256/tma.log 2>&1
+// RUN: FileCheck %s --check-prefixes=PTXAS,PTXAS-TMA < %t/d256/tma.log
 
 // RUN: tile-opt %t/bf16.mlir --tile-to-nvvm="chip=sm_90a format=isa" -tile-emit-binary="prefix=%t/bf16/" -o /dev/null
 // RUN: FileCheck %s --check-prefixes=TMA,BF16-D128 < %t/bf16/flash_attention_fwd_kernel_tma_module.ptx
@@ -95,6 +111,9 @@
 // F16-D64: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{{.*}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
 // F16-D64: ex2.approx
 // F16-D64: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{{.*}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}
+// F16-D256: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{{.*}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
+// F16-D256: ex2.approx
+// F16-D256: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {{{.*}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}
 // BF16-D128: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{{.*}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
 // BF16-D128: ex2.approx
 // BF16-D128: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{{.*}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}
