@@ -109,6 +109,10 @@ void mlir::tile::pipelines::addTileLevelPasses(
   pm.addPass(createPersistentBlocks(persistent));
   if (options.fpContract)
     pm.addPass(createFpContract());
+  // Masks written on every iteration, dropped where whole tiles pass them.
+  SpecializeMasksOptions masks;
+  masks.emitRemarks = options.remarks;
+  pm.addPass(createSpecializeMasks(masks));
   if (options.specializeBounds)
     pm.addPass(createSpecializeBounds());
   if (options.pipeline) {

@@ -726,6 +726,49 @@ def LowerOps : Pass<"tile-lower-ops", "ModuleOp"> {
   ];
 }
 
+def SpecializeMasks : Pass<"tile-specialize-masks", "ModuleOp"> {
+  let summary = "Apply element-wise masks only where tiles may fail them";
+  let description = [{
+    A `tile.parallel` directly in the body of an `scf.for` in a tile kernel
+    whose body selects with a comparison of indices,
+    `arith.select (arith.cmpi P, a, b), x, y`, where `a - b` is linear in
+    the loop's induction variable and the parallel loop's indices (built
+    from them, constants and values defined outside the loop by
+    `arith.addi`, `arith.subi` and `arith.muli` by constants) with a
+    positive coefficient for the induction variable in `a - b <= 0` (after
+    normalizing the predicate; FlashAttention's causal mask `key <= query`
+    with key = kb * BN + j): on a prefix of the loop's iterations the
+    comparison holds for every element of the tile (its worst element, each
+    parallel index at the end of its range where its coefficient is
+    positive, decides). The pass computes the end of that prefix before
+    the loop (clamped to the loop's range) and puts the `tile.parallel` in
+    an `scf.if` on the induction variable being below it: the then-branch
+    runs a copy with the select replaced by its true value, or nothing
+    where that copy only stores back what it loads (a mask), and the
+    else-branch the original. Unsigned predicates need operands that are
+    provably not negative (block indices, parallel indices, the induction
+    variable of a loop from a non-negative bound, and their sums and
+    products).
+
+    So a causal kernel written with the mask on every key block runs the
+    blocks below the diagonal unmasked, as a hand-written `scf.if` on the
+    diagonal does. A `tile.parallel` already under a test (inside an
+    `scf.if`) is left alone. With `remarks=true` the pass says, for each
+    `tile.parallel` that selects, what it did or why not.
+
+    Runs before `tile-specialize-bounds` and software pipelining.
+  }];
+  let options = [
+    Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
+           "Report the decision on each tile.parallel that selects">
+  ];
+  let dependentDialects = [
+    "::mlir::tile::TileDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
 def SpecializeBounds : Pass<"tile-specialize-bounds", "ModuleOp"> {
   let summary = "Version loops so that interior tiles are copied without "
                 "bounds checks";
