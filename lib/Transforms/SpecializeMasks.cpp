@@ -200,6 +200,11 @@ std::optional<Mask> findMask(scf::ForOp loop, ParallelOp op, std::string &why) {
       why = "its comparison is an equality";
       continue;
     }
+    if (std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+        step && *step <= 0) {
+      why = "the loop's step is not positive";
+      continue;
+    }
     if (e.iv <= 0) {
       why = "it does not hold on a prefix of the loop (the loop index's "
             "coefficient is not positive)";
