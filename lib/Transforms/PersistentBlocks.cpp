@@ -17,6 +17,7 @@
 #include "tile/Transforms/LaunchOrder.h"
 #include "tile/Transforms/Passes.h"
 #include "tile/Transforms/Resources.h"
+#include "tile/Transforms/Utils.h"
 
 #include "tile/Dialect/ChipDescription.h"
 
@@ -51,20 +52,6 @@ int64_t pipelineStages(KernelOp kernel) {
       most = std::max(most, stages.getInt());
   });
   return most;
-}
-
-/// The first `tile.ws` region or pipe of `kernel`, which the user wrote
-/// (the passes that make them run after this one), or null.
-Operation *handWrittenSync(KernelOp kernel) {
-  Operation *found = nullptr;
-  kernel.walk([&](Operation *op) {
-    if (isa<WsOp, PipeCreateOp>(op)) {
-      found = op;
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return found;
 }
 
 /// Why the tiles of `kernel` cannot be computed in clusters of two blocks
@@ -348,7 +335,7 @@ struct PersistentBlocksPass
           kernel->getAttrOfType<IntegerAttr>(TileDialect::kPersistentAttrName);
       int64_t count;
       std::string why;
-      if (Operation *manual = handWrittenSync(kernel)) {
+      if (Operation *manual = findHandWrittenSync(kernel)) {
         // Its pipes and regions are the user's own, set up once per block.
         count = 0;
         why = "it has hand-written '" + manual->getName().getStringRef().str() +

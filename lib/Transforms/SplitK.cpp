@@ -87,13 +87,9 @@ std::string whyNoSplit(KernelOp kernel, const ChipDescription *chip,
                        SplitCandidate &candidate) {
   if (kernel.getGridRank() > 2)
     return "its grid has three dimensions";
-  std::string why;
-  kernel.walk([&](Operation *op) {
-    if (isa<WsOp, PipeCreateOp>(op) && why.empty())
-      why = "it has hand-written '" + op->getName().getStringRef().str() + "'";
-  });
-  if (!why.empty())
-    return why;
+  if (Operation *manual = findHandWrittenSync(kernel))
+    return "it has hand-written '" + manual->getName().getStringRef().str() +
+           "'";
   Block &body = kernel.getBody().front();
   scf::ForOp loop;
   for (Operation &op : body.without_terminator()) {

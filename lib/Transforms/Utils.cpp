@@ -208,3 +208,15 @@ loopUnrollByFactor(scf::ForOp forOp, uint64_t unrollFactor,
 LogicalResult mlir::tile::unrollByTwo(scf::ForOp loop) {
   return success(succeeded(loopUnrollByFactor(loop, 2, nullptr)));
 }
+
+Operation *mlir::tile::findHandWrittenSync(KernelOp kernel) {
+  Operation *found = nullptr;
+  kernel.walk([&](Operation *op) {
+    if (isa<WsOp, PipeCreateOp>(op)) {
+      found = op;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return found;
+}

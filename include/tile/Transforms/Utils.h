@@ -70,6 +70,10 @@ bool spansWholeUnits(int64_t elements, int64_t bytes, int64_t align);
 /// `elements * bytes` in decimal, exact for every int64_t element count.
 std::string byteCountString(int64_t elements, int64_t bytes);
 
+/// The first `tile.ws` region or pipe of `kernel`, which the user wrote
+/// (the passes that make them run after the decision passes), or null.
+Operation *findHandWrittenSync(KernelOp kernel);
+
 /// Unrolls `loop` by two (upstream's loopUnrollByFactor): the loop runs two
 /// iterations of the body each, a loop after it the odd one left.
 LogicalResult unrollByTwo(scf::ForOp loop);
