@@ -45,7 +45,7 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
            kWarpSpecializeAttrName.str(), kPingpongAttrName.str(),
            kSparseInFlightAttrName.str(), kLaunchGroupAttrName.str(),
            kAlternateTilesAttrName.str(), kPersistentAttrName.str(),
-           kClusterAttrName.str(), kSplitKAttrName.str(),
+           kClusterAttrName.str(), kSplitKAttrName.str(), kSplitTailAttrName.str(),
            kSynchronizedAttrName.str()},
           name) &&
       !isa<KernelOp>(op))
@@ -102,6 +102,12 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
   if (name == kSplitKAttrName) {
     auto splits = dyn_cast<IntegerAttr>(attr.getValue());
     if (!splits || splits.getInt() < 1)
+      return op->emitError() << "'" << name << "' must be a positive integer";
+    return success();
+  }
+  if (name == kSplitTailAttrName) {
+    auto parts = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!parts || parts.getInt() < 1)
       return op->emitError() << "'" << name << "' must be a positive integer";
     return success();
   }

@@ -107,6 +107,14 @@ void mlir::tile::pipelines::addTileLevelPasses(
   persistent.clusters = options.clusters;
   persistent.emitRemarks = options.remarks;
   pm.addPass(createPersistentBlocks(persistent));
+  // The last, partial wave of a persistent grid split along K (applied at
+  // once: the two kernels it makes go through every pass below).
+  SplitTailOptions splitTail;
+  splitTail.decide = options.splitTail;
+  splitTail.splits = options.splitTailParts;
+  splitTail.minIterations = options.splitTailMinIterations;
+  splitTail.emitRemarks = options.remarks;
+  pm.addPass(createSplitTail(splitTail));
   if (options.fpContract)
     pm.addPass(createFpContract());
   // Masks written on every iteration, dropped where whole tiles pass them.
@@ -232,6 +240,9 @@ void mlir::tile::buildTileToNVVMPipeline(
   tileLevel.warpSpecialize = options.warpSpecialize;
   tileLevel.persistent = options.persistent;
   tileLevel.splitK = options.splitK;
+  tileLevel.splitTail = options.splitTail;
+  tileLevel.splitTailParts = options.splitTailParts;
+  tileLevel.splitTailMinIterations = options.splitTailMinIterations;
   tileLevel.clusters = options.clusters;
   tileLevel.specializeBounds = options.specializeBounds;
   tileLevel.hostRuntime = options.hostRuntime;

@@ -74,6 +74,9 @@ struct TileLevelOptions {
   bool warpSpecialize = false;
   bool persistent = true;
   bool splitK = true;
+  bool splitTail = true;
+  int64_t splitTailParts = 4;
+  int64_t splitTailMinIterations = 32;
   bool clusters = false;
   bool specializeBounds = true;
   bool hostRuntime = true;

@@ -17,6 +17,7 @@
 #include "tile/Dialect/TileDialect.h"
 #include "tile/Dialect/TileOps.h"
 #include "tile/Target/TargetInfo.h"
+#include "tile/Transforms/KSplitting.h"
 #include "tile/Transforms/Passes.h"
 #include "tile/Transforms/Utils.h"
 
@@ -43,159 +44,15 @@ namespace {
 /// more pass over the tile's workspace.
 constexpr int64_t kMinIterationsPerSplit = 32;
 
-/// What the rewrite needs of a kernel that qualifies.
-struct SplitCandidate {
-  scf::ForOp loop;
-  AllocOp accumulator;
-};
-
-/// Whether `value` is available on the host side of `kernel`: defined above
-/// it, or a constant the host can rematerialize.
-bool isHostValue(Value value, KernelOp kernel) {
-  if (!kernel.getBody().isAncestor(value.getParentRegion()))
-    return true;
-  return matchPattern(value, m_Constant());
-}
-
-/// `value` on the host, before `kernel` (constants defined in the kernel are
-/// cloned there).
-Value hostValue(OpBuilder &b, Value value, KernelOp kernel) {
-  if (!kernel.getBody().isAncestor(value.getParentRegion()))
-    return value;
-  return b.clone(*value.getDefiningOp())->getResult(0);
-}
-
-/// Whether `op` (or an op nested in it) writes global memory.
-bool writesGlobalMemory(Operation *op) {
-  bool writes = false;
-  op->walk([&](MemoryEffectOpInterface effects) {
-    SmallVector<MemoryEffects::EffectInstance> list;
-    effects.getEffects(list);
-    for (const MemoryEffects::EffectInstance &effect : list) {
-      if (!isa<MemoryEffects::Write>(effect.getEffect()) || !effect.getValue())
-        continue;
-      auto type = dyn_cast<MemRefType>(effect.getValue().getType());
-      if (type && getMemoryKind(type) == MemoryKind::Global)
-        writes = true;
-    }
-  });
-  return writes;
-}
-
 /// Why the K loop of `kernel` cannot be split, or "" with `candidate` set.
 std::string whyNoSplit(KernelOp kernel, const ChipDescription *chip,
-                       SplitCandidate &candidate) {
+                       KLoopCandidate &candidate) {
   if (kernel.getGridRank() > 2)
     return "its grid has three dimensions";
   if (Operation *manual = findHandWrittenSync(kernel))
     return "it has hand-written '" + manual->getName().getStringRef().str() +
            "'";
-  Block &body = kernel.getBody().front();
-  scf::ForOp loop;
-  for (Operation &op : body.without_terminator()) {
-    auto found = dyn_cast<scf::ForOp>(op);
-    if (!found)
-      continue;
-    if (loop)
-      return "its body has more than one loop";
-    loop = found;
-  }
-  if (!loop)
-    return "its body has no loop";
-  if (loop.getNumResults())
-    return "its loop has results";
-  for (Value bound :
-       {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
-    if (!isHostValue(bound, kernel))
-      return "its loop bounds are computed in the kernel";
-
-  SmallVector<GemmOp> gemms;
-  loop.walk([&](GemmOp gemm) { gemms.push_back(gemm); });
-  if (gemms.empty())
-    return "its loop has no tile.gemm";
-  Value acc = gemms.front().getC();
-  for (GemmOp gemm : gemms) {
-    if (gemm.getC() != acc)
-      return "its gemms accumulate into different tiles";
-    if (gemm.getClearAccum() || gemm.getAccumulate())
-      return "a gemm of its loop may overwrite the accumulator";
-    if (gemm.getPartials())
-      return "a gemm of its loop promotes partial sums";
-  }
-  auto alloc = acc.getDefiningOp<AllocOp>();
-  auto accType = cast<MemRefType>(acc.getType());
-  if (!alloc || alloc->getBlock() != &body)
-    return "its accumulator is not a tile.alloc of the kernel";
-  if (getMemoryKind(accType) != MemoryKind::Fragment ||
-      !accType.getElementType().isF32() || accType.getRank() != 2)
-    return "its accumulator is not a two-dimensional f32 register tile";
-  int64_t partBytes = accType.getNumElements() * 4;
-  if (chip && partBytes > chip->maxSharedMemoryPerBlock)
-    return "its accumulator's " + std::to_string(partBytes) +
-           " bytes, which the reduction stages in shared memory, exceed the "
-           "chip's " +
-           std::to_string(chip->maxSharedMemoryPerBlock);
-
-  // The accumulator: zero before the loop, the gemms' alone in it.
-  for (OpOperand &use : acc.getUses()) {
-    Operation *user = use.getOwner();
-    if (loop->isAncestor(user)) {
-      if (!isa<GemmOp>(user) || use.get() != cast<GemmOp>(user).getC() ||
-          use.getOperandNumber() !=
-              cast<GemmOp>(user).getCMutable().getOperandNumber())
-        return "its accumulator is used in the loop other than by its gemms";
-      continue;
-    }
-    Operation *top = body.findAncestorOpInBlock(*user);
-    if (!top || !top->isBeforeInBlock(loop))
-      continue; // the epilogue
-    auto fill = dyn_cast<FillOp>(user);
-    if (!fill || !matchPattern(fill.getValue(), m_AnyZeroFloat()))
-      return "its accumulator is written before the loop other than by a "
-             "zero fill";
-  }
-
-  // No global writes before the epilogue; no tile the loop uses read after.
-  for (Operation &op : body.without_terminator()) {
-    if (&op == loop.getOperation() || op.isBeforeInBlock(loop)) {
-      if (writesGlobalMemory(&op))
-        return "it writes global memory before its epilogue";
-      continue;
-    }
-    bool readsLoopTile = false;
-    op.walk([&](Operation *inner) {
-      for (Value operand : inner->getOperands()) {
-        auto tile = operand.getDefiningOp<AllocOp>();
-        if (!tile || operand == acc)
-          continue;
-        for (Operation *other : operand.getUsers())
-          if (loop->isAncestor(other))
-            readsLoopTile = true;
-      }
-    });
-    if (readsLoopTile)
-      return "its epilogue reads a tile its loop writes";
-  }
-  candidate.loop = loop;
-  candidate.accumulator = alloc;
-  return "";
-}
-
-/// Erases the ops of `block` that nothing uses and that only compute or
-/// allocate, until none is left.
-void eraseDeadOps(Block &block) {
-  bool changed = true;
-  while (changed) {
-    changed = false;
-    SmallVector<Operation *> ops;
-    for (Operation &op : block.without_terminator())
-      ops.push_back(&op);
-    for (Operation *op : llvm::reverse(ops))
-      if (op->use_empty() && (isPure(op) || isa<AllocOp>(op))) {
-        op->erase();
-        changed = true;
-      }
-  }
+  return whyNoKSplit(kernel.getBody().front(), kernel, chip, candidate);
 }
 
 /// A new kernel named `name` over `grid`, with the body of `kernel` cloned
@@ -232,10 +89,9 @@ std::pair<Value, Value> workspaceOrigin(OpBuilder &b, Location loc, Value split,
 
 /// Rewrites `kernel` (qualifying, per `candidate`) into the run-time choice
 /// between itself and its split form with at most `most` splits.
-void splitKernel(KernelOp kernel, const SplitCandidate &candidate, int64_t most,
+void splitKernel(KernelOp kernel, const KLoopCandidate &candidate, int64_t most,
                  const ChipDescription &chip) {
   Location loc = kernel.getLoc();
-  MLIRContext *ctx = kernel.getContext();
   OpBuilder b(kernel);
   scf::ForOp loop = candidate.loop;
   auto tileType =
@@ -245,12 +101,7 @@ void splitKernel(KernelOp kernel, const SplitCandidate &candidate, int64_t most,
   };
 
   // The split count, on the host.
-  Value lower = hostValue(b, loop.getLowerBound(), kernel);
-  Value upper = hostValue(b, loop.getUpperBound(), kernel);
-  Value step = hostValue(b, loop.getStep(), kernel);
-  Value span = arith::MaxSIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, upper, lower), index(0));
-  Value trips = arith::CeilDivUIOp::create(b, loc, span, step);
+  Value trips = emitHostTripCount(b, loc, loop, kernel);
   SmallVector<Value> extents;
   for (OpFoldResult extent : kernel.getMixedGrid())
     extents.push_back(getValueOrCreateConstantIndexOp(b, loc, extent));
@@ -280,33 +131,11 @@ void splitKernel(KernelOp kernel, const SplitCandidate &candidate, int64_t most,
   Value cols =
       arith::MulIOp::create(b, loc, extents[0], index(tileType.getDimSize(1)));
   Value chunk = arith::CeilDivUIOp::create(b, loc, trips, splits);
-  auto workspaceType = MemRefType::get(
-      {ShapedType::kDynamic, ShapedType::kDynamic}, Float32Type::get(ctx));
-  Type tokenType = gpu::AsyncTokenType::get(ctx);
-  Value start =
-      gpu::WaitOp::create(b, loc, tokenType, ValueRange{}).getAsyncToken();
-  auto alloc = gpu::AllocOp::create(b, loc, workspaceType, tokenType,
-                                    ValueRange{start}, ValueRange{rows, cols},
-                                    ValueRange{}, /*hostShared=*/nullptr);
-  gpu::WaitOp::create(b, loc, Type(), ValueRange{alloc.getAsyncToken()});
-  Value workspace = alloc.getMemref();
-  // A failed allocation (reported by the runtime) launches nothing.
-  Value address =
-      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, workspace);
-  Value made = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, address,
-                                     index(0));
-  auto guard = scf::IfOp::create(b, loc, made, /*withElseRegion=*/false);
-  Value freeStart =
-      gpu::WaitOp::create(b, loc, tokenType, ValueRange{}).getAsyncToken();
-  auto dealloc = gpu::DeallocOp::create(b, loc, tokenType,
-                                        ValueRange{freeStart}, workspace);
-  gpu::WaitOp::create(b, loc, Type(), ValueRange{dealloc.getAsyncToken()});
+  Value workspace = allocateWorkspace(b, loc, rows, cols);
 
   auto keepWhole = [&](KernelOp k) {
     k->setAttr(TileDialect::kSplitKAttrName, b.getI64IntegerAttr(1));
   };
-  b.setInsertionPoint(guard.thenBlock()->getTerminator());
-
   // The partial sums: one more grid dimension, the split.
   SmallVector<OpFoldResult> splitGrid(extents.begin(), extents.end());
   splitGrid.push_back(splits);
@@ -316,6 +145,8 @@ void splitKernel(KernelOp kernel, const SplitCandidate &candidate, int64_t most,
   for (NamedAttribute attr : kernel->getDiscardableAttrs())
     partial->setAttr(attr.getName(), attr.getValue());
   keepWhole(partial);
+  // Its tiles are split already: no split of its last wave.
+  partial->setAttr(TileDialect::kSplitTailAttrName, b.getI64IntegerAttr(1));
   {
     Block &body = partial.getBody().front();
     auto clonedLoop = cast<scf::ForOp>(partialMap.lookup(loop.getOperation()));
@@ -358,30 +189,12 @@ void splitKernel(KernelOp kernel, const SplitCandidate &candidate, int64_t most,
     auto clonedLoop = cast<scf::ForOp>(reduceMap.lookup(loop.getOperation()));
     Value acc = reduceMap.lookup(candidate.accumulator->getResult(0));
     OpBuilder in(clonedLoop);
-    // A part goes through shared memory: a second register tile of the
-    // accumulator's size would double the registers it takes.
-    auto partType = MemRefType::get(
-        tileType.getShape(), tileType.getElementType(),
-        MemRefLayoutAttrInterface(),
-        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
-    Value part = AllocOp::create(in, loc, partType);
-    Value zero = arith::ConstantIndexOp::create(in, loc, 0);
-    Value one = arith::ConstantIndexOp::create(in, loc, 1);
-    auto sum = scf::ForOp::create(in, loc, zero, splits, one);
-    in.setInsertionPoint(sum.getBody()->getTerminator());
-    auto [row, col] =
-        workspaceOrigin(in, loc, sum.getInductionVar(), body.getArgument(0),
-                        extents.size() == 2 ? body.getArgument(1) : Value(),
-                        gridRows, tileType);
-    CopyOp::create(in, loc, workspace, ValueRange{row, col}, part,
-                   ValueRange{});
-    auto add = ParallelOp::create(in, loc, tileType.getShape());
-    OpBuilder inner(add.getBody().front().getTerminator());
-    ValueRange ij = add.getInductionVars();
-    Value a = memref::LoadOp::create(inner, loc, acc, ij);
-    Value p = memref::LoadOp::create(inner, loc, part, ij);
-    memref::StoreOp::create(inner, loc, arith::AddFOp::create(inner, loc, a, p),
-                            acc, ij);
+    emitPartSum(in, loc, acc, workspace, splits, [&](OpBuilder &at, Value z) {
+      return workspaceOrigin(at, loc, z, body.getArgument(0),
+                             extents.size() == 2 ? body.getArgument(1)
+                                                 : Value(),
+                             gridRows, tileType);
+    });
     clonedLoop.erase();
     eraseDeadOps(body);
   }
@@ -400,7 +213,7 @@ struct SplitKPass : public tile::impl::SplitKBase<SplitKPass> {
           kernel->getAttrOfType<IntegerAttr>(TileDialect::kSplitKAttrName);
       TargetAttr target = getTargetAttr(kernel);
       const ChipDescription *chip = target ? target.getDescription() : nullptr;
-      SplitCandidate candidate;
+      KLoopCandidate candidate;
       std::string why = whyNoSplit(kernel, chip, candidate);
       int64_t most = 1;
       if (attr) {

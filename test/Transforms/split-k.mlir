@@ -36,7 +36,7 @@
 // CHECK: scf.if %[[MADE]] {
 // The partial sums: the split is the grid's z; its part of the loop; the
 // accumulator to the workspace in place of the epilogue.
-// CHECK: tile.kernel @gemm_kernel_split blocks(%[[X:.*]], %[[Y:.*]], %[[Z:.*]]) in [%[[GX]], %[[GY]], %[[S]]] threads(128) attributes {tile.launch_group = 2 : i64, tile.split_k = 1 : i64} {
+// CHECK: tile.kernel @gemm_kernel_split blocks(%[[X:.*]], %[[Y:.*]], %[[Z:.*]]) in [%[[GX]], %[[GY]], %[[S]]] threads(128) attributes {tile.launch_group = 2 : i64, tile.split_k = 1 : i64, tile.split_tail = 1 : i64} {
 // CHECK: %[[ACC:.*]] = tile.alloc : memref<64x128xf32, #tile.mem<fragment>>
 // CHECK: tile.fill %[[ACC]]
 // CHECK: %[[STRIDE:.*]] = arith.muli %[[CHUNK]], %{{.*}} : index

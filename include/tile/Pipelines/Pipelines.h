@@ -98,6 +98,22 @@ struct TileToNVVMPipelineOptions
                      "where the grid leaves multiprocessors idle (false: "
                      "only kernels with tile.split_k > 1)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> splitTail{
+      *this, "split-tail",
+      llvm::cl::desc("Split the K loops of the last, partial wave of the "
+                     "persistent kernels tile-split-tail picks (false: only "
+                     "kernels with tile.split_tail > 1)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<int64_t> splitTailParts{
+      *this, "split-tail-parts",
+      llvm::cl::desc("The most parts tile-split-tail writes on the kernels "
+                     "it picks"),
+      llvm::cl::init(4)};
+  PassOptions::Option<int64_t> splitTailMinIterations{
+      *this, "split-tail-min-iterations",
+      llvm::cl::desc("The least K iterations a split of the last wave must "
+                     "save to be picked at run time"),
+      llvm::cl::init(32)};
   PassOptions::Option<bool> clusters{
       *this, "clusters",
       llvm::cl::desc("Run persistent kernels whose blocks share operand "

@@ -333,6 +333,71 @@ def PersistentBlocks : Pass<"tile-persistent-blocks", "ModuleOp"> {
   ];
 }
 
+def SplitTail : Pass<"tile-split-tail", "ModuleOp"> {
+  let summary = "Split the K loops of the last, partial wave of a persistent "
+                "GEMM's tiles";
+  let description = [{
+    A persistent kernel of P blocks over T tiles whose K loops run I
+    iterations each leaves P - R blocks idle while its last wave of
+    R = T mod P tiles runs. A persistent kernel with `tile.split_tail = S`
+    (S > 1) is replaced, in the host function, by a choice made at run
+    time: with W = floor(T / P) full waves, the K loops of the R tiles left
+    are split into
+
+      s = min(S, floor(P / R))
+
+    parts of c = ceil(I / s) iterations, and where W > 0, R > 0, s >= 2 and
+    the parts save at least `min-iterations` iterations (I - c) the host
+    allocates an f32 workspace (stream-ordered, freed after the launches)
+    and launches two kernels in place of the persistent one:
+
+    - `<name>_tail`: block b computes its W tiles of the full waves as
+      before, then, where b < s R, part b mod s of tile W P + floor(b / s):
+      its K loop over that part's iterations and, in place of the
+      epilogue, a store of its partial sums to the part's workspace tile
+      (rows ((r s + j) BM) for part j of tile left r);
+    - `<name>_tail_reduce`, one block per tile left: the kernel's body for
+      that tile with its K loop replaced by a loop that adds the tile's
+      parts in order (those with iterations: ceil(I / c)), then the
+      epilogue as written.
+
+    The parts of a tile are added in the same order on every run: the
+    result is the same bits run to run (it differs from the kernel's own by
+    the rounding of the regrouped sums). Otherwise the persistent kernel
+    runs as it is. The parts are aligned in K, so blocks whose tiles share
+    an operand panel read the same slice of it together, as in the full
+    waves.
+
+    Which kernels qualify: persistent kernels (`tile-persistent-blocks`'s
+    tile loop) of single blocks, not taking tiles in turn, whose tile body
+    has a K loop that `tile-split-k` could split (the same rules). Where
+    the kernel says nothing, the pass decides: qualifying kernels for
+    NVIDIA chips get `tile.split_tail = 4` (`splits=N` picks another most:
+    a tile's parts are added one after another, so more parts cost the
+    second kernel more than they save); `tile.split_tail = 1` opts out. A
+    kernel that asks for S > 1 and does not qualify is an error naming the
+    rule. With `remarks=true` the pass says what it decided and why.
+
+    Runs after `tile-persistent-blocks` and before pipelining.
+  }];
+  let options = [
+    Option<"splits", "splits", "int64_t", /*default=*/"4",
+           "The most parts the pass writes on the kernels it picks">,
+    Option<"minIterations", "min-iterations", "int64_t", /*default=*/"32",
+           "The least K iterations the split must save a block of the last "
+           "wave to be picked at run time">,
+    Option<"decide", "decide", "bool", /*default=*/"true",
+           "Decide for kernels without tile.split_tail (false: only apply "
+           "the attribute)">,
+    Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
+           "Report the decision on each kernel">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def CheckHandoffs : Pass<"tile-check-handoffs", "ModuleOp"> {
   let summary = "Check the hand-off protocol of the pipes of each kernel";
   let description = [{

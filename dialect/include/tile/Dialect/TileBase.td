@@ -136,6 +136,16 @@ def Tile_Dialect : Dialect {
     /// as written) from the grid and the loop's trip count. 1 keeps the
     /// kernel whole. Written and applied by `tile-split-k`.
     static constexpr ::llvm::StringLiteral kSplitKAttrName = "tile.split_k";
+    /// Discardable attribute on a persistent `tile.kernel`: the most parts
+    /// the K loops of the tiles of its last, partial wave are split into
+    /// (split-K of the last wave). With S > 1 the host picks the count per
+    /// call (at most S and the blocks per tile left; 1 runs the kernel as it
+    /// is): a kernel computes the full waves and the parts, the parts' sums
+    /// meet in an f32 workspace, and a second kernel adds each tile's parts
+    /// in order and runs the epilogue. 1 keeps the last wave whole. Written
+    /// and applied by `tile-split-tail`.
+    static constexpr ::llvm::StringLiteral kSplitTailAttrName =
+        "tile.split_tail";
     /// Discardable attribute on a `tile.kernel` with a grid of at least two
     /// dimensions: P > 0 runs it on at most P blocks that loop over the grid's
     /// tiles (a persistent grid: a block's next tile starts while it

@@ -1,0 +1,72 @@
+//===- KSplitting.h - Helpers of the K-splitting rewrites -------*- C++ -*-===//
+//
+// What `tile-split-k` and `tile-stream-k` share: the rules a kernel body's K
+// loop must follow to be computed in parts, the f32 workspace the parts go
+// through, and the loop that adds a tile's parts in a fixed order.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_TRANSFORMS_KSPLITTING_H
+#define TILE_TRANSFORMS_KSPLITTING_H
+
+#include "tile/Dialect/ChipDescription.h"
+#include "tile/Dialect/TileOps.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <functional>
+#include <string>
+
+namespace mlir::tile {
+
+/// The K loop of a kernel body and the register tile its gemms accumulate
+/// into.
+struct KLoopCandidate {
+  scf::ForOp loop;
+  AllocOp accumulator;
+};
+
+/// Why the K loop of `body` (the kernel's top block, or the block of a
+/// persistent kernel's tile loop that computes one tile) cannot be computed
+/// in parts, or "" with `candidate` set: one loop at the top of `body` with
+/// bounds defined outside the kernel, without results, whose gemms all
+/// accumulate into one f32 register tile allocated at the top of the
+/// kernel, zero-filled before the loop and used in it only by those gemms;
+/// no global writes before the epilogue; no tile the loop writes (other
+/// than the accumulator) read after it.
+std::string whyNoKSplit(Block &body, KernelOp kernel,
+                        const ChipDescription *chip, KLoopCandidate &candidate);
+
+/// Whether `value` is available on the host side of `kernel`: defined above
+/// it, or a constant the host can rematerialize.
+bool isHostValue(Value value, KernelOp kernel);
+
+/// `value` on the host, before `kernel` (constants defined in the kernel are
+/// cloned there).
+Value hostValue(OpBuilder &b, Value value, KernelOp kernel);
+
+/// The trip count of `loop` (bounds on the host side of `kernel`), on the
+/// host: ceil(max(upper - lower, 0) / step).
+Value emitHostTripCount(OpBuilder &b, Location loc, scf::ForOp loop,
+                        KernelOp kernel);
+
+/// Erases the ops of `block` that nothing uses and that only compute or
+/// allocate, until none is left.
+void eraseDeadOps(Block &block);
+
+/// Allocates an f32 workspace of `rows` x `cols` on the host, stream-ordered,
+/// freed after what the caller builds at `inside`: the builder is left
+/// inside a test that the allocation succeeded (a failed one, reported by
+/// the runtime, launches nothing).
+Value allocateWorkspace(OpBuilder &b, Location loc, Value rows, Value cols);
+
+/// Adds `count` parts of the tile `acc` from `workspace` into it, in order
+/// (part j at `origin(j)`), each through a shared tile: a second register
+/// tile of the accumulator's size would double its registers.
+void emitPartSum(
+    OpBuilder &b, Location loc, Value acc, Value workspace, Value count,
+    function_ref<std::pair<Value, Value>(OpBuilder &, Value)> origin);
+
+} // namespace mlir::tile
+
+#endif // TILE_TRANSFORMS_KSPLITTING_H
