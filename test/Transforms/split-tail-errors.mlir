@@ -136,3 +136,4 @@ func.func @not_kernel() attributes {tile.split_tail = 2 : i64} {
   // expected-error @above {{'tile.split_tail' may only be attached to a tile.kernel}}
   return
 }
+
