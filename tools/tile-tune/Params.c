@@ -243,10 +243,18 @@ bool tuneParseDefine(const char *text, TuneParams *params, char *error,
 // Substitution
 //===----------------------------------------------------------------------===//
 
-/// Calls `visit` for each `${...}` of `source`: its offset, and the name
-/// (NULL with the length of the malformed text if it is not `${NAME}`).
-typedef void (*VisitFn)(void *state, size_t offset, const char *name,
-                        size_t length);
+/// A placeholder: `${NAME}` or `${NAME:-DEFAULT}` at `offset`, `length`
+/// bytes long; `name` is NULL if the text there is malformed.
+typedef struct {
+  size_t offset, length;
+  const char *name;
+  size_t nameLength;
+  const char *fallback; /// DEFAULT, or NULL
+  size_t fallbackLength;
+} Placeholder;
+
+/// Calls `visit` for each `${...}` of `source`.
+typedef void (*VisitFn)(void *state, const Placeholder *placeholder);
 
 static void visitPlaceholders(const char *source, VisitFn visit, void *state) {
   bool inString = false;
@@ -272,11 +280,28 @@ static void visitPlaceholders(const char *source, VisitFn visit, void *state) {
     const char *start = p + 2, *end = start;
     while (isalnum((unsigned char)*end) || *end == '_')
       ++end;
-    if (*end == '}' && tuneIsName(start, (size_t)(end - start))) {
-      visit(state, (size_t)(p - source), start, (size_t)(end - start));
-      p = end + 1;
+    Placeholder placeholder = {(size_t)(p - source), 0, NULL, 0, NULL, 0};
+    const char *close = end;
+    if (end[0] == ':' && end[1] == '-') {
+      // A default: any text up to the closing brace on the same line.
+      const char *value = end + 2;
+      close = value + strcspn(value, "}\n");
+      if (*close == '}' && close > value) {
+        placeholder.fallback = value;
+        placeholder.fallbackLength = (size_t)(close - value);
+      } else {
+        close = end; // malformed
+      }
+    }
+    if (*close == '}' && tuneIsName(start, (size_t)(end - start))) {
+      placeholder.name = start;
+      placeholder.nameLength = (size_t)(end - start);
+      placeholder.length = (size_t)(close + 1 - p);
+      visit(state, &placeholder);
+      p = close + 1;
     } else {
-      visit(state, (size_t)(p - source), NULL, (size_t)(end - p));
+      placeholder.length = (size_t)(end - p);
+      visit(state, &placeholder);
       p = start;
     }
   }
@@ -317,28 +342,35 @@ static void lineAndColumn(const char *source, size_t offset, int *line,
   }
 }
 
-static void substituteOne(void *state, size_t offset, const char *name,
-                          size_t length) {
+static void substituteOne(void *state, const Placeholder *placeholder) {
   SubstState *s = state;
   int line, column;
-  if (!name) {
+  size_t offset = placeholder->offset;
+  if (!placeholder->name) {
+    size_t length = placeholder->length;
     lineAndColumn(s->source, offset, &line, &column);
     fprintf(s->diag,
-            "%s:%d:%d: error: malformed parameter '%.*s': expected ${NAME}, "
-            "NAME of [A-Za-z_][A-Za-z0-9_]*\n",
+            "%s:%d:%d: error: malformed parameter '%.*s': expected ${NAME} "
+            "or ${NAME:-DEFAULT}, NAME of [A-Za-z_][A-Za-z0-9_]*\n",
             s->path, line, column, (int)(length < 40 ? length : 40),
             s->source + offset);
     s->failed = true;
     return;
   }
-  char *key = tuneStrndup(name, length);
+  char *key = tuneStrndup(placeholder->name, placeholder->nameLength);
   const char *value = NULL;
+  size_t valueLength = 0;
   for (size_t i = 0; i < s->params->count; ++i) {
     if (!strcmp(s->params->items[i].name, key)) {
       value = s->params->items[i].value;
+      valueLength = strlen(value);
       if (s->used)
         s->used[i] = true;
     }
+  }
+  if (!value && placeholder->fallback) {
+    value = placeholder->fallback;
+    valueLength = placeholder->fallbackLength;
   }
   if (!value) {
     if (!tuneParamsGet(&s->missing, key)) {
@@ -352,8 +384,8 @@ static void substituteOne(void *state, size_t offset, const char *name,
     s->failed = true;
   } else {
     append(s, s->source + s->copied, offset - s->copied);
-    append(s, value, strlen(value));
-    s->copied = offset + length + 3;
+    append(s, value, valueLength);
+    s->copied = offset + placeholder->length;
   }
   free(key);
 }
@@ -375,12 +407,10 @@ char *tuneSubstitute(const char *source, const char *path,
   return s.out;
 }
 
-static void collectName(void *state, size_t offset, const char *name,
-                        size_t length) {
-  (void)offset;
-  if (!name)
+static void collectName(void *state, const Placeholder *placeholder) {
+  if (!placeholder->name)
     return;
-  char *key = tuneStrndup(name, length);
+  char *key = tuneStrndup(placeholder->name, placeholder->nameLength);
   if (!tuneParamsGet(state, key))
     tuneParamsAdd(state, key, "");
   free(key);

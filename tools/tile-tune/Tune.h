@@ -84,7 +84,8 @@ bool tuneParseDefine(const char *text, TuneParams *params, char *error,
                      size_t size);
 
 /// Replaces every `${NAME}` of `source` (outside `//` comments) by NAME's
-/// value in `params`. On
+/// value in `params`, and every `${NAME:-DEFAULT}` by NAME's value or, where
+/// `params` has none, DEFAULT (any text up to the `}` on the same line). On
 /// failure writes "PATH:LINE:COL: error: ..." for each placeholder without
 /// a value (once per name) or malformed placeholder to `diag` and returns
 /// NULL. `used`, if not NULL, gets one flag per parameter: whether the
