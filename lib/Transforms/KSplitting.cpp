@@ -2,6 +2,7 @@
 
 #include "tile/Transforms/KSplitting.h"
 #include "tile/Dialect/TileDialect.h"
+#include "tile/Target/TargetInfo.h"
 #include "tile/Transforms/Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -12,6 +13,35 @@
 
 using namespace mlir;
 using namespace mlir::tile;
+
+FailureOr<int64_t> mlir::tile::decideParts(KernelOp kernel, StringRef attrName,
+                                           StringRef task, bool decide,
+                                           int64_t decided, std::string &why) {
+  TargetAttr target = getTargetAttr(kernel);
+  const ChipDescription *chip = target ? target.getDescription() : nullptr;
+  bool nvidia = chip && chip->isNVIDIA();
+  if (auto attr = kernel->getAttrOfType<IntegerAttr>(attrName)) {
+    int64_t most = attr.getInt();
+    if (most > 1 && !why.empty())
+      return kernel.emitError()
+             << attrName << " = " << most << " cannot " << task << ": " << why;
+    if (most > 1 && !nvidia)
+      return kernel.emitError()
+             << attrName << " = " << most
+             << " needs a workspace allocated by the CUDA runtime: the "
+                "kernel's target is not an NVIDIA chip";
+    return most;
+  }
+  if (!decide)
+    why = "decide=false";
+  else if (!nvidia)
+    why = "its target is not an NVIDIA chip";
+  if (!why.empty())
+    return 1;
+  Builder builder(kernel.getContext());
+  kernel->setAttr(attrName, builder.getI64IntegerAttr(decided));
+  return decided;
+}
 
 bool mlir::tile::isHostValue(Value value, KernelOp kernel) {
   if (!kernel.getBody().isAncestor(value.getParentRegion()))

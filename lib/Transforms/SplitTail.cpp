@@ -276,40 +276,18 @@ struct SplitTailPass : public tile::impl::SplitTailBase<SplitTailPass> {
   void runOnOperation() override {
     SmallVector<KernelOp> kernels;
     getOperation().walk([&](KernelOp kernel) { kernels.push_back(kernel); });
-    Builder builder(&getContext());
     for (KernelOp kernel : kernels) {
-      auto attr =
-          kernel->getAttrOfType<IntegerAttr>(TileDialect::kSplitTailAttrName);
       TargetAttr target = getTargetAttr(kernel);
       const ChipDescription *chip = target ? target.getDescription() : nullptr;
       TileLoop tiles;
       KLoopCandidate candidate;
       std::string why = whyNoTailSplit(kernel, chip, tiles, candidate);
-      int64_t most = 1;
-      if (attr) {
-        most = attr.getInt();
-        if (most > 1 && !why.empty()) {
-          kernel.emitError() << "tile.split_tail = " << most
-                             << " cannot split the kernel's last wave: " << why;
-          return signalPassFailure();
-        }
-        if (most > 1 && (!chip || !chip->isNVIDIA())) {
-          kernel.emitError() << "tile.split_tail = " << most
-                             << " needs a workspace allocated by the CUDA "
-                                "runtime: the kernel's target is not an "
-                                "NVIDIA chip";
-          return signalPassFailure();
-        }
-      } else if (!decide) {
-        why = "decide=false";
-      } else if (!chip || !chip->isNVIDIA()) {
-        why = "its target is not an NVIDIA chip";
-      } else if (why.empty()) {
-        most = splits;
-        // The decision, where a test can see it and a user override it.
-        kernel->setAttr(TileDialect::kSplitTailAttrName,
-                        builder.getI64IntegerAttr(most));
-      }
+      FailureOr<int64_t> parts =
+          decideParts(kernel, TileDialect::kSplitTailAttrName,
+                      "split the kernel's last wave", decide, splits, why);
+      if (failed(parts))
+        return signalPassFailure();
+      int64_t most = *parts;
       if (emitRemarks) {
         if (most > 1)
           kernel.emitRemark()

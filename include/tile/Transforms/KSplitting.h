@@ -37,6 +37,18 @@ struct KLoopCandidate {
 std::string whyNoKSplit(Block &body, KernelOp kernel,
                         const ChipDescription *chip, KLoopCandidate &candidate);
 
+/// The most parts `kernel`'s K loop is to be computed in: the kernel's
+/// integer attribute `attrName` where it has one (an error naming the rule
+/// when it asks for more than 1 and `why` is not empty, or its target is not
+/// an NVIDIA chip, whose runtime allocates the workspace), else `decided`
+/// where `decide` is set, the target is NVIDIA and `why` is empty (written
+/// as the attribute, where a test can see it and a user override it), else
+/// 1. `why` becomes the reason for 1 (empty when the attribute says 1);
+/// `task` names what the parts do ("split the kernel's loop").
+FailureOr<int64_t> decideParts(KernelOp kernel, StringRef attrName,
+                               StringRef task, bool decide, int64_t decided,
+                               std::string &why);
+
 /// Whether `value` is available on the host side of `kernel`: defined above
 /// it, or a constant the host can rematerialize.
 bool isHostValue(Value value, KernelOp kernel);
