@@ -80,3 +80,19 @@ uint16_t tileRtFloatToBF16(float value) {
 float tileRtBF16ToFloat(uint16_t bits) {
   return bitsFloat((uint32_t)bits << 16);
 }
+
+// LLVM lowers bf16 values in x86-64 host code (a bf16 scalar argument of a
+// compiled host function, passed on or stored for a launch) through the
+// compiler support routine __truncsfbf2, which libgcc has only from GCC 13
+// on: without it, linking a library whose host code has bf16 scalars fails
+// with an undefined reference. The runtime, which that host code links
+// against anyway, provides it (weak, as upstream MLIR's runner utilities
+// do). A bf16 result travels in the
+// low 16 bits of xmm0, as a float's bits (GCC 12 has no __bf16 type).
+#if defined(__x86_64__)
+float __truncsfbf2(float value) __attribute__((weak));
+float __truncsfbf2(float value) {
+  return bitsFloat(tileRtFloatToBF16(value));
+}
+
+#endif

@@ -1,5 +1,6 @@
 # -*- Python -*-
 import os
+import platform
 
 import lit.formats
 import lit.util
@@ -66,6 +67,10 @@ if os.path.exists(ld_lld):
         os.symlink(ld_lld, rocm_lld)
     config.available_features.add("ld.lld")
     config.substitutions.append(("%rocm_path", rocm_path))
+
+# The host's architecture, for tests of x86-64 host code.
+if platform.machine() in ("x86_64", "AMD64"):
+    config.available_features.add("host-x86_64")
 
 # GPU tests run only where a CUDA device is visible. CI machines have none.
 if os.environ.get("TILE_GPU_TESTS") == "1" or os.path.exists("/dev/nvidia0"):
