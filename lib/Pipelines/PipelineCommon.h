@@ -75,7 +75,7 @@ struct TileLevelOptions {
   bool persistent = true;
   bool splitK = true;
   bool splitTail = true;
-  int64_t splitTailParts = 4;
+  int64_t splitTailParts = 8;
   int64_t splitTailMinIterations = 32;
   bool clusters = false;
   bool specializeBounds = true;

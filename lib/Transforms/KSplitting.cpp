@@ -11,6 +11,9 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
+
 using namespace mlir;
 using namespace mlir::tile;
 
@@ -245,4 +248,140 @@ void mlir::tile::emitPartSum(
   Value p = memref::LoadOp::create(inner, loc, part, ij);
   memref::StoreOp::create(inner, loc, arith::AddFOp::create(inner, loc, a, p),
                           acc, ij);
+}
+
+int64_t mlir::tile::countRowSlices(Value acc) {
+  auto type = cast<MemRefType>(acc.getType());
+  if (type.getRank() != 2 || type.getDimSize(0) % kReduceSliceRows)
+    return 1;
+  return std::max<int64_t>(1, type.getDimSize(0) / kReduceSliceRows);
+}
+
+namespace {
+/// The ops sliceRows rewrites.
+struct RowSlicing {
+  SmallVector<AllocOp> tiles;
+  DenseSet<Value> tileValues;
+  // Copies between a sliced tile and global memory, with the index of the
+  // global side's row offset.
+  SmallVector<std::pair<CopyOp, bool>> copies; // (copy, offsets on source)
+  SetVector<ParallelOp> loops;
+};
+} // namespace
+
+static bool indexedByLoop(Operation *access, ParallelOp loop) {
+  ValueRange indices = isa<memref::LoadOp>(access)
+                           ? cast<memref::LoadOp>(access).getIndices()
+                           : cast<memref::StoreOp>(access).getIndices();
+  return llvm::equal(indices, loop.getInductionVars());
+}
+
+static Value accessedMemref(Operation *access) {
+  if (auto load = dyn_cast<memref::LoadOp>(access))
+    return load.getMemRef();
+  return cast<memref::StoreOp>(access).getMemRef();
+}
+
+static LogicalResult planRowSlicing(Block &body, MemRefType accType,
+                                    RowSlicing &plan) {
+  body.walk([&](AllocOp alloc) {
+    if (alloc.getType().getShape() == accType.getShape()) {
+      plan.tiles.push_back(alloc);
+      plan.tileValues.insert(alloc.getResult());
+    }
+  });
+  for (AllocOp alloc : plan.tiles) {
+    for (Operation *user : alloc->getUsers()) {
+      if (isa<FillOp>(user))
+        continue;
+      if (auto copy = dyn_cast<CopyOp>(user)) {
+        bool fromTile = plan.tileValues.contains(copy.getSource());
+        bool toTile = plan.tileValues.contains(copy.getTarget());
+        if (fromTile && toTile)
+          continue;
+        Value other = fromTile ? copy.getTarget() : copy.getSource();
+        ValueRange offsets =
+            fromTile ? copy.getTargetOffsets() : copy.getSourceOffsets();
+        if (getMemoryKind(cast<MemRefType>(other.getType())) !=
+                MemoryKind::Global ||
+            offsets.size() < 2)
+          return failure();
+        if (!llvm::is_contained(plan.copies, std::make_pair(copy, !fromTile)))
+          plan.copies.push_back({copy, !fromTile});
+        continue;
+      }
+      if (isa<memref::LoadOp, memref::StoreOp>(user)) {
+        auto loop = user->getParentOfType<ParallelOp>();
+        if (!loop || loop.getExtents() != accType.getShape() ||
+            !indexedByLoop(user, loop))
+          return failure();
+        plan.loops.insert(loop);
+        continue;
+      }
+      return failure();
+    }
+  }
+  // A loop's row index may address global memory or feed arithmetic, but
+  // not index a register or shared tile that is not sliced with it.
+  for (ParallelOp loop : plan.loops) {
+    for (Operation *user : loop.getInductionVars()[0].getUsers()) {
+      if (!isa<memref::LoadOp, memref::StoreOp>(user))
+        continue;
+      Value memref = accessedMemref(user);
+      if (plan.tileValues.contains(memref))
+        continue;
+      if (getMemoryKind(cast<MemRefType>(memref.getType())) !=
+          MemoryKind::Global)
+        return failure();
+    }
+  }
+  return success();
+}
+
+LogicalResult mlir::tile::sliceRows(Block &body, Value acc, Value slice,
+                                    int64_t slices) {
+  auto accType = cast<MemRefType>(acc.getType());
+  if (slices < 2 || accType.getRank() != 2 || accType.getDimSize(0) % slices)
+    return failure();
+  RowSlicing plan;
+  if (failed(planRowSlicing(body, accType, plan)))
+    return failure();
+
+  int64_t rows = accType.getDimSize(0) / slices;
+  SmallVector<int64_t> shape = {rows, accType.getDimSize(1)};
+  Location loc = acc.getLoc();
+  OpBuilder b = OpBuilder::atBlockBegin(&body);
+  Value offset = arith::MulIOp::create(
+      b, loc, slice, arith::ConstantIndexOp::create(b, loc, rows));
+  for (AllocOp alloc : plan.tiles)
+    alloc.getResult().setType(MemRefType::Builder(alloc.getType())
+                                  .setShape(shape)
+                                  .setLayout(MemRefLayoutAttrInterface()));
+  for (auto [copy, onSource] : plan.copies) {
+    MutableOperandRange offsets = onSource ? copy.getSourceOffsetsMutable()
+                                           : copy.getTargetOffsetsMutable();
+    unsigned row = offsets.size() - 2;
+    b.setInsertionPoint(copy);
+    Value moved =
+        arith::AddIOp::create(b, copy.getLoc(), offsets[row].get(), offset);
+    offsets.slice(row, 1).assign(moved);
+  }
+  for (ParallelOp loop : plan.loops) {
+    loop.setExtents(shape);
+    loop.removeLayoutAttr();
+    Value row = loop.getInductionVars()[0];
+    auto needsOffset = [&](OpOperand &use) {
+      Operation *user = use.getOwner();
+      return !(isa<memref::LoadOp, memref::StoreOp>(user) &&
+               plan.tileValues.contains(accessedMemref(user)));
+    };
+    if (llvm::none_of(row.getUses(), needsOffset))
+      continue;
+    b.setInsertionPointToStart(&loop.getBody().front());
+    Value moved = arith::AddIOp::create(b, loop.getLoc(), row, offset);
+    row.replaceUsesWithIf(moved, [&](OpOperand &use) {
+      return use.getOwner() != moved.getDefiningOp() && needsOffset(use);
+    });
+  }
+  return success();
 }

@@ -176,15 +176,19 @@ void splitKernel(KernelOp kernel, const KLoopCandidate &candidate, int64_t most,
     eraseDeadOps(body);
   }
 
-  // The sum of the parts in split order, then the epilogue.
-  IRMapping reduceMap;
-  KernelOp reduce =
-      cloneKernel(b, kernel, (kernel.getSymName() + "_reduce").str(),
-                  kernel.getMixedGrid(), reduceMap);
-  if (Attribute target = kernel->getAttr(TileDialect::kTargetAttrName))
-    reduce->setAttr(TileDialect::kTargetAttrName, target);
-  keepWhole(reduce);
-  {
+  // The sum of the parts in split order, then the epilogue: one block per
+  // tile and slice of its rows.
+  int64_t slices = countRowSlices(candidate.accumulator->getResult(0));
+  auto buildReduce = [&](int64_t sliceCount) {
+    SmallVector<OpFoldResult> grid = kernel.getMixedGrid();
+    if (sliceCount > 1)
+      grid.push_back(b.getIndexAttr(sliceCount));
+    IRMapping reduceMap;
+    KernelOp reduce = cloneKernel(
+        b, kernel, (kernel.getSymName() + "_reduce").str(), grid, reduceMap);
+    if (Attribute target = kernel->getAttr(TileDialect::kTargetAttrName))
+      reduce->setAttr(TileDialect::kTargetAttrName, target);
+    keepWhole(reduce);
     Block &body = reduce.getBody().front();
     auto clonedLoop = cast<scf::ForOp>(reduceMap.lookup(loop.getOperation()));
     Value acc = reduceMap.lookup(candidate.accumulator->getResult(0));
@@ -197,6 +201,14 @@ void splitKernel(KernelOp kernel, const KLoopCandidate &candidate, int64_t most,
     });
     clonedLoop.erase();
     eraseDeadOps(body);
+    return std::make_pair(reduce, acc);
+  };
+  auto [reduce, acc] = buildReduce(slices);
+  Block &body = reduce.getBody().front();
+  if (slices > 1 &&
+      failed(sliceRows(body, acc, body.getArgument(extents.size()), slices))) {
+    reduce.erase();
+    buildReduce(1);
   }
   keepWhole(kernel);
 }

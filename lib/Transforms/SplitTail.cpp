@@ -235,14 +235,19 @@ void splitTail(KernelOp kernel, TileLoop tiles, KLoopCandidate candidate,
                    ValueRange{row, index(partial, 0)});
   }
 
-  // One block per tile left: its parts added in order, the epilogue.
-  auto reduce =
-      KernelOp::create(b, loc, (kernel.getSymName() + "_tail_reduce").str(),
-                       ArrayRef<OpFoldResult>{left}, kernel.getThreads());
-  if (Attribute target = kernel->getAttr(TileDialect::kTargetAttrName))
-    reduce->setAttr(TileDialect::kTargetAttrName, target);
-  keepWhole(reduce);
-  {
+  // One block per tile left and slice of its rows: its parts added in
+  // order, the epilogue.
+  int64_t slices = countRowSlices(candidate.accumulator.getResult());
+  auto buildReduce = [&](int64_t sliceCount) {
+    SmallVector<OpFoldResult> grid = {left};
+    if (sliceCount > 1)
+      grid.push_back(b.getIndexAttr(sliceCount));
+    auto reduce =
+        KernelOp::create(b, loc, (kernel.getSymName() + "_tail_reduce").str(),
+                         grid, kernel.getThreads());
+    if (Attribute target = kernel->getAttr(TileDialect::kTargetAttrName))
+      reduce->setAttr(TileDialect::kTargetAttrName, target);
+    keepWhole(reduce);
     Block &body = reduce.getBody().front();
     OpBuilder in = OpBuilder::atBlockTerminator(&body);
     IRMapping reduceMap;
@@ -266,6 +271,13 @@ void splitTail(KernelOp kernel, TileLoop tiles, KLoopCandidate candidate,
     });
     kLoop.erase();
     eraseDeadOps(body);
+    return std::make_pair(reduce, acc);
+  };
+  auto [reduce, acc] = buildReduce(slices);
+  Block &body = reduce.getBody().front();
+  if (slices > 1 && failed(sliceRows(body, acc, body.getArgument(1), slices))) {
+    reduce.erase();
+    buildReduce(1);
   }
   keepWhole(kernel);
 }

@@ -54,21 +54,33 @@
 // CHECK: tile.copy %[[ACC]], %[[WS]][%[[ROW]], %[[COL]]] : memref<64x128xf32, #tile.mem<fragment>> to memref<?x?xf32>
 // CHECK-NOT: tile.copy
 // CHECK: }
-// The sum in split order, then the epilogue; the shared tiles are gone.
-// CHECK: tile.kernel @gemm_kernel_reduce blocks(%[[RX:.*]], %[[RY:.*]]) in [%[[GX]], %[[GY]]] threads(128) attributes {tile.split_k = 1 : i64} {
-// CHECK-NOT: workgroup
-// CHECK: %[[RACC:.*]] = tile.alloc : memref<64x128xf32, #tile.mem<fragment>>
+// The sum in split order, then the epilogue; the shared operand tiles are
+// gone. The tile's 64 rows are spread over 4 blocks of 16 (the grid's z):
+// the tiles of the accumulator's shape are 16 rows, moved 16 z rows down.
+// CHECK: tile.kernel @gemm_kernel_reduce blocks(%[[RX:.*]], %[[RY:.*]], %[[RZ:.*]]) in [%[[GX]], %[[GY]], 4] threads(128) attributes {tile.split_k = 1 : i64} {
+// CHECK: %[[SIXTEEN:.*]] = arith.constant 16 : index
+// CHECK: %[[SLICE:.*]] = arith.muli %[[RZ]], %[[SIXTEEN]] : index
+// CHECK-NOT: xf16, #gpu.address_space<workgroup>
+// CHECK: %[[RACC:.*]] = tile.alloc : memref<16x128xf32, #tile.mem<fragment>>
 // CHECK: tile.fill %[[RACC]]
-// CHECK: %[[PART:.*]] = tile.alloc : memref<64x128xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[M0:.*]] = arith.muli %[[RY]], %{{.*}} : index
+// CHECK: %[[PART:.*]] = tile.alloc : memref<16x128xf32, #gpu.address_space<workgroup>>
 // CHECK: scf.for %[[I:.*]] = %{{.*}} to %[[S]] step
-// CHECK: tile.copy %[[WS]][%{{.*}}, %{{.*}}], %[[PART]] : memref<?x?xf32> to memref<64x128xf32, #gpu.address_space<workgroup>>
-// CHECK: tile.parallel (%[[R:.*]], %[[K:.*]]) in [64, 128] {
+// CHECK: %[[PZ:.*]] = arith.muli %[[I]], %[[GY]] : index
+// CHECK: %[[PY:.*]] = arith.addi %[[PZ]], %[[RY]] : index
+// CHECK: %[[PROW:.*]] = arith.muli %[[PY]], %{{.*}} : index
+// CHECK: %[[PCOL:.*]] = arith.muli %[[RX]], %{{.*}} : index
+// CHECK: %[[SROW:.*]] = arith.addi %[[PROW]], %[[SLICE]] : index
+// CHECK: tile.copy %[[WS]][%[[SROW]], %[[PCOL]]], %[[PART]] : memref<?x?xf32> to memref<16x128xf32, #gpu.address_space<workgroup>>
+// CHECK: tile.parallel (%[[R:.*]], %[[K:.*]]) in [16, 128] {
 // CHECK: memref.load %[[RACC]][%[[R]], %[[K]]]
 // CHECK: memref.load %[[PART]][%[[R]], %[[K]]]
 // CHECK: arith.addf
 // CHECK: memref.store %{{.*}}, %[[RACC]][%[[R]], %[[K]]]
-// CHECK: tile.parallel
-// CHECK: tile.copy %[[RACC]], %[[C]][
+// CHECK: tile.parallel (%{{.*}}, %{{.*}}) in [16, 128] {
+// CHECK: arith.maximumf
+// CHECK: %[[CROW:.*]] = arith.addi %[[M0]], %[[SLICE]] : index
+// CHECK: tile.copy %[[RACC]], %[[C]][%[[CROW]], %{{.*}}] : memref<16x128xf32, #tile.mem<fragment>> to memref<?x?xf16>
 // CHECK: }
 // CHECK: %[[F0:.*]] = gpu.wait async
 // CHECK: %[[F1:.*]] = gpu.dealloc async [%[[F0]]] %[[WS]]
@@ -131,7 +143,7 @@ func.func @gemm(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>, %
 // CHECK: %[[ZR:.*]] = arith.muli %[[Z]], %{{.*}} : index
 // CHECK: %[[ROW:.*]] = arith.muli %[[ZR]], %{{.*}} : index
 // CHECK: tile.copy %{{.*}}, %{{.*}}[%[[ROW]], %{{.*}}]
-// CHECK: tile.kernel @row_kernel_reduce blocks(%{{.*}}) in
+// CHECK: tile.kernel @row_kernel_reduce blocks(%{{.*}}, %{{.*}}) in [%{{.*}}, 4]
 module attributes {tile.target = #tile.target<"sm_90a">} {
 func.func @row(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>, %gx: index, %kt: index) {
   %c0 = arith.constant 0 : index
@@ -153,6 +165,55 @@ func.func @row(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>, %g
       tile.gemm %As, %Bs, %acc : !sA, !sB, !fC
     }
     tile.copy %acc, %C[%c0, %n0] : !fC to memref<?x?xf32>
+  }
+  return
+}
+}
+
+// -----
+
+!sA = memref<64x64xf16, #gpu.address_space<workgroup>>
+!sB = memref<64x128xf16, #gpu.address_space<workgroup>>
+!fC = memref<64x128xf32, #tile.mem<fragment>>
+!fR = memref<64xf32, #tile.mem<fragment>>
+
+// An epilogue that indexes another register tile by the row (a row scale)
+// is not sliced: one block per tile sums and stores it whole.
+// CHECK-LABEL: func.func @row_scaled
+// CHECK: tile.kernel @row_scaled_kernel_reduce blocks(%{{.*}}, %{{.*}}) in [%{{.*}}, %{{.*}}] threads(128) attributes {tile.split_k = 1 : i64} {
+// CHECK: tile.alloc : memref<64x128xf32, #tile.mem<fragment>>
+// CHECK: tile.alloc : memref<64x128xf32, #gpu.address_space<workgroup>>
+// CHECK: tile.parallel (%{{.*}}, %{{.*}}) in [64, 128]
+module attributes {tile.target = #tile.target<"sm_90a">} {
+func.func @row_scaled(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %S: memref<?xf32>, %C: memref<?x?xf32>, %gx: index, %gy: index, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-remark @below {{split-K: up to 16 splits}}
+  tile.kernel @row_scaled_kernel blocks(%bx, %by) in [%gx, %gy] threads(128) {
+    %As = tile.alloc : !sA
+    %Bs = tile.alloc : !sB
+    %acc = tile.alloc : !fC
+    %scale = tile.alloc : !fR
+    %zero = arith.constant 0.0 : f32
+    tile.fill %acc, %zero : !fC
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    %m0 = arith.muli %by, %c64 : index
+    %n0 = arith.muli %bx, %c128 : index
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c64 : index
+      tile.copy %A[%m0, %k0], %As : memref<?x?xf16> to !sA
+      tile.copy %B[%k0, %n0], %Bs : memref<?x?xf16> to !sB
+      tile.gemm %As, %Bs, %acc : !sA, !sB, !fC
+    }
+    tile.copy %S[%m0], %scale : memref<?xf32> to !fR
+    tile.parallel (%i, %j) in [64, 128] {
+      %v = memref.load %acc[%i, %j] : !fC
+      %s = memref.load %scale[%i] : !fR
+      %r = arith.mulf %v, %s : f32
+      memref.store %r, %acc[%i, %j] : !fC
+    }
+    tile.copy %acc, %C[%m0, %n0] : !fC to memref<?x?xf32>
   }
   return
 }

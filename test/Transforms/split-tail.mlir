@@ -1,5 +1,5 @@
 // RUN: tile-opt %s -split-input-file --tile-persistent-blocks --tile-split-tail="remarks=true" -verify-diagnostics | FileCheck %s
-// RUN: tile-opt %s -split-input-file --tile-persistent-blocks --tile-split-tail="splits=8 min-iterations=0" 2>/dev/null | FileCheck %s --check-prefix=S8
+// RUN: tile-opt %s -split-input-file --tile-persistent-blocks --tile-split-tail="splits=4 min-iterations=0" 2>/dev/null | FileCheck %s --check-prefix=S4
 // RUN: tile-opt %s -split-input-file --tile-persistent-blocks --tile-split-tail="decide=false" 2>/dev/null | FileCheck %s --check-prefix=OFF
 
 // tile-split-tail: the K loops of the tiles of a persistent kernel's last,
@@ -22,7 +22,7 @@
 // CHECK: %[[FULL:.*]] = arith.divui %[[TILES]], %[[P]] : index
 // CHECK: %[[DONE:.*]] = arith.muli %[[FULL]], %[[GRID]] : index
 // CHECK: %[[LEFT:.*]] = arith.subi %[[TILES]], %[[DONE]] : index
-// CHECK: %[[MOST:.*]] = arith.constant 4 : index
+// CHECK: %[[MOST:.*]] = arith.constant 8 : index
 // CHECK: %[[R:.*]] = arith.maxui %[[LEFT]], %{{.*}} : index
 // CHECK: %[[FIT:.*]] = arith.divui %[[P]], %[[R]] : index
 // CHECK: %[[S:.*]] = arith.minui %[[FIT]], %[[MOST]] : index
@@ -85,40 +85,45 @@
 // CHECK: tile.copy %[[ACC]], %[[WS]][%[[ROW]], %{{.*}}] : memref<128x256xf32, #tile.mem<fragment>> to memref<?x?xf32>
 // CHECK: }
 // CHECK: } {tile.tile_loop}
-// One block per tile left: the parts with iterations added in order, then
-// the epilogue; the operand tiles are gone.
-// CHECK: tile.kernel @gemm_kernel_tail_reduce blocks(%[[RB:.*]]) in [%[[LEFT]]] threads(256) attributes {tile.split_tail = 1 : i64} {
+// One block per tile left and 16 of its 128 rows (8 slices, the grid's y):
+// the parts with iterations added in order, then the epilogue, on 16 x 256
+// tiles moved 16 y rows down; the operand tiles are gone.
+// CHECK: tile.kernel @gemm_kernel_tail_reduce blocks(%[[RB:.*]], %[[RQ:.*]]) in [%[[LEFT]], 8] threads(256) attributes {tile.split_tail = 1 : i64} {
+// CHECK: %[[SLICE:.*]] = arith.muli %[[RQ]], %{{.*}} : index
 // CHECK-NOT: xf16, #gpu.address_space<workgroup>
-// CHECK: %[[RACC:.*]] = tile.alloc : memref<128x256xf32, #tile.mem<fragment>>
+// CHECK: %[[RACC:.*]] = tile.alloc : memref<16x256xf32, #tile.mem<fragment>>
 // CHECK: %[[RTILE:.*]] = arith.addi %[[DONE]], %[[RB]] : index
 // CHECK: arith.divui %[[RTILE]], %[[GX]] : index
 // CHECK: tile.fill %[[RACC]]
+// CHECK: %[[RM0:.*]] = arith.muli %{{.*}}, %{{.*}} : index
 // CHECK: %[[COUNT:.*]] = arith.ceildivui %[[TRIPS]], %[[CHUNK]] : index
 // CHECK: %[[BASE:.*]] = arith.muli %[[RB]], %[[S]] : index
-// CHECK: %[[SUMTILE:.*]] = tile.alloc : memref<128x256xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[SUMTILE:.*]] = tile.alloc : memref<16x256xf32, #gpu.address_space<workgroup>>
 // CHECK: scf.for %[[J:.*]] = %{{.*}} to %[[COUNT]] step
 // CHECK: %[[RSLOT:.*]] = arith.addi %[[BASE]], %[[J]] : index
 // CHECK: %[[RROW:.*]] = arith.muli %[[RSLOT]], %{{.*}} : index
-// CHECK: tile.copy %[[WS]][%[[RROW]], %{{.*}}], %[[SUMTILE]]
-// CHECK: tile.parallel
+// CHECK: %[[SROW:.*]] = arith.addi %[[RROW]], %[[SLICE]] : index
+// CHECK: tile.copy %[[WS]][%[[SROW]], %{{.*}}], %[[SUMTILE]]
+// CHECK: tile.parallel (%{{.*}}, %{{.*}}) in [16, 256]
 // CHECK: arith.addf
 // CHECK: }
-// CHECK: tile.parallel
+// CHECK: tile.parallel (%{{.*}}, %{{.*}}) in [16, 256]
 // CHECK: arith.maximumf
-// CHECK: tile.copy %[[RACC]], %[[C]][
+// CHECK: %[[CROW:.*]] = arith.addi %[[RM0]], %[[SLICE]] : index
+// CHECK: tile.copy %[[RACC]], %[[C]][%[[CROW]], %{{.*}}] : memref<16x256xf32, #tile.mem<fragment>> to memref<?x?xf16>
 // CHECK: gpu.dealloc async [%{{.*}}] %[[WS]]
 // CHECK: } else {
 // The persistent kernel as it was.
 // CHECK: tile.kernel @gemm_kernel blocks(%{{.*}}) in [%[[GRID]]] threads(256) attributes {tile.split_tail = 1 : i64} {
 // CHECK: scf.for %{{.*}} = %{{.*}} to %[[KT]] step
 
-// S8: %[[MOST:.*]] = arith.constant 8 : index
-// S8: arith.minui %{{.*}}, %[[MOST]] : index
-// S8: arith.constant 2 : index
-// S8-NEXT: %[[LEAST:.*]] = arith.constant 0 : index
-// S8-NEXT: %[[SAVED:.*]] = arith.subi
-// S8: arith.cmpi sge, %[[SAVED]], %[[LEAST]] : index
-// S8: tile.kernel @gemm_kernel_tail
+// S4: %[[MOST:.*]] = arith.constant 4 : index
+// S4: arith.minui %{{.*}}, %[[MOST]] : index
+// S4: arith.constant 2 : index
+// S4-NEXT: %[[LEAST:.*]] = arith.constant 0 : index
+// S4-NEXT: %[[SAVED:.*]] = arith.subi
+// S4: arith.cmpi sge, %[[SAVED]], %[[LEAST]] : index
+// S4: tile.kernel @gemm_kernel_tail
 
 // OFF-LABEL: func.func @gemm(
 // OFF-NOT: _tail blocks
@@ -131,7 +136,7 @@ func.func @gemm(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>, %
   %c64 = arith.constant 64 : index
   %c128 = arith.constant 128 : index
   %c256 = arith.constant 256 : index
-  // expected-remark @below {{last wave split: up to 4 parts of the K loops of the tiles left after the full waves, where that saves at least 32 iterations (picked at run time)}}
+  // expected-remark @below {{last wave split: up to 8 parts of the K loops of the tiles left after the full waves, where that saves at least 32 iterations (picked at run time)}}
   tile.kernel @gemm_kernel blocks(%bx, %by) in [%gx, %gy] threads(256) {
     %As = tile.alloc : !sA
     %Bs = tile.alloc : !sB

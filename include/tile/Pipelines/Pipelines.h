@@ -108,7 +108,7 @@ struct TileToNVVMPipelineOptions
       *this, "split-tail-parts",
       llvm::cl::desc("The most parts tile-split-tail writes on the kernels "
                      "it picks"),
-      llvm::cl::init(4)};
+      llvm::cl::init(8)};
   PassOptions::Option<int64_t> splitTailMinIterations{
       *this, "split-tail-min-iterations",
       llvm::cl::desc("The least K iterations a split of the last wave must "

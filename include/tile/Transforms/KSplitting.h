@@ -79,6 +79,26 @@ void emitPartSum(
     OpBuilder &b, Location loc, Value acc, Value workspace, Value count,
     function_ref<std::pair<Value, Value>(OpBuilder &, Value)> origin);
 
+/// The rows of a tile that one block of a reduction kernel takes where the
+/// kernel can be sliced (sliceRows): a tile's parts are then read and its
+/// epilogue run by several blocks at once instead of one.
+constexpr int64_t kReduceSliceRows = 16;
+
+/// How many blocks the reduction of `acc` (a register tile of BM rows) is
+/// spread over: BM / kReduceSliceRows where that is at least 2, else 1.
+int64_t countRowSlices(Value acc);
+
+/// Rewrites the reduction kernel body `body` to compute rows [q r, (q + 1) r)
+/// of its tile, r = BM / `slices`, q = `slice` (a block index): every tile of
+/// `acc`'s shape (the accumulator, the shared part tile) becomes r x BN, its
+/// copies from and to global memory move r q rows down, and the
+/// `tile.parallel` loops over it run over r x BN with their row index moved
+/// by r q wherever it is not the index of such a tile (global addresses,
+/// masks). Fails and leaves `body` unchanged where another op touches such a
+/// tile (a `tile.reduce`, a gemm) or a loop indexes another register tile by
+/// the row (a row vector), whose slicing it does not know.
+LogicalResult sliceRows(Block &body, Value acc, Value slice, int64_t slices);
+
 } // namespace mlir::tile
 
 #endif // TILE_TRANSFORMS_KSPLITTING_H

@@ -217,7 +217,12 @@ def SplitK : Pass<"tile-split-k", "ModuleOp"> {
       z of grid block (x, y): rows ((z gy + y) BM), columns (x BN));
     - `<name>_reduce`, the kernel with its K loop replaced by a loop over
       the s parts of its tile that adds them into the accumulator in split
-      order, then the epilogue as written.
+      order, then the epilogue as written. Where every op of the epilogue
+      that touches the accumulator is a copy to or from global memory, a
+      fill or a `tile.parallel` over its shape that indexes no other
+      register tile by the row, the tile's rows are spread over BM / 16
+      blocks (one more grid dimension), each summing and storing 16 rows:
+      the parts are then read by that many multiprocessors instead of one.
 
     The sum of a tile's parts is formed in the same order on every run:
     the result is the same bits run to run (it differs from the unsplit
@@ -356,10 +361,12 @@ def SplitTail : Pass<"tile-split-tail", "ModuleOp"> {
       its K loop over that part's iterations and, in place of the
       epilogue, a store of its partial sums to the part's workspace tile
       (rows ((r s + j) BM) for part j of tile left r);
-    - `<name>_tail_reduce`, one block per tile left: the kernel's body for
-      that tile with its K loop replaced by a loop that adds the tile's
-      parts in order (those with iterations: ceil(I / c)), then the
-      epilogue as written.
+    - `<name>_tail_reduce`: the kernel's body for a tile left with its K
+      loop replaced by a loop that adds the tile's parts in order (those
+      with iterations: ceil(I / c)), then the epilogue as written. Where the
+      epilogue allows it (as for `tile-split-k`), each tile's rows are spread
+      over BM / 16 blocks (a second grid dimension) that sum and store 16
+      rows each; otherwise one block takes the whole tile.
 
     The parts of a tile are added in the same order on every run: the
     result is the same bits run to run (it differs from the kernel's own by
@@ -372,7 +379,7 @@ def SplitTail : Pass<"tile-split-tail", "ModuleOp"> {
     tile loop) of single blocks, not taking tiles in turn, whose tile body
     has a K loop that `tile-split-k` could split (the same rules). Where
     the kernel says nothing, the pass decides: qualifying kernels for
-    NVIDIA chips get `tile.split_tail = 4` (`splits=N` picks another most:
+    NVIDIA chips get `tile.split_tail = 8` (`splits=N` picks another most:
     a tile's parts are added one after another, so more parts cost the
     second kernel more than they save); `tile.split_tail = 1` opts out. A
     kernel that asks for S > 1 and does not qualify is an error naming the
@@ -381,7 +388,7 @@ def SplitTail : Pass<"tile-split-tail", "ModuleOp"> {
     Runs after `tile-persistent-blocks` and before pipelining.
   }];
   let options = [
-    Option<"splits", "splits", "int64_t", /*default=*/"4",
+    Option<"splits", "splits", "int64_t", /*default=*/"8",
            "The most parts the pass writes on the kernels it picks">,
     Option<"minIterations", "min-iterations", "int64_t", /*default=*/"32",
            "The least K iterations the split must save a block of the last "
