@@ -91,8 +91,6 @@ float tileRtBF16ToFloat(uint16_t bits) {
 // low 16 bits of xmm0, as a float's bits (GCC 12 has no __bf16 type).
 #if defined(__x86_64__)
 float __truncsfbf2(float value) __attribute__((weak));
-float __truncsfbf2(float value) {
-  return bitsFloat(tileRtFloatToBF16(value));
-}
+float __truncsfbf2(float value) { return bitsFloat(tileRtFloatToBF16(value)); }
 
 #endif
