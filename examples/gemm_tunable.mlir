@@ -7,6 +7,8 @@
 //   ${STAGES}      the requested software pipeline depth
 //   ${DTYPE}       f16 or bf16: A, B and C (the accumulator is f32)
 //   ${GROUP:-8}    grid rows per launch group (default 8, the compiler's)
+//   ${CLUSTER:-1}  blocks per cluster sharing their B panel's loads by
+//                  multicast (1: none, the compiler's default; 2: pairs)
 // tile-compile -D BM=128 -D BN=256 -D BK=64 -D THREADS=256 -D STAGES=4
 // -D DTYPE=f16 compiles the example's own configuration;
 // examples/gemm_tunable.space is a search space for tile-tune.
@@ -34,7 +36,7 @@ func.func @gemm(%A: !gA {tile.shape = ["M", "K"]},
   %gy = arith.ceildivui %M, %BM : index
   %kt = arith.ceildivui %K, %BK : index
 
-  tile.kernel @gemm_kernel blocks(%bx, %by) in [%gx, %gy] threads(${THREADS}) attributes {tile.launch_group = ${GROUP:-8} : i64} {
+  tile.kernel @gemm_kernel blocks(%bx, %by) in [%gx, %gy] threads(${THREADS}) attributes {tile.launch_group = ${GROUP:-8} : i64, tile.cluster = ${CLUSTER:-1} : i64} {
     %As = tile.alloc : !sA
     %Bs = tile.alloc : !sB
     %acc = tile.alloc : !fC
