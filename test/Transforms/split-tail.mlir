@@ -167,6 +167,56 @@ func.func @gemm(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>, %
 !sA = memref<128x64xf16, #gpu.address_space<workgroup>>
 !sB = memref<64x256xf16, #gpu.address_space<workgroup>>
 !fC = memref<128x256xf32, #tile.mem<fragment>>
+!fR = memref<128xf32, #tile.mem<fragment>>
+
+// An epilogue that indexes a row vector by the row keeps the reduction at
+// one block per tile left, on the whole tile.
+// CHECK-LABEL: func.func @row_scaled(
+// CHECK: tile.kernel @row_scaled_kernel_tail_reduce blocks(%{{.*}}) in [%{{.*}}] threads(256)
+// CHECK: tile.alloc : memref<128x256xf32, #tile.mem<fragment>>
+// CHECK: tile.alloc : memref<128x256xf32, #gpu.address_space<workgroup>>
+// CHECK: tile.parallel (%{{.*}}, %{{.*}}) in [128, 256]
+module attributes {tile.target = #tile.target<"sm_90a">} {
+func.func @row_scaled(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %S: memref<?xf32>, %C: memref<?x?xf16>, %gx: index, %gy: index, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  // expected-remark @below {{last wave split: up to 8 parts}}
+  tile.kernel @row_scaled_kernel blocks(%bx, %by) in [%gx, %gy] threads(256) {
+    %As = tile.alloc : !sA
+    %Bs = tile.alloc : !sB
+    %acc = tile.alloc : !fC
+    %scale = tile.alloc : !fR
+    %zero = arith.constant 0.0 : f32
+    tile.fill %acc, %zero : !fC
+    %m0 = arith.muli %by, %c128 : index
+    %n0 = arith.muli %bx, %c256 : index
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c64 : index
+      tile.copy %A[%m0, %k0], %As : memref<?x?xf16> to !sA
+      tile.copy %B[%k0, %n0], %Bs : memref<?x?xf16> to !sB
+      tile.gemm %As, %Bs, %acc : !sA, !sB, !fC
+    } {tile.num_stages = 4 : i64}
+    tile.copy %S[%m0], %scale : memref<?xf32> to !fR
+    tile.parallel (%i, %j) in [128, 256] {
+      %v = memref.load %acc[%i, %j] : !fC
+      %s = memref.load %scale[%i] : !fR
+      %r = arith.mulf %v, %s : f32
+      memref.store %r, %acc[%i, %j] : !fC
+    }
+    tile.copy %acc, %C[%m0, %n0] : !fC to memref<?x?xf16>
+  }
+  return
+}
+}
+
+// -----
+
+!sA = memref<128x64xf16, #gpu.address_space<workgroup>>
+!sB = memref<64x256xf16, #gpu.address_space<workgroup>>
+!fC = memref<128x256xf32, #tile.mem<fragment>>
 
 // The user's count applies, with decide=false too.
 // CHECK-LABEL: func.func @asked(
