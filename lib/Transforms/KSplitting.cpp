@@ -385,3 +385,17 @@ LogicalResult mlir::tile::sliceRows(Block &body, Value acc, Value slice,
   }
   return success();
 }
+
+void mlir::tile::buildReduction(
+    Value acc, unsigned sliceArg,
+    function_ref<std::pair<KernelOp, Value>(int64_t count)> build) {
+  int64_t slices = countRowSlices(acc);
+  auto [reduce, reduceAcc] = build(slices);
+  if (slices == 1)
+    return;
+  Block &body = reduce.getBody().front();
+  if (succeeded(sliceRows(body, reduceAcc, body.getArgument(sliceArg), slices)))
+    return;
+  reduce.erase();
+  build(1);
+}

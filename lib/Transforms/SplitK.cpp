@@ -178,7 +178,6 @@ void splitKernel(KernelOp kernel, const KLoopCandidate &candidate, int64_t most,
 
   // The sum of the parts in split order, then the epilogue: one block per
   // tile and slice of its rows.
-  int64_t slices = countRowSlices(candidate.accumulator->getResult(0));
   auto buildReduce = [&](int64_t sliceCount) {
     SmallVector<OpFoldResult> grid = kernel.getMixedGrid();
     if (sliceCount > 1)
@@ -203,13 +202,8 @@ void splitKernel(KernelOp kernel, const KLoopCandidate &candidate, int64_t most,
     eraseDeadOps(body);
     return std::make_pair(reduce, acc);
   };
-  auto [reduce, acc] = buildReduce(slices);
-  Block &body = reduce.getBody().front();
-  if (slices > 1 &&
-      failed(sliceRows(body, acc, body.getArgument(extents.size()), slices))) {
-    reduce.erase();
-    buildReduce(1);
-  }
+  buildReduction(candidate.accumulator->getResult(0), extents.size(),
+                 buildReduce);
   keepWhole(kernel);
 }
 

@@ -237,7 +237,6 @@ void splitTail(KernelOp kernel, TileLoop tiles, KLoopCandidate candidate,
 
   // One block per tile left and slice of its rows: its parts added in
   // order, the epilogue.
-  int64_t slices = countRowSlices(candidate.accumulator.getResult());
   auto buildReduce = [&](int64_t sliceCount) {
     SmallVector<OpFoldResult> grid = {left};
     if (sliceCount > 1)
@@ -273,12 +272,8 @@ void splitTail(KernelOp kernel, TileLoop tiles, KLoopCandidate candidate,
     eraseDeadOps(body);
     return std::make_pair(reduce, acc);
   };
-  auto [reduce, acc] = buildReduce(slices);
-  Block &body = reduce.getBody().front();
-  if (slices > 1 && failed(sliceRows(body, acc, body.getArgument(1), slices))) {
-    reduce.erase();
-    buildReduce(1);
-  }
+  buildReduction(candidate.accumulator.getResult(), /*sliceArg=*/1,
+                 buildReduce);
   keepWhole(kernel);
 }
 

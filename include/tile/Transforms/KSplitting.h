@@ -99,6 +99,14 @@ int64_t countRowSlices(Value acc);
 /// the row (a row vector), whose slicing it does not know.
 LogicalResult sliceRows(Block &body, Value acc, Value slice, int64_t slices);
 
+/// Builds a reduction kernel with `build(count)` (its kernel and
+/// accumulator; `count` > 1 adds the grid dimension of the row slices,
+/// block argument `sliceArg`) over countRowSlices(`acc`) slices, and slices
+/// its rows; where sliceRows refuses, rebuilds it with one block per tile.
+void buildReduction(
+    Value acc, unsigned sliceArg,
+    function_ref<std::pair<KernelOp, Value>(int64_t count)> build);
+
 } // namespace mlir::tile
 
 #endif // TILE_TRANSFORMS_KSPLITTING_H
