@@ -2,8 +2,8 @@
 //-*-===//
 //
 // tile-tune-time WORKDIR --shapes 4096x4096x4096,... [--cache FILE]
-//                [--timings TABLE] [--warmup N] [--runs N]
-//                [--target-ms T | --iters N] [--device N]
+//                [--timings TABLE] [--save-timings FILE] [--warmup N]
+//                [--runs N] [--target-ms T | --iters N] [--device N]
 //
 // The timing phase of tile-tune, on its own so that it runs on a GPU
 // machine without MLIR: it needs the work directory (the manifest and the
@@ -15,7 +15,9 @@
 // calls (about --target-ms each, or --iters calls) with CUDA events and
 // takes the median run; a call that fails (tileRtGetError) skips the
 // variant with the runtime's message. Without a GPU, --timings TABLE gives
-// the times instead. The winners are merged into the cache (docs/tuner.md).
+// the times instead. The winners are merged into the cache (docs/tuner.md);
+// --save-timings FILE also writes every time (and every skip with its
+// reason) as a table in the format --timings reads.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,17 +35,18 @@
 static const char *const usage =
     "usage: tile-tune-time WORKDIR --shapes SHAPES [--cache FILE] "
     "[--timings TABLE]\n"
-    "                      [--warmup N] [--runs N] [--target-ms T | --iters "
-    "N]\n"
-    "                      [--device N]\n"
+    "                      [--save-timings FILE] [--warmup N] [--runs N]\n"
+    "                      [--target-ms T | --iters N] [--device N]\n"
     "\n"
     "Times the variants tile-tune --compile-only left in WORKDIR on each\n"
     "shape (or reads TABLE: lines 'SHAPE PARAMS MS' or 'SHAPE PARAMS fail\n"
     "MESSAGE') and merges the winners into the cache (default\n"
-    "tile-tune.cache). docs/tuner.md.\n";
+    "tile-tune.cache). --save-timings FILE writes every variant's time\n"
+    "on every shape (or why it was skipped) to FILE in TABLE's format.\n"
+    "docs/tuner.md.\n";
 
 typedef struct {
-  const char *workDir, *shapes, *cache, *timings;
+  const char *workDir, *shapes, *cache, *timings, *saveTimings;
   int warmup, iters, runs, targetMs, device;
 } Options;
 
@@ -56,6 +59,7 @@ typedef struct {
   TuneShape shape; /// the shape being timed
   char *shapeText;
   void **handles; /// per variant: its dlopen handle
+  FILE *save;     /// --save-timings: every time or skip, one line each
 } Timer;
 
 /// The failure of the calls so far, as a new string; NULL if none.
@@ -202,7 +206,8 @@ static int parseOptions(int argc, char **argv, Options *o) {
     const char **text = !strcmp(a, "--shapes")    ? &o->shapes
                         : !strcmp(a, "--cache")   ? &o->cache
                         : !strcmp(a, "--timings") ? &o->timings
-                                                  : NULL;
+                        : !strcmp(a, "--save-timings") ? &o->saveTimings
+                                                       : NULL;
     int *number = !strcmp(a, "--warmup")      ? &o->warmup
                   : !strcmp(a, "--iters")     ? &o->iters
                   : !strcmp(a, "--runs")      ? &o->runs
@@ -355,6 +360,17 @@ static void timeShape(Timer *t, const Options *o, const TuneManifest *m,
         ms[i] = timeOnGPU(t, o, fn, &buffers, &failure);
     }
     ++done;
+    if (t->save) {
+      // One line: the message's line breaks would end the row early.
+      if (failure)
+        for (char *c = failure; *c; ++c)
+          if (*c == '\n' || *c == '\r')
+            *c = ' ';
+      if (failure)
+        fprintf(t->save, "%s %s fail %s\n", t->shapeText, v->params, failure);
+      else
+        fprintf(t->save, "%s %s %.6f\n", t->shapeText, v->params, ms[i]);
+    }
     if (failure) {
       char *line = describe(m, v->params);
       printf("  skipped %s: %s\n", line, failure);
@@ -490,11 +506,28 @@ int main(int argc, char **argv) {
   if (o.timings ? !readTable(&t, o.timings) : !openDevice(&t, &m, o.device))
     return 1;
   t.handles = tuneAlloc(m.count * sizeof(void *));
+  if (o.saveTimings) {
+    t.save = fopen(o.saveTimings, "w");
+    if (!t.save) {
+      fprintf(stderr, "tile-tune-time: error: cannot write '%s'\n",
+              o.saveTimings);
+      return 1;
+    }
+    fprintf(t.save, "# tile-tune-time timings of %s: shape params ms | "
+                    "shape params fail reason\n",
+            o.workDir);
+  }
   double *ms = tuneAlloc(shapeCount * m.count * sizeof(double));
   for (size_t s = 0; s < shapeCount; ++s) {
     t.shape = shapes[s];
     t.shapeText = shapeTexts[s];
     timeShape(&t, &o, &m, &ms[s * m.count]);
+  }
+
+  if (t.save && fclose(t.save) != 0) {
+    fprintf(stderr, "tile-tune-time: error: cannot write '%s'\n",
+            o.saveTimings);
+    return 1;
   }
 
   TuneCache cache = {NULL, 0};

@@ -61,6 +61,8 @@ static const char *const usage =
     "  --cache FILE          the cache to merge winners into (default\n"
     "                        tile-tune.cache)\n"
     "  --timings TABLE       take the times from TABLE, not from a GPU\n"
+    "  --save-timings FILE   write every variant's time on every shape\n"
+    "                        (or why it was skipped) to FILE, a TABLE\n"
     "  --warmup N            calls before timing (GPU; default 3)\n"
     "  --runs N, --target-ms T, --iters N\n"
     "                        the median of N timed runs (default 5) of\n"
@@ -74,7 +76,7 @@ static const char *const usage =
 
 typedef struct {
   const char *source, *space, *shapes, *dims, *function, *chip, *format;
-  const char *extra, *workDir, *cache, *timings, *warmup, *iters, *runs;
+  const char *extra, *workDir, *cache, *timings, *saveTimings, *warmup, *iters, *runs;
   const char *targetMs, *output;
   const char *header;
   int jobs;
@@ -347,7 +349,8 @@ static int parseOptions(int argc, char **argv, Options *o) {
         FLAG("--dims", dims),          FLAG("--function", function),
         FLAG("--chip", chip),          FLAG("--format", format),
         FLAG("--work-dir", workDir),   FLAG("--cache", cache),
-        FLAG("--timings", timings),    FLAG("--warmup", warmup),
+        FLAG("--timings", timings),    FLAG("--save-timings", saveTimings),
+        FLAG("--warmup", warmup),
         FLAG("--iters", iters),        FLAG("--runs", runs),
         FLAG("--target-ms", targetMs), FLAG("-o", output),
         FLAG("--header", header),      FLAG("--pipeline-options", extra),
@@ -395,6 +398,7 @@ static int timeVariants(const Options *o) {
   arg(&args, "--cache");
   arg(&args, o->cache);
   const char *pairs[][2] = {{"--timings", o->timings},
+                            {"--save-timings", o->saveTimings},
                             {"--warmup", o->warmup},
                             {"--iters", o->iters},
                             {"--runs", o->runs},
