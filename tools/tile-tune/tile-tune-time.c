@@ -203,9 +203,9 @@ static int parseOptions(int argc, char **argv, Options *o) {
       fputs(usage, stdout);
       exit(0);
     }
-    const char **text = !strcmp(a, "--shapes")    ? &o->shapes
-                        : !strcmp(a, "--cache")   ? &o->cache
-                        : !strcmp(a, "--timings") ? &o->timings
+    const char **text = !strcmp(a, "--shapes")         ? &o->shapes
+                        : !strcmp(a, "--cache")        ? &o->cache
+                        : !strcmp(a, "--timings")      ? &o->timings
                         : !strcmp(a, "--save-timings") ? &o->saveTimings
                                                        : NULL;
     int *number = !strcmp(a, "--warmup")      ? &o->warmup
@@ -513,8 +513,9 @@ int main(int argc, char **argv) {
               o.saveTimings);
       return 1;
     }
-    fprintf(t.save, "# tile-tune-time timings of %s: shape params ms | "
-                    "shape params fail reason\n",
+    fprintf(t.save,
+            "# tile-tune-time timings of %s: shape params ms | "
+            "shape params fail reason\n",
             o.workDir);
   }
   double *ms = tuneAlloc(shapeCount * m.count * sizeof(double));

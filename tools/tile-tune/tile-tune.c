@@ -76,7 +76,8 @@ static const char *const usage =
 
 typedef struct {
   const char *source, *space, *shapes, *dims, *function, *chip, *format;
-  const char *extra, *workDir, *cache, *timings, *saveTimings, *warmup, *iters, *runs;
+  const char *extra, *workDir, *cache, *timings, *saveTimings, *warmup, *iters,
+      *runs;
   const char *targetMs, *output;
   const char *header;
   int jobs;
@@ -345,15 +346,23 @@ static int parseOptions(int argc, char **argv, Options *o) {
       size_t offset;
     } flags[] = {
 #define FLAG(name, field) {name, offsetof(Options, field)}
-        FLAG("--space", space),        FLAG("--shapes", shapes),
-        FLAG("--dims", dims),          FLAG("--function", function),
-        FLAG("--chip", chip),          FLAG("--format", format),
-        FLAG("--work-dir", workDir),   FLAG("--cache", cache),
-        FLAG("--timings", timings),    FLAG("--save-timings", saveTimings),
+        FLAG("--space", space),
+        FLAG("--shapes", shapes),
+        FLAG("--dims", dims),
+        FLAG("--function", function),
+        FLAG("--chip", chip),
+        FLAG("--format", format),
+        FLAG("--work-dir", workDir),
+        FLAG("--cache", cache),
+        FLAG("--timings", timings),
+        FLAG("--save-timings", saveTimings),
         FLAG("--warmup", warmup),
-        FLAG("--iters", iters),        FLAG("--runs", runs),
-        FLAG("--target-ms", targetMs), FLAG("-o", output),
-        FLAG("--header", header),      FLAG("--pipeline-options", extra),
+        FLAG("--iters", iters),
+        FLAG("--runs", runs),
+        FLAG("--target-ms", targetMs),
+        FLAG("-o", output),
+        FLAG("--header", header),
+        FLAG("--pipeline-options", extra),
 #undef FLAG
     };
     for (size_t f = 0; f < sizeof(flags) / sizeof(flags[0]); ++f)
@@ -397,12 +406,10 @@ static int timeVariants(const Options *o) {
   arg(&args, o->shapes);
   arg(&args, "--cache");
   arg(&args, o->cache);
-  const char *pairs[][2] = {{"--timings", o->timings},
-                            {"--save-timings", o->saveTimings},
-                            {"--warmup", o->warmup},
-                            {"--iters", o->iters},
-                            {"--runs", o->runs},
-                            {"--target-ms", o->targetMs}};
+  const char *pairs[][2] = {
+      {"--timings", o->timings}, {"--save-timings", o->saveTimings},
+      {"--warmup", o->warmup},   {"--iters", o->iters},
+      {"--runs", o->runs},       {"--target-ms", o->targetMs}};
   for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); ++i) {
     if (pairs[i][1]) {
       arg(&args, pairs[i][0]);
