@@ -48,6 +48,44 @@ using namespace mlir::tile;
 /// Register budget of the producer warpgroup: it only computes addresses.
 static constexpr int64_t kProducerRegisters = kAddressRegisters;
 
+/// The MMA work (16-bit multiply-adds) a producer must keep loaded ahead of
+/// each consumer warpgroup for a specialized kernel to beat an
+/// unspecialized one with more blocks resident (docs/design.md 3.1).
+static constexpr int64_t kMinWorkAhead = int64_t(1) << 20;
+
+/// The MMA work the stages loaded ahead of a consumer hold: per pipelined
+/// loop with tensor copies, the multiply-adds of its gemms per iteration
+/// (8-bit operands and 2:4-sparse A count half: the tensor cores run them
+/// at twice the rate) times the stages loaded ahead (all but the one being
+/// consumed; the stage count is the leading dimension of the tiles the
+/// tensor copies fill), split over `groups` consumer warpgroups. The most
+/// of any such loop; 0 without one.
+static int64_t workAhead(KernelOp kernel, int64_t groups) {
+  int64_t most = 0;
+  kernel.walk([&](scf::ForOp loop) {
+    int64_t stages = 0;
+    loop.getBody()->walk([&](CopyOp copy) {
+      AllocOp alloc = copy.getTma() ? getRootAlloc(copy.getTarget()) : nullptr;
+      if (alloc && alloc.getType().getRank() > copy.getTargetType().getRank())
+        stages = std::max(stages, alloc.getType().getDimSize(0));
+    });
+    if (stages < 2)
+      return;
+    int64_t work = 0;
+    loop.getBody()->walk([&](GemmOp gemm) {
+      int64_t macs = gemm.getM() * gemm.getN() * gemm.getK();
+      Type element = cast<MemRefType>(gemm.getB().getType()).getElementType();
+      if (element.getIntOrFloatBitWidth() <= 8)
+        macs /= 2;
+      if (gemm.isSparse())
+        macs /= 2;
+      work += macs;
+    });
+    most = std::max(most, work * (stages - 1) / groups);
+  });
+  return most;
+}
+
 /// Whether `copy` is a copy-engine copy filling a slot of a pipe of tensor
 /// copies (its threads arrive on the slot's barrier).
 static bool isCopyBesideTma(CopyOp copy) {
@@ -401,11 +439,12 @@ struct WarpSpecializePass
 
   /// Why the default should leave `kernel` alone, or "": the producer
   /// warpgroup must not cut the consumer warpgroups resident on a
-  /// multiprocessor. Their count is what hides the latency of one
-  /// warpgroup's MMAs and waits behind another's: one warpgroup of
-  /// 128 x 128 f32 accumulators runs three blocks to a multiprocessor
-  /// unspecialized, but only two with a producer each (docs/perf.md,
-  /// runs 32-33: 0.62 -> 0.43 of cuBLAS, 0.57 at two blocks).
+  /// multiprocessor where its stages hold little work. More resident
+  /// warpgroups hide one warpgroup's MMA and load latency behind
+  /// another's; a producer hides it by loading ahead, which pays once the
+  /// stages it keeps ahead of each consumer hold kMinWorkAhead
+  /// multiply-adds (docs/perf.md run 90: 128 x 128 tiles of one or two
+  /// consumer warpgroups, K steps of 32 and 64, 2 to 4 stages).
   std::string checkOccupancy(KernelOp kernel, const ChipDescription &chip) {
     int64_t threads = kernel.getThreads();
     int64_t groups = threads / chip.warpgroupSize;
@@ -426,10 +465,15 @@ struct WarpSpecializePass
     int64_t after = groups * blocks;
     if (after >= before)
       return "";
+    int64_t ahead = workAhead(kernel, groups);
+    if (ahead >= kMinWorkAhead)
+      return "";
     return "a producer warpgroup would leave " + std::to_string(after) +
            " consumer warpgroups resident per multiprocessor instead of " +
-           std::to_string(before) +
-           " (tile.warp_specialize = true specializes it anyway)";
+           std::to_string(before) + " and load " + std::to_string(ahead) +
+           " multiply-adds ahead of each (fewer than " +
+           std::to_string(kMinWorkAhead) +
+           ") (tile.warp_specialize = true specializes it anyway)";
   }
 
   /// Every warp starts with the count the block is launched with; the

@@ -33,7 +33,6 @@ func.func @global_space(%A: !gA, %B: !gB, %C: !gB) {
   %gx = arith.ceildivui %N, %c128 : index
   %gy = arith.ceildivui %M, %c128 : index
   %kt = arith.ceildivui %K, %c32 : index
-  // expected-remark @+1 {{not warp-specialized: a producer warpgroup would leave 2 consumer warpgroups resident per multiprocessor instead of 3}}
   tile.kernel @gemm_kernel blocks(%bx, %by) in [%gx, %gy] threads(128) {
     %As = tile.alloc : !sA
     %Bs = tile.alloc : !sB

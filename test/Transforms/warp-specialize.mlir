@@ -856,13 +856,15 @@ func.func @turns_false(%Q: !g, %K: !g, %M: !gRow, %kt: index) {
 
 // -----
 
-// The default's occupancy rule. Unmarked, this kernel (one warpgroup of
-// 128 x 128 f32 accumulators: 128 + 40 registers a thread, 64 KiB of
-// shared memory) runs three blocks to a multiprocessor; with a producer
-// each it would run two. It is left alone, with the decision written on
-// it, and a remark.
+// The default's occupancy rule. Unmarked, this kernel (two warpgroups of
+// 64 x 128 f32 accumulator slabs, 104 registers a thread; 4 stages of
+// 16 KiB) runs two blocks to a multiprocessor; with a producer each it
+// would run one. Its stages hold 128 x 128 x 32 multiply-adds per K step,
+// 3 x 128 x 128 x 32 / 2 loaded ahead of each consumer warpgroup, fewer
+// than the 2^20 a producer needs to pay: it is left alone, with the
+// decision written on it, and a remark.
 // CHECK-LABEL: func.func @occupancy_kept_unspecialized
-// CHECK: tile.kernel @k_tma blocks(%{{.*}}) in [1] threads(128) attributes {tile.warp_specialize = false}
+// CHECK: tile.kernel @k_tma blocks(%{{.*}}) in [1] threads(256) attributes {tile.warp_specialize = false}
 // CHECK-NOT: tile.ws
 // CHECK: return
 // With all=false only marked kernels are split: nothing to decide here.
@@ -879,7 +881,45 @@ func.func @occupancy_kept_unspecialized(%A: !g, %B: !g, %C: !g, %kt: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c32 = arith.constant 32 : index
-  // expected-remark @below {{not warp-specialized: a producer warpgroup would leave 2 consumer warpgroups resident per multiprocessor instead of 3 (tile.warp_specialize = true specializes it anyway)}}
+  // expected-remark @below {{not warp-specialized: a producer warpgroup would leave 2 consumer warpgroups resident per multiprocessor instead of 4 and load 786432 multiply-adds ahead of each (fewer than 1048576) (tile.warp_specialize = true specializes it anyway)}}
+  tile.kernel @k blocks(%bx) in [1] threads(256) {
+    %as = tile.alloc : !sA
+    %bs = tile.alloc : !sB
+    %acc = tile.alloc : !fC
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c32 : index
+      tile.copy %A[%c0, %k0], %as : !g to !sA
+      tile.copy %B[%k0, %c0], %bs : !g to !sB
+      tile.gemm %as, %bs, %acc : !sA, !sB, !fC
+    } {tile.num_stages = 4 : i64}
+    tile.copy %acc, %C[%c0, %c0] : !fC to !g
+  }
+  return
+}
+
+// -----
+
+// The same occupancy loss with enough work ahead: one warpgroup of 128 x
+// 128 accumulators (three blocks to a multiprocessor unspecialized, two
+// with a producer each) whose 4 stages keep 3 x 128 x 128 x 32 = 1572864
+// multiply-adds loaded ahead of it. The producer pays: specialized.
+// CHECK-LABEL: func.func @occupancy_lost_work_ahead
+// CHECK: tile.kernel @k_tma blocks(%{{.*}}) in [1] threads(256) attributes {tile.blocks_per_sm = 2 : i64} {
+// CHECK: tile.ws [1] registers(40) {
+// CHECK: tile.ws [0] registers(216) {
+// OPTIN-LABEL: func.func @occupancy_lost_work_ahead
+// OPTIN-NOT: tile.ws
+// OPTIN: return
+
+!g = memref<?x?xf16>
+!sA = memref<128x32xf16, #gpu.address_space<workgroup>>
+!sB = memref<32x128xf16, #gpu.address_space<workgroup>>
+!fC = memref<128x128xf32, #tile.mem<fragment>>
+
+func.func @occupancy_lost_work_ahead(%A: !g, %B: !g, %C: !g, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
   tile.kernel @k blocks(%bx) in [1] threads(128) {
     %as = tile.alloc : !sA
     %bs = tile.alloc : !sB

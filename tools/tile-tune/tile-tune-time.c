@@ -11,10 +11,11 @@
 // libtile_cuda_runtime.so, nothing else. For each shape it calls each
 // variant's host function through its C interface on device buffers of
 // random data (sizes from the dimension names of the function's
-// `tile.shape` attributes), warms up, times --runs runs of back-to-back
-// calls (about --target-ms each, or --iters calls) with CUDA events and
-// takes the median run; a call that fails (tileRtGetError) skips the
-// variant with the runtime's message. Without a GPU, --timings TABLE gives
+// `tile.shape` attributes), warms each up, then times --runs rounds of one
+// run of back-to-back calls per variant in turn (about --target-ms each, or
+// --iters calls) with CUDA events and takes each variant's median run; a
+// call that fails (tileRtGetError) skips the variant with the runtime's
+// message. Without a GPU, --timings TABLE gives
 // the times instead. The winners are merged into the cache (docs/tuner.md);
 // --save-timings FILE also writes every time (and every skip with its
 // reason) as a table in the format --timings reads.
@@ -99,37 +100,45 @@ static int timeCalls(Timer *t, void *fn, Buffers *b, int calls, float *ms) {
   return status;
 }
 
-/// Times a variant on the GPU: `o->runs` runs of back-to-back calls (each
-/// about `o->targetMs` long, or `o->iters` calls), the median run's time
-/// per call, in ms; a negative value and `*failure` if a call fails. Runs
-/// that long keep the GPU at the clocks a sustained workload gets: a few
-/// calls of a GEMM run at boost clocks and can rank variants otherwise
-/// than an application sees them (docs/tuner.md).
-static double timeOnGPU(Timer *t, const Options *o, void *fn, Buffers *b,
+/// Readies a variant for timing on the GPU: `o->warmup` calls, then the
+/// calls of one run (`o->iters`, or as many as take about `o->targetMs`);
+/// 0 and `*failure` if a call fails.
+static int prepareOnGPU(Timer *t, const Options *o, void *fn, Buffers *b,
                         char **failure) {
   tileRtClearError();
   for (int i = 0; i < (o->warmup > 0 ? o->warmup : 1); ++i)
     tuneCall(fn, b);
   if ((*failure = callFailure(t, tileRtSynchronize(t->ctx))))
-    return -1;
+    return 0;
   int calls = o->iters;
-  int status = 0;
   if (calls == 0) {
     float once = 0;
-    status = timeCalls(t, fn, b, 1, &once);
+    int status = timeCalls(t, fn, b, 1, &once);
+    if ((*failure = callFailure(t, status)))
+      return 0;
     double estimate = once > 1e-3f ? o->targetMs / once : 1000;
     calls = estimate < 1 ? 1 : estimate > 100000 ? 100000 : (int)estimate;
   }
-  float *ms = tuneAlloc((size_t)o->runs * sizeof(float));
-  for (int r = 0; r < o->runs && status == 0; ++r) {
-    status = timeCalls(t, fn, b, calls, &ms[r]);
-    ms[r] /= (float)calls;
+  return calls;
+}
+
+/// The index in `list` of the arguments for `signature` on the shape being
+/// timed: made on first use, then kept for the shape's other variants; -1
+/// and `error` if they cannot be made (then made again for the next
+/// variant that needs them, which reports its own error).
+static long buffersFor(Timer *t, const TuneManifest *m, Buffers **list,
+                       size_t *count, const char *signature, char *error,
+                       size_t size) {
+  for (size_t i = 0; i < *count; ++i)
+    if (!strcmp((*list)[i].signature, signature))
+      return (long)i;
+  *list = tuneRealloc(*list, (*count + 1) * sizeof(Buffers));
+  Buffers *b = &(*list)[*count];
+  if (!tuneMakeBuffers(t->ctx, &t->shape, signature, m->dims, b, error, size)) {
+    tuneFreeBuffers(t->ctx, b);
+    return -1;
   }
-  *failure = callFailure(t, status);
-  qsort(ms, (size_t)o->runs, sizeof(float), compareFloats);
-  double median = ms[o->runs / 2];
-  free(ms);
-  return *failure ? -1 : median;
+  return (long)(*count)++;
 }
 
 /// Whether the table row's parameters select `params`: each has the
@@ -318,74 +327,134 @@ static char *describe(const TuneManifest *m, const char *params) {
   return text;
 }
 
-/// Times every compiled variant on shape `s`: `ms[variant]` (negative for
-/// none).
+/// Reports variant `i`'s time or failure on the shape being timed (the
+/// progress line and the --save-timings row); frees `failure`.
+static void report(Timer *t, const TuneManifest *m, size_t i, double ms,
+                   char *failure, size_t done, size_t total, double *best) {
+  const TuneVariant *v = &m->variants[i];
+  if (t->save) {
+    // One line: the message's line breaks would end the row early.
+    for (char *c = failure; c && *c; ++c)
+      if (*c == '\n' || *c == '\r')
+        *c = ' ';
+    if (failure)
+      fprintf(t->save, "%s %s fail %s\n", t->shapeText, v->params, failure);
+    else
+      fprintf(t->save, "%s %s %.6f\n", t->shapeText, v->params, ms);
+  }
+  if (failure) {
+    char *line = describe(m, v->params);
+    printf("  skipped %s: %s\n", line, failure);
+    free(line);
+    free(failure);
+  } else if (*best < 0 || ms < *best) {
+    *best = ms;
+  }
+  if (*best < 0)
+    printf("  %zu/%zu variants, none timed yet\n", done, total);
+  else
+    printf("  %zu/%zu variants, best %.3f ms\n", done, total, *best);
+  fflush(stdout);
+}
+
+/// Times every compiled variant on the GPU: each is loaded, warmed up and
+/// calibrated, then `o->runs` rounds time one run of every variant in
+/// turn, so that the GPU's clocks and temperature drift over the rounds
+/// alike for all of them (timed one after the other, each variant's runs
+/// met its own part of the drift: docs/perf.md run 91); `ms[variant]` is
+/// the median run's time per call (negative for none).
+static void timeShapeOnGPU(Timer *t, const Options *o, const TuneManifest *m,
+                           double *ms, size_t total) {
+  Buffers *buffers = NULL;
+  size_t bufferCount = 0;
+  void **fns = tuneAlloc(m->count * sizeof(void *));
+  long *bufferOf = tuneAlloc(m->count * sizeof(long));
+  int *calls = tuneAlloc(m->count * sizeof(int));
+  float *runs = tuneAlloc(m->count * (size_t)o->runs * sizeof(float));
+  size_t done = 0;
+  double best = -1;
+  // Load, warm up and calibrate; a failure is reported at once.
+  for (size_t i = 0; i < m->count; ++i) {
+    const TuneVariant *v = &m->variants[i];
+    if (!v->ok)
+      continue;
+    char error[512] = "";
+    char *failure = NULL;
+    if (!t->handles[i]) {
+      char *path = tuneFormat("%s/%s", o->workDir, v->library);
+      t->handles[i] = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+      if (!t->handles[i])
+        snprintf(error, sizeof(error), "cannot load: %s", dlerror());
+      free(path);
+    }
+    fns[i] = t->handles[i] ? dlsym(t->handles[i], m->function) : NULL;
+    if (t->handles[i] && !fns[i])
+      snprintf(error, sizeof(error), "the library has no '%s'", m->function);
+    long buffer = -1;
+    if (fns[i])
+      buffer = buffersFor(t, m, &buffers, &bufferCount, v->signature, error,
+                          sizeof(error));
+    if (*error)
+      failure = tuneStrdup(error);
+    else
+      calls[i] = prepareOnGPU(t, o, fns[i], &buffers[buffer], &failure);
+    if (failure)
+      report(t, m, i, -1, failure, ++done, total, &best);
+    else
+      bufferOf[i] = buffer;
+  }
+  // The rounds; the last one reports each variant's median.
+  for (int r = 0; r < o->runs; ++r) {
+    for (size_t i = 0; i < m->count; ++i) {
+      if (!calls[i])
+        continue;
+      float *mine = &runs[i * (size_t)o->runs];
+      tileRtClearError();
+      int status =
+          timeCalls(t, fns[i], &buffers[bufferOf[i]], calls[i], &mine[r]);
+      mine[r] /= (float)calls[i];
+      char *failure = callFailure(t, status);
+      if (failure || r + 1 == o->runs) {
+        if (!failure) {
+          qsort(mine, (size_t)o->runs, sizeof(float), compareFloats);
+          ms[i] = mine[o->runs / 2];
+        }
+        calls[i] = 0;
+        report(t, m, i, ms[i], failure, ++done, total, &best);
+      }
+    }
+  }
+  for (size_t i = 0; i < bufferCount; ++i)
+    tuneFreeBuffers(t->ctx, &buffers[i]);
+  free(buffers);
+  free(fns);
+  free(bufferOf);
+  free(calls);
+  free(runs);
+}
+
+/// Times every compiled variant on the shape `t->shape`, from the GPU or
+/// the table: `ms[variant]` (negative for none).
 static void timeShape(Timer *t, const Options *o, const TuneManifest *m,
                       double *ms) {
   size_t total = 0, done = 0;
-  for (size_t i = 0; i < m->count; ++i)
+  for (size_t i = 0; i < m->count; ++i) {
     total += m->variants[i].ok;
+    ms[i] = -1;
+  }
   printf("shape %s:\n", t->shapeText);
-  Buffers buffers = {NULL, 0, {{0, {0}}}};
+  if (!t->table) {
+    timeShapeOnGPU(t, o, m, ms, total);
+    return;
+  }
   double best = -1;
   for (size_t i = 0; i < m->count; ++i) {
-    const TuneVariant *v = &m->variants[i];
-    ms[i] = -1;
-    if (!v->ok)
+    if (!m->variants[i].ok)
       continue;
     char *failure = NULL;
-    if (t->table) {
-      ms[i] = timeFromTable(t, m, v, &failure);
-    } else {
-      char error[512] = "";
-      if (!t->handles[i]) {
-        char *path = tuneFormat("%s/%s", o->workDir, v->library);
-        t->handles[i] = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-        if (!t->handles[i])
-          snprintf(error, sizeof(error), "cannot load: %s", dlerror());
-        free(path);
-      }
-      void *fn = t->handles[i] ? dlsym(t->handles[i], m->function) : NULL;
-      if (t->handles[i] && !fn)
-        snprintf(error, sizeof(error), "the library has no '%s'", m->function);
-      if (fn &&
-          (!buffers.signature || strcmp(buffers.signature, v->signature))) {
-        tuneFreeBuffers(t->ctx, &buffers);
-        tuneMakeBuffers(t->ctx, &t->shape, v->signature, m->dims, &buffers,
-                        error, sizeof(error));
-      }
-      if (*error)
-        failure = tuneStrdup(error);
-      else
-        ms[i] = timeOnGPU(t, o, fn, &buffers, &failure);
-    }
-    ++done;
-    if (t->save) {
-      // One line: the message's line breaks would end the row early.
-      if (failure)
-        for (char *c = failure; *c; ++c)
-          if (*c == '\n' || *c == '\r')
-            *c = ' ';
-      if (failure)
-        fprintf(t->save, "%s %s fail %s\n", t->shapeText, v->params, failure);
-      else
-        fprintf(t->save, "%s %s %.6f\n", t->shapeText, v->params, ms[i]);
-    }
-    if (failure) {
-      char *line = describe(m, v->params);
-      printf("  skipped %s: %s\n", line, failure);
-      free(line);
-      free(failure);
-    } else if (best < 0 || ms[i] < best) {
-      best = ms[i];
-    }
-    if (best < 0)
-      printf("  %zu/%zu variants, none timed yet\n", done, total);
-    else
-      printf("  %zu/%zu variants, best %.3f ms\n", done, total, best);
-    fflush(stdout);
+    ms[i] = timeFromTable(t, m, &m->variants[i], &failure);
+    report(t, m, i, ms[i], failure, ++done, total, &best);
   }
-  tuneFreeBuffers(t->ctx, &buffers);
 }
 
 /// Picks, per shape class and signature, the variant with the least mean
