@@ -129,11 +129,15 @@ def WarpSpecialize : Pass<"tile-warp-specialize", "ModuleOp"> {
     `tile.warp_specialize = true`, the pass also compares occupancy: the
     producer warpgroup costs threads and registers, and where it would
     leave fewer consumer warpgroups resident on a multiprocessor than the
-    unspecialized kernel has (one warpgroup of 128 x 128 f32 accumulators
-    runs three blocks to a multiprocessor, but only two with a producer
-    each), the tensor cores see fewer warpgroups to switch between and
-    the kernel is left alone. That decision is written on the kernel as
-    `tile.warp_specialize = false`, with a remark giving both counts.
+    unspecialized kernel has (two warpgroups of 64 x 128 f32 accumulator
+    slabs run two blocks to a multiprocessor, but only one with a
+    producer), the producer must make up for it by loading ahead: where
+    the stages it keeps ahead of each consumer warpgroup hold fewer than
+    2^20 multiply-adds (the pipelined loop's gemms per iteration times the
+    stages but one, over the consumer warpgroups; 8-bit and 2:4-sparse
+    operands count half), the kernel is left alone. That decision is
+    written on the kernel as `tile.warp_specialize = false`, with a remark
+    giving both counts and the work ahead.
 
     A persistent kernel of one warpgroup with `tile.alternate_tiles = true`
     (tile-persistent-blocks keeps it only where it qualifies) gets two
