@@ -2,6 +2,7 @@
 
 #include "TuneArgs.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,11 +15,22 @@ static size_t elementBytes(const char *type) {
   return bits <= 0 ? 8 : (size_t)(bits + 7) / 8;
 }
 
-/// Random values in [-1, 1) for floats, small integers otherwise.
-static void fillRandom(char *data, size_t bytes, const char *type) {
+/// The next of a sequence of pseudo-random numbers (xorshift64*).
+static uint64_t nextRandom(uint64_t *state) {
+  *state ^= *state >> 12;
+  *state ^= *state << 25;
+  *state ^= *state >> 27;
+  return *state * 0x2545F4914F6CDD1Dull;
+}
+
+/// Random values in [-1, 1) for floats, small integers otherwise, from
+/// `state`.
+static void fillRandom(char *data, size_t bytes, const char *type,
+                       uint64_t *state) {
   size_t size = elementBytes(type);
   for (size_t i = 0; i + size <= bytes; i += size) {
-    float value = (float)rand() / (float)RAND_MAX * 2.0f - 1.0f;
+    uint64_t bits = nextRandom(state);
+    float value = (float)(bits >> 40) / (float)(1 << 24) * 2.0f - 1.0f;
     uint16_t half;
     if (!strcmp(type, "f16") || !strcmp(type, "bf16")) {
       half =
@@ -30,7 +42,7 @@ static void fillRandom(char *data, size_t bytes, const char *type) {
       double wide = value;
       memcpy(data + i, &wide, 8);
     } else {
-      int64_t small = rand() % 7 - 3;
+      int64_t small = (int64_t)(bits % 7) - 3;
       memcpy(data + i, &small, size < 8 ? size : 8); // little endian
     }
   }
@@ -130,13 +142,17 @@ bool tuneMakeBuffers(TileRtContext *ctx, const TuneShape *shape,
     TileRtDevicePtr ptr = 0;
     int status = tileRtMalloc(ctx, bytes ? bytes : 1, &ptr);
     if (status == 0) {
-      // Random data: a 1 MiB pattern, repeated.
+      // Random data throughout, uploaded 1 MiB at a time (a repeated 1 MiB
+      // pattern timed some variants otherwise than the benchmark's random
+      // matrices: docs/perf.md run 94).
       size_t chunk = bytes < (1u << 20) ? bytes : (1u << 20);
       char *host = tuneAlloc(chunk);
-      fillRandom(host, chunk, arg);
-      for (size_t done = 0; status == 0 && done < bytes; done += chunk)
-        status = tileRtMemcpyHtoD(ctx, ptr + done, host,
-                                  bytes - done < chunk ? bytes - done : chunk);
+      uint64_t state = 0x9E3779B97F4A7C15ull * (uint64_t)b->count;
+      for (size_t done = 0; status == 0 && done < bytes; done += chunk) {
+        size_t part = bytes - done < chunk ? bytes - done : chunk;
+        fillRandom(host, part, arg, &state);
+        status = tileRtMemcpyHtoD(ctx, ptr + done, host, part);
+      }
       free(host);
     }
     if (status != 0) {
