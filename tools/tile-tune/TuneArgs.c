@@ -142,9 +142,8 @@ bool tuneMakeBuffers(TileRtContext *ctx, const TuneShape *shape,
     TileRtDevicePtr ptr = 0;
     int status = tileRtMalloc(ctx, bytes ? bytes : 1, &ptr);
     if (status == 0) {
-      // Random data throughout, uploaded 1 MiB at a time (a repeated 1 MiB
-      // pattern timed some variants otherwise than the benchmark's random
-      // matrices: docs/perf.md run 94).
+      // Random data throughout, as a benchmark's or an application's
+      // matrices are, uploaded 1 MiB at a time.
       size_t chunk = bytes < (1u << 20) ? bytes : (1u << 20);
       char *host = tuneAlloc(chunk);
       uint64_t state = 0x9E3779B97F4A7C15ull * (uint64_t)b->count;
