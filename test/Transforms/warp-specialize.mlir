@@ -937,6 +937,43 @@ func.func @occupancy_lost_work_ahead(%A: !g, %B: !g, %C: !g, %kt: index) {
 
 // -----
 
+// 8-bit operands count half: the tensor cores multiply them at twice the
+// rate. One warpgroup of 128 x 128 accumulators (three blocks to a
+// multiprocessor, two specialized) with 2 stages of 128 x 128 x 64 keeps
+// 1048576 multiply-adds ahead, 524288 of 16-bit time: left alone.
+// CHECK-LABEL: func.func @occupancy_kept_fp8
+// CHECK: tile.kernel @k_tma blocks(%{{.*}}) in [1] threads(128) attributes {tile.warp_specialize = false}
+// CHECK-NOT: tile.ws
+// CHECK: return
+
+!g8 = memref<?x?xf8E4M3FN>
+!gC = memref<?x?xf32>
+!sA8 = memref<128x64xf8E4M3FN, #gpu.address_space<workgroup>>
+!sB8 = memref<128x64xf8E4M3FN, #gpu.address_space<workgroup>>
+!fC = memref<128x128xf32, #tile.mem<fragment>>
+
+func.func @occupancy_kept_fp8(%A: !g8, %B: !g8, %C: !gC, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  // expected-remark @below {{not warp-specialized: a producer warpgroup would leave 2 consumer warpgroups resident per multiprocessor instead of 3 and load 524288 multiply-adds ahead of each (fewer than 1048576)}}
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %as = tile.alloc : !sA8
+    %bs = tile.alloc : !sB8
+    %acc = tile.alloc : !fC
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c64 : index
+      tile.copy %A[%c0, %k0], %as : !g8 to !sA8
+      tile.copy %B[%c0, %k0], %bs : !g8 to !sB8
+      tile.gemm %as, %bs, %acc transpose_b : !sA8, !sB8, !fC
+    } {tile.num_stages = 2 : i64}
+    tile.copy %acc, %C[%c0, %c0] : !fC to !gC
+  }
+  return
+}
+
+// -----
+
 // Two warpgroups of 64 x 256 accumulator slabs (the example's tiles): one
 // block a multiprocessor either way (registers and 192 KiB of shared
 // memory), so the producer costs no consumer warpgroup: specialized.
