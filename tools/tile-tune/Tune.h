@@ -194,4 +194,15 @@ bool tuneManifestRead(const char *path, TuneManifest *manifest,
                       const char *tool);
 void tuneManifestFree(TuneManifest *manifest);
 
+/// "BM=64 BN=128": the searched parameters of a variant of `manifest`.
+char *tuneDescribe(const TuneManifest *manifest, const char *params);
+
+/// Picks, per shape class and signature, the variant with the least mean
+/// time over the class's shapes (`ms[shape * manifest->count + variant]`,
+/// negative for none; the lower id on ties), prints it and merges it into
+/// `cache`.
+void tunePickWinners(const TuneManifest *manifest, const TuneShape *shapes,
+                     char **shapeTexts, size_t shapeCount, const double *ms,
+                     TuneCache *cache);
+
 #endif // TILE_TUNE_TUNE_H
