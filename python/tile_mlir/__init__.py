@@ -95,13 +95,15 @@ def compile(source, chip=None, defines=None, remarks=False, work_dir=None,
 
 def tune(source, space, shapes, chip=None, defines=None, cache=None,
          work_dir=None, warmup=None, iters=None, format=None, jobs=None,
-         timings=None):
+         timings=None, save_timings=None):
     """Tunes `source` (a file with ${NAME} parameters) with tile-tune over
     `space` (a space file) for `shapes` (a list of (M, N, K) or strings
     "MxNxK") on this machine's GPU, and loads the library of the winners,
     which dispatches by shape. `cache` keeps the winners between runs;
     `timings` takes the times from a table instead of the GPU (tile-tune
-    --timings, for tests); `jobs` compiles that many variants at a time.
+    --timings, for tests); `save_timings` names a file to write every
+    variant's time on every shape to (tile-tune --save-timings); `jobs`
+    compiles that many variants at a time.
     Returns the library; its `tune_log` attribute holds tile-tune's
     report (progress, skipped variants and why, the winners)."""
     work = _work_dir(work_dir)
@@ -123,6 +125,8 @@ def tune(source, space, shapes, chip=None, defines=None, cache=None,
         argv += ["-j", str(jobs)]
     if timings:
         argv += ["--timings", timings]
+    if save_timings:
+        argv += ["--save-timings", save_timings]
     if warmup is not None:
         argv += ["--warmup", str(warmup)]
     if iters is not None:

@@ -144,7 +144,11 @@ tuned = tile_mlir.tune(
     shapes=[(4096, 4096, 4096), "4000x4096x4096", (1000, 1000, 1000)],
     defines={"BK": 32, "THREADS": 128, "STAGES": 3, "DTYPE": "f16"},
     format="isa", jobs=2, timings=os.path.join(tune_inputs, "timings.txt"),
+    save_timings=os.path.join(out, "tune-timings.txt"),
     work_dir=os.path.join(out, "tune"))
 print("tuned:", tuned.gemm.signature)
+with open(os.path.join(out, "tune-timings.txt")) as saved:
+    print("saved timings:", len([line for line in saved
+                                 if not line.startswith("#")]))
 print("tune log:", [line for line in tuned.tune_log.splitlines()
                     if line.startswith("winner")])
