@@ -212,9 +212,9 @@ static LogicalResult lowerAllocs(LoweringContext &ctx) {
 /// Ops the per-op lowerings replace.
 static bool isLoweredOp(Operation *op) {
   return isa<FillOp, CopyOp, GemmOp, ParallelOp, ReduceOp, WsOp, BarrierOp,
-             TurnWaitOp, TurnPassOp, AsyncCommitOp, AsyncWaitOp, PipeBaseOp,
-             PipeAdvanceOp, PipeProduceAcquireOp, PipeProduceCommitOp,
-             PipeConsumeWaitOp, PipeConsumeReleaseOp>(op);
+             TurnWaitOp, TurnPassOp, AsyncCommitOp, AsyncWaitOp, MmaWaitOp,
+             PipeBaseOp, PipeAdvanceOp, PipeProduceAcquireOp,
+             PipeProduceCommitOp, PipeConsumeWaitOp, PipeConsumeReleaseOp>(op);
 }
 
 static LogicalResult lowerOp(LoweringContext &ctx, Operation *op) {
@@ -233,6 +233,7 @@ static LogicalResult lowerOp(LoweringContext &ctx, Operation *op) {
               [&](auto o) { return lowerRegionTurn(ctx, o); })
           .Case<AsyncCommitOp>([&](auto o) { return lowerAsyncCommit(ctx, o); })
           .Case<AsyncWaitOp>([&](auto o) { return lowerAsyncWait(ctx, o); })
+          .Case<MmaWaitOp>([&](auto o) { return lowerMmaWait(ctx, o); })
           .Case<PipeBaseOp, PipeAdvanceOp, PipeProduceAcquireOp,
                 PipeProduceCommitOp, PipeConsumeWaitOp, PipeConsumeReleaseOp>(
               [&](Operation *o) { return lowerPipeOp(ctx, o); })

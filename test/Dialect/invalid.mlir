@@ -2382,6 +2382,17 @@ func.func @async_copy_shared_to_global(%A: memref<?x?xf16>, %m: index) {
 
 // -----
 
+// ODS constraint: tile.mma_wait counts a non-negative number of groups.
+func.func @mma_wait_negative() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    // expected-error @+1 {{'tile.mma_wait' op attribute 'pending' failed to satisfy constraint: 64-bit signless integer attribute whose value is non-negative}}
+    tile.mma_wait -1
+  }
+  return
+}
+
+// -----
+
 // ODS constraint: tile.async_wait counts a non-negative number of groups.
 func.func @async_wait_negative() {
   tile.kernel @k blocks(%bx) in [1] threads(128) {

@@ -615,6 +615,21 @@ func.func @pipelined_loop(%A: !gA, %B: memref<?x?xf16>, %kt: index) {
 }
 
 //===----------------------------------------------------------------------===//
+// Asynchronous MMAs: tile.gemm {mma_groups_in_flight}, tile.mma_wait
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @mma_wait(
+func.func @mma_wait() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    // CHECK: tile.mma_wait 1{{$}}
+    tile.mma_wait 1
+    // CHECK-NEXT: tile.mma_wait 0 {foo}
+    tile.mma_wait 0 {foo}
+  }
+  return
+}
+
+//===----------------------------------------------------------------------===//
 // Asynchronous copies: tile.copy async, tile.async_commit, tile.async_wait
 //===----------------------------------------------------------------------===//
 

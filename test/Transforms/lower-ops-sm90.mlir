@@ -263,3 +263,19 @@ func.func @narrow_wgmma(%A: !g, %B: !g, %C: memref<?x?xf32>) {
   }
   return
 }
+
+// -----
+
+// tile.mma_wait on sm_90a: wgmma.wait_group with its count.
+// CHECK-LABEL: func.func @mma_wait_sm90
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NOT: tile.mma_wait
+// CHECK: return
+func.func @mma_wait_sm90() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    tile.mma_wait 1
+    tile.mma_wait 0
+  }
+  return
+}

@@ -497,3 +497,20 @@ func.func @pipe_sm80(%A: memref<?x?xf16>, %i: index) {
   return
 }
 }
+
+// -----
+
+// tile.mma_wait on chips whose MMAs are synchronous (mma.sync): the gemms
+// are complete when they return, so the wait lowers to nothing.
+// CHECK-LABEL: func.func @mma_wait_sm80
+// CHECK-NOT: tile.mma_wait
+// CHECK-NOT: nvvm.wgmma
+// CHECK: return
+module attributes {tile.target = #tile.target<"sm_80">} {
+func.func @mma_wait_sm80() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    tile.mma_wait 0
+  }
+  return
+}
+}

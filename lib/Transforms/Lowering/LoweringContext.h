@@ -261,6 +261,7 @@ LogicalResult lowerParallel(LoweringContext &ctx, ParallelOp op,
 LogicalResult lowerReduce(LoweringContext &ctx, ReduceOp op);
 LogicalResult lowerWs(LoweringContext &ctx, WsOp op);
 LogicalResult lowerBarrier(LoweringContext &ctx, BarrierOp op);
+LogicalResult lowerMmaWait(LoweringContext &ctx, MmaWaitOp op);
 /// tile.turn_wait and tile.turn_pass (Turns.cpp).
 LogicalResult lowerRegionTurn(LoweringContext &ctx, Operation *op);
 LogicalResult lowerAsyncCommit(LoweringContext &ctx, AsyncCommitOp op);

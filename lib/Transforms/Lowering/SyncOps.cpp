@@ -27,6 +27,14 @@ LogicalResult mlir::tile::lowering::lowerBarrier(LoweringContext &ctx,
   return success();
 }
 
+// Synchronous MMAs are complete when their gemm returns.
+LogicalResult mlir::tile::lowering::lowerMmaWait(LoweringContext &ctx,
+                                                 MmaWaitOp op) {
+  if (const AsyncMmaInfo *mma = ctx.target.asyncMma())
+    mma->emitMmaWait(ctx.b, ctx.loc(), op.getPending());
+  return success();
+}
+
 // Without a copy engine, `async` copies are complete when they end
 // (CopyOp.cpp): a commit has nothing to close and a wait only makes the
 // copied data visible to the other threads.

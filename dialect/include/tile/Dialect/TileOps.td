@@ -328,6 +328,32 @@ def Tile_AsyncWaitOp : Tile_Op<"async_wait"> {
   let assemblyFormat = "$pending attr-dict";
 }
 
+def Tile_MmaWaitOp : Tile_Op<"mma_wait"> {
+  let summary = "wait for all but the most recent groups of asynchronous MMAs";
+  let description = [{
+    Waits until at most `pending` of the MMA groups the executing warps
+    issued are still running. A `tile.gemm` with `mma_groups_in_flight = n`
+    returns with its n latest groups running; until a wait completes them,
+    nothing but another gemm may read or write their accumulators, and
+    their register operands must not change. Groups complete in order, so
+    a gemm left in flight can be followed by another one, by code that
+    uses neither's tiles, and then by `tile.mma_wait 0` before its
+    accumulator is used:
+
+    ```mlir
+    tile.gemm %Qs, %Ks, %S transpose_b clear_accum {mma_groups_in_flight = 1 : i64} ...
+    tile.gemm %P, %Vs, %O {mma_groups_in_flight = 1 : i64} ...  // waits for S
+    ... the softmax of S, while P V runs ...
+    tile.mma_wait 0                                              // P V done
+    ```
+
+    On targets whose MMAs are synchronous (mma.sync, MFMA) the gemms
+    complete when they return and the wait does nothing.
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntNonNegative]>:$pending);
+  let assemblyFormat = "$pending attr-dict";
+}
+
 //===----------------------------------------------------------------------===//
 // tile.barrier
 //===----------------------------------------------------------------------===//
