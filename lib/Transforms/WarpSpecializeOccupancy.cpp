@@ -26,17 +26,18 @@ static constexpr int64_t kMinWorkAhead = int64_t(1) << 20;
 /// loop with tensor copies, the multiply-adds of its gemms per iteration
 /// (8-bit operands and 2:4-sparse A count half: the tensor cores run them
 /// at twice the rate) times the stages loaded ahead (all but the one being
-/// consumed; the stage count is the leading dimension of the tiles the
-/// tensor copies fill), split over `groups` consumer warpgroups. The most
+/// consumed; the stage count is the slots of the pipe its tensor copies
+/// hand off through), split over `groups` consumer warpgroups. The most
 /// of any such loop; 0 without one.
 static int64_t workAhead(KernelOp kernel, int64_t groups) {
   int64_t most = 0;
   kernel.walk([&](scf::ForOp loop) {
     int64_t stages = 0;
     loop.getBody()->walk([&](CopyOp copy) {
-      AllocOp alloc = copy.getTma() ? getRootAlloc(copy.getTarget()) : nullptr;
-      if (alloc && alloc.getType().getRank() > copy.getTargetType().getRank())
-        stages = std::max(stages, alloc.getType().getDimSize(0));
+      if (PipeProduceAcquireOp handOff =
+              copy.getTma() ? getHandOff(copy) : nullptr)
+        stages = std::max(
+            stages, cast<PipeType>(handOff.getPipe().getType()).getSlots());
     });
     if (stages < 2)
       return;
