@@ -135,13 +135,15 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   // Loop attributes: a unit (exact count) or a boolean (prefetching).
-  if (name == kExactStagesAttrName || name == kRegisterPrefetchAttrName) {
+  if (name == kExactStagesAttrName || name == kRegisterPrefetchAttrName ||
+      name == kRotateAttrName) {
     if (!isa<scf::ForOp>(op))
       return op->emitError()
              << "'" << name << "' may only be attached to an scf.for loop";
     if (name == kExactStagesAttrName && !isa<UnitAttr>(attr.getValue()))
       return op->emitError() << "'" << name << "' must be a unit attribute";
-    if (name == kRegisterPrefetchAttrName && !isa<BoolAttr>(attr.getValue()))
+    if ((name == kRegisterPrefetchAttrName || name == kRotateAttrName) &&
+        !isa<BoolAttr>(attr.getValue()))
       return op->emitError() << "'" << name << "' must be a boolean";
     return success();
   }

@@ -117,6 +117,11 @@ void mlir::tile::pipelines::addTileLevelPasses(
   pm.addPass(createSplitTail(splitTail));
   if (options.fpContract)
     pm.addPass(createFpContract());
+  // A loop's second gemm one iteration behind its first (FlashAttention's
+  // P V behind the next Q K^T), before masks and pipelining see the loop.
+  RotateLoopsOptions rotate;
+  rotate.emitRemarks = options.remarks;
+  pm.addPass(createRotateLoops(rotate));
   // Masks written on every iteration, dropped where whole tiles pass them.
   SpecializeMasksOptions masks;
   masks.emitRemarks = options.remarks;

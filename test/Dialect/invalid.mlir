@@ -2074,6 +2074,26 @@ func.func @register_prefetch_not_bool(%n: index) {
 
 // -----
 
+func.func @rotate_on_kernel() {
+  // expected-error @+1 {{'tile.rotate' may only be attached to an scf.for loop}}
+  tile.kernel @k blocks(%bx) in [1] threads(128) attributes {tile.rotate = true} {
+  }
+  return
+}
+
+// -----
+
+func.func @rotate_not_bool(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'tile.rotate' must be a boolean}}
+  scf.for %i = %c0 to %n step %c1 {
+  } {tile.rotate = 1 : i64}
+  return
+}
+
+// -----
+
 // TileDialect::verifyOperationAttribute: no unknown tile.* attribute.
 func.func @unknown_discardable_attr() {
   // expected-error @+1 {{unknown tile dialect attribute 'tile.stages'}}

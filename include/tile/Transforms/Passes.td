@@ -802,6 +802,62 @@ def LowerOps : Pass<"tile-lower-ops", "ModuleOp"> {
   ];
 }
 
+def RotateLoops : Pass<"tile-rotate-loops", "ModuleOp"> {
+  let summary = "Run a loop's second gemm one iteration behind its first";
+  let description = [{
+    A loop of a tile kernel whose body has two gemms, the second
+    accumulating the product of a register tile the ops between them compute
+    from the first's (FlashAttention's key loop: S = Q K^T, the softmax of S
+    into P, O += P V), is rotated by one gemm: iteration kb issues the first
+    gemm of kb and the second gemm of kb - step, both with
+    `mma_groups_in_flight = 1`, runs the ops that use neither the second
+    gemm's register operand nor its accumulator while that gemm computes,
+    then `tile.mma_wait 0` and the ops that do. Stage A of the first
+    iteration comes before the loop and the second gemm of the last after
+    it, each under a test that the loop runs, with tiles of their own for
+    their copies into shared memory. Those copies come first, outside the
+    tests, so that their loads overlap (the last iteration is the first
+    where the loop does not run; copies read zeros outside their tensors);
+    where the shared memory has no room for separate epilogue tiles, the
+    epilogue reuses the prologue's and copies after the loop.
+    FlashAttention-3's intra-warpgroup overlap of the softmax with the
+    tensor cores.
+
+    Stage B is the second gemm with the copies into its B tile (from
+    memory the loop does not write; their indices are recomputed for
+    iteration kb - step); stage A is every other op. An op of stage A
+    after the first gemm runs after the wait if it reads or writes the
+    second gemm's register operand or accumulator, or depends on an op
+    that does; a `tile.parallel` that writes both those and other tiles at
+    its indices is split, the second part reading back what the first
+    stored. Loops that write global memory, hold ops whose effects are
+    unknown, or whose stage A uses the second gemm's B tile are not
+    rotated.
+
+    The decision: loops are rotated where the target's MMAs for both gemms
+    are asynchronous (wgmma) and the first gemm's product has at least 128
+    columns (docs/design.md 5.5). Where the pass declines a loop it could
+    rotate it writes `tile.rotate = false`; a loop with `tile.rotate =
+    true` is rotated on any target, or the pass reports why it cannot;
+    `tile.rotate = false` keeps a loop as written. The loop it makes has
+    `tile.rotate = true`; loops whose gemms already leave MMA groups in
+    flight are left alone. With `remarks=true` the pass says what it did
+    with each loop.
+
+    Runs before `tile-specialize-masks` and software pipelining.
+  }];
+  let options = [
+    Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
+           "Report the decision on each loop with two gemms">
+  ];
+  let dependentDialects = [
+    "::mlir::tile::TileDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
 def SpecializeMasks : Pass<"tile-specialize-masks", "ModuleOp"> {
   let summary = "Apply element-wise masks only where tiles may fail them";
   let description = [{

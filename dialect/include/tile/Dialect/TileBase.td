@@ -84,6 +84,13 @@ def Tile_Dialect : Dialect {
     /// loop sequential). With `tile.num_stages = 1`, `true` asks for it.
     static constexpr ::llvm::StringLiteral kRegisterPrefetchAttrName =
         "tile.register_prefetch";
+    /// Discardable boolean attribute on an `scf.for` loop with two gemms:
+    /// whether `tile-rotate-loops` runs the second gemm one iteration
+    /// behind the first, so that the ops between them overlap it (written
+    /// by the pass: `false` where it declines, `true` on the loop it
+    /// makes). `true` asks for the rotation; `false` keeps the loop as
+    /// written.
+    static constexpr ::llvm::StringLiteral kRotateAttrName = "tile.rotate";
 
     /// Discardable attribute on a `tile.kernel`: `false` keeps
     /// `tile-warp-specialize` from splitting it into producer and consumer
