@@ -118,10 +118,52 @@ static void useAsyncCopyEngine(KernelOp kernel) {
   }
 }
 
+/// Whether `op` touches only registers (fragments) and does not
+/// synchronize the threads: the barriers around a write to shared memory
+/// may move across it.
+static bool isThreadLocal(Operation *op) {
+  WalkResult walk = op->walk([&](Operation *nested) {
+    if (isBarrier(nested) || synchronizesThreads(nested))
+      return WalkResult::interrupt();
+    if (nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ||
+        nested->hasTrait<OpTrait::IsTerminator>())
+      return WalkResult::advance();
+    auto effects = dyn_cast<MemoryEffectOpInterface>(nested);
+    if (!effects)
+      return WalkResult::interrupt();
+    SmallVector<MemoryEffects::EffectInstance> list;
+    effects.getEffects(list);
+    for (const MemoryEffects::EffectInstance &effect : list) {
+      auto type = effect.getValue()
+                      ? dyn_cast<MemRefType>(effect.getValue().getType())
+                      : MemRefType();
+      if (!type || getMemoryKind(type) != MemoryKind::Fragment)
+        return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return !walk.wasInterrupted();
+}
+
 static void insertBarriers(KernelOp kernel) {
   auto isAsync = [](Operation *op) {
     auto copy = dyn_cast<CopyOp>(op);
     return copy && copy.getAsync();
+  };
+  // The closest op before or after `op` in its block that is not
+  // thread-local: writes to shared memory separated only by such ops share
+  // their barriers (their loads overlap).
+  auto prevShared = [](Operation *op) {
+    Operation *prev = op->getPrevNode();
+    while (prev && isThreadLocal(prev))
+      prev = prev->getPrevNode();
+    return prev;
+  };
+  auto nextShared = [](Operation *op) {
+    Operation *next = op->getNextNode();
+    while (next && isThreadLocal(next))
+      next = next->getNextNode();
+    return next;
   };
   SmallVector<Operation *> writers;
   kernel.walk([&](Operation *op) {
@@ -134,7 +176,7 @@ static void insertBarriers(KernelOp kernel) {
     // barriers order it after the previous readers and before the next.
     if (auto copy = dyn_cast<CopyOp>(op); copy && copy.getTma())
       continue;
-    Operation *prev = op->getPrevNode();
+    Operation *prev = prevShared(op);
     if ((!prev || !(isBarrier(prev) || writesShared(prev))) &&
         !precededByBarrier(op)) {
       b.setInsertionPoint(op);
@@ -142,7 +184,7 @@ static void insertBarriers(KernelOp kernel) {
     }
     if (isAsync(op))
       continue;
-    Operation *next = op->getNextNode();
+    Operation *next = nextShared(op);
     if (!next || !writesShared(next) || isAsync(next)) {
       b.setInsertionPointAfter(op);
       BarrierOp::create(b, op->getLoc());

@@ -76,6 +76,47 @@ module attributes {tile.target = #tile.target<"gfx942">} {
 
 // -----
 
+// Ops that touch only registers between two writers (a fragment fill, index
+// arithmetic) do not separate them: the writers share their barriers, and
+// their loads overlap (the rotated FlashAttention's Q, first-key and
+// last-value copies). An op that reads shared memory between them does.
+
+!g = memref<?x?xf16>
+!s = memref<64x32xf16, #gpu.address_space<workgroup>>
+!f = memref<64x32xf16, #tile.mem<fragment>>
+
+// CHECK-LABEL: func.func @thread_local_between
+// CHECK: tile.barrier
+// CHECK-NEXT: tile.copy %{{.*}}, %[[A:.*]] : memref<?x?xf16> to
+// CHECK-NEXT: tile.fill
+// CHECK-NEXT: arith.addi
+// CHECK-NEXT: tile.copy %{{.*}}, %{{.*}} : memref<?x?xf16> to
+// CHECK-NEXT: tile.barrier
+// CHECK-NEXT: tile.copy %[[A]], %{{.*}} :
+// CHECK-NEXT: tile.barrier
+// CHECK-NEXT: tile.copy %{{.*}}, %[[A]] : memref<?x?xf16> to
+// CHECK-NEXT: tile.barrier
+// CHECK: return
+module attributes {tile.target = #tile.target<"gfx942">} {
+  func.func @thread_local_between(%A: !g, %i: index) {
+    tile.kernel @k blocks(%bx) in [1] threads(128) {
+      %zero = arith.constant 0.0 : f16
+      %a = tile.alloc : !s
+      %b = tile.alloc : !s
+      %f = tile.alloc : !f
+      tile.copy %A[%i, %i], %a : !g to !s
+      tile.fill %f, %zero : !f
+      %j = arith.addi %i, %i : index
+      tile.copy %A[%j, %i], %b : !g to !s
+      tile.copy %a, %f : !s to !f
+      tile.copy %A[%j, %j], %a : !g to !s
+    }
+    return
+  }
+}
+
+// -----
+
 // A pipelined loop: its copies are already counted in groups (its hand-offs
 // order them), so none becomes a run of its own; the barrier before the
 // slot's copies orders the previous readers' release.

@@ -598,7 +598,9 @@ def InsertBarriers : Pass<"tile-insert-barriers", "ModuleOp"> {
       already count groups (pipelined loops) are left alone;
     * a `tile.barrier` before every write to shared memory that no barrier
       (or wait) directly precedes, and one after every synchronous write
-      whose next op is not another write; consecutive writers share them.
+      whose next op is not another write; consecutive writers share them,
+      also when only ops that touch registers alone and do not synchronize
+      (fragment fills, index arithmetic) separate them.
       Tensor copies (`tma`) get none: their pipe's barriers order them.
 
     Inside `tile.ws`, barriers synchronize the region's threads only: each
