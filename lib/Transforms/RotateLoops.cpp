@@ -27,10 +27,9 @@
 // first, outside that test, so that their loads overlap (the epilogue's
 // share the prologue's tiles where the shared memory has no room for two).
 //
-// The pass decides (on targets with asynchronous MMAs, for first gemms of
-// at least kMinColumns columns), writes `tile.rotate = false` where it
-// declines a loop it could rotate, and rotates every loop with
-// `tile.rotate = true` or reports why it cannot.
+// The pass decides (on targets whose MMAs for both gemms are asynchronous),
+// writes `tile.rotate = false` where it declines a loop it could rotate, and
+// rotates every loop with `tile.rotate = true` or reports why it cannot.
 //
 //===----------------------------------------------------------------------===//
 
@@ -59,13 +58,8 @@ using namespace mlir::tile::rotation;
 
 namespace {
 
-/// Key blocks narrower than this are not rotated by default: at 64 keys the
-/// two consumer warpgroups already fill each other's gaps (docs/design.md
-/// 5.5).
-constexpr int64_t kMinColumns = 128;
-
-/// Why the target or the first gemm's width argue against rotating `loop`
-/// (a loop rotated by default), or "".
+/// Why the target argues against rotating a loop with these gemms (one
+/// rotated by default), or "": synchronous MMAs leave nothing to overlap.
 std::string checkProfitable(GemmOp first, GemmOp second, KernelOp kernel) {
   std::unique_ptr<TargetInfo> target = getTargetInfo(kernel);
   const AsyncMmaInfo *async = target->asyncMma();
@@ -80,11 +74,6 @@ std::string checkProfitable(GemmOp first, GemmOp second, KernelOp kernel) {
       return "the target's MMAs for its gemms complete when issued, so "
              "nothing runs beside them";
   }
-  if (first.getN() < kMinColumns)
-    return "its first gemm's product has " + std::to_string(first.getN()) +
-           " columns (fewer than " + std::to_string(kMinColumns) +
-           "): the consumer warpgroups already overlap so short a softmax "
-           "with each other's MMAs";
   return "";
 }
 

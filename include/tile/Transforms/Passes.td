@@ -837,8 +837,7 @@ def RotateLoops : Pass<"tile-rotate-loops", "ModuleOp"> {
     rotated.
 
     The decision: loops are rotated where the target's MMAs for both gemms
-    are asynchronous (wgmma) and the first gemm's product has at least 128
-    columns (docs/design.md 5.5). Where the pass declines a loop it could
+    are asynchronous (wgmma; docs/design.md 5.4). Where the pass declines a loop it could
     rotate it writes `tile.rotate = false`; a loop with `tile.rotate =
     true` is rotated on any target, or the pass reports why it cannot;
     `tile.rotate = false` keeps a loop as written. The loop it makes has
