@@ -30,6 +30,14 @@
 // with `tile.warp_specialize = false`). Other chips and the fall-back
 // kernel have no producer warpgroup.
 //
+// On sm_90a, whose MMAs run asynchronously, the compiler also rotates the
+// key loop by one block (tile-rotate-loops, FlashAttention-3's overlap):
+// iteration kb issues Q K^T of block kb and P V of block kb - 1 together
+// and computes block kb's softmax while P V runs, with block 0's scores
+// before the loop and the last P V after it (two more 16 KiB tiles for
+// their keys and values). `tile.rotate = false` on the loop keeps it as
+// written.
+//
 // Sequence lengths need not be multiples of the block sizes: copies read
 // zeros past the end of S and drop writes past it, and keys past the end are
 // masked to -inf before the softmax so they get probability 0.
