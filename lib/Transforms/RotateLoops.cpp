@@ -161,9 +161,17 @@ void rotate(scf::ForOp loop, Schedule &s, KernelOp kernel) {
   IRMapping prologueMap, epilogueMap;
   prologueMap.map(iv, lb);
   edges.map(s.stageA, prologueMap, /*reuse=*/true);
+  // Plain copies only: an `in_bounds` one may not read outside its tensor
+  // where the loop does not run, and asynchronous ones have their waits.
+  auto hoistable = [&](Operation *op) {
+    auto copy = dyn_cast<CopyOp>(op);
+    return copy && getSharedTarget(op) && !copy.getAsync() &&
+           !copy.getTma() && !copy.getInBounds() && hasPureOperands(op, body);
+  };
+  bool hoistEpilogue = separate && llvm::all_of(s.copies, hoistable);
   llvm::SmallPtrSet<Operation *, 4> hoisted;
   for (Operation *op : s.before)
-    if (getSharedTarget(op) && hasPureOperands(op, body)) {
+    if (hoistable(op)) {
       cloneWithOperands(b, op, body, prologueMap);
       hoisted.insert(op);
     }
@@ -176,7 +184,7 @@ void rotate(scf::ForOp loop, Schedule &s, KernelOp kernel) {
         arith::MulIOp::create(b, loc, arith::SubIOp::create(b, loc, count, one),
                               step));
   };
-  if (separate) {
+  if (hoistEpilogue) {
     epilogueMap.map(iv,
                     arith::SelectOp::create(b, loc, runs, lastIteration(), lb));
     edges.map(s.copies, epilogueMap, /*reuse=*/false);
@@ -228,9 +236,9 @@ void rotate(scf::ForOp loop, Schedule &s, KernelOp kernel) {
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(epilogue.thenBlock()->getTerminator());
-    if (!separate) {
+    if (!hoistEpilogue) {
       epilogueMap.map(iv, lastIteration());
-      edges.map(s.copies, epilogueMap, /*reuse=*/true);
+      edges.map(s.copies, epilogueMap, /*reuse=*/!separate);
       for (Operation *copy : s.copies)
         cloneWithOperands(b, copy, body, epilogueMap);
     }

@@ -154,9 +154,12 @@ ParallelOp splitParallel(ParallelOp par,
         return nullptr;
       continue;
     }
+    // The value is read back from where it was stored, with a load at the
+    // start of the new parallel's body.
     Value tile = getTile(store.getMemRef());
     if (!late.contains(tile) &&
-        (!atIndices(store) || !written.insert(tile).second))
+        (!atIndices(store) || !written.insert(tile).second ||
+         store.getMemRef().getParentBlock() == &body))
       return nullptr;
   }
 

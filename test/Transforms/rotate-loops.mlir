@@ -499,3 +499,54 @@ func.func @tight(%K: !g, %V: !g, %n: index) {
   }
   return
 }
+
+// -----
+
+!g = memref<?x?xf16>
+!sQ = memref<128x64xf16, #gpu.address_space<workgroup>>
+!fS = memref<128x128xf32, #tile.mem<fragment>>
+!fP = memref<128x128xf16, #tile.mem<fragment>>
+!fO = memref<128x64xf32, #tile.mem<fragment>>
+
+// Copies the kernel says are in bounds stay under the tests that the loop
+// runs: out of the tests they would read at the first iteration where the
+// loop does not run.
+// CHECK-LABEL: func.func @in_bounds(
+// CHECK:         %[[RUNS:.*]] = arith.cmpi slt
+// CHECK-NEXT:    scf.if %[[RUNS]] {
+// CHECK-NEXT:      tile.copy in_bounds
+// CHECK-NEXT:      tile.gemm
+// CHECK:         } {tile.rotate = true}
+// CHECK-NEXT:    scf.if %[[RUNS]] {
+// CHECK:           tile.copy in_bounds
+// CHECK-NEXT:      tile.gemm
+// CHECK-NEXT:    }
+func.func @in_bounds(%K: !g, %V: !g, %n: index) {
+  tile.kernel @in_bounds_kernel blocks(%bx) in [4] threads(256)
+      attributes {tile.target = #tile.target<"sm_90a">} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %Qs = tile.alloc : !sQ
+    %Ks = tile.alloc : !sQ
+    %Vs = tile.alloc : !sQ
+    %S = tile.alloc : !fS
+    %P = tile.alloc : !fP
+    %O = tile.alloc : !fO
+    // expected-remark @below {{loop rotated: the previous iteration's second gemm computes while 1 op of this one run}}
+    scf.for %kb = %c0 to %n step %c1 {
+      tile.copy in_bounds %K[%kb, %c0], %Ks : !g to !sQ
+      tile.copy in_bounds %V[%kb, %c0], %Vs : !g to !sQ
+      tile.gemm %Qs, %Ks, %S transpose_b clear_accum policy <full_row>
+          : !sQ, !sQ, !fS
+      tile.parallel (%i, %j) in [128, 128] {
+        %s = memref.load %S[%i, %j] : !fS
+        %p = math.exp2 %s : f32
+        memref.store %p, %S[%i, %j] : !fS
+        %h = arith.truncf %p : f32 to f16
+        memref.store %h, %P[%i, %j] : !fP
+      }
+      tile.gemm %P, %Vs, %O policy <full_row> : !fP, !sQ, !fO
+    }
+  }
+  return
+}
