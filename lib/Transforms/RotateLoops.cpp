@@ -165,8 +165,8 @@ void rotate(scf::ForOp loop, Schedule &s, KernelOp kernel) {
   // where the loop does not run, and asynchronous ones have their waits.
   auto hoistable = [&](Operation *op) {
     auto copy = dyn_cast<CopyOp>(op);
-    return copy && getSharedTarget(op) && !copy.getAsync() &&
-           !copy.getTma() && !copy.getInBounds() && hasPureOperands(op, body);
+    return copy && getSharedTarget(op) && !copy.getAsync() && !copy.getTma() &&
+           !copy.getInBounds() && hasPureOperands(op, body);
   };
   bool hoistEpilogue = separate && llvm::all_of(s.copies, hoistable);
   llvm::SmallPtrSet<Operation *, 4> hoisted;
