@@ -137,10 +137,9 @@ static std::string checkProducerOp(Operation *op) {
 
 /// Whether the consumer warpgroups of `consumer` take turns at the MMAs:
 /// when the kernel asks for it (`tile.pingpong = true`) and there are
-/// several. Not a default: measured on an H100 (docs/perf.md run 36),
-/// turns around each gemm of FlashAttention's loop, whose softmax sits
-/// between its two gemms, cost 3-12% instead of hiding the softmax; they
-/// need the next block's Q K^T issued beside this block's P V first.
+/// several. Not a default: turns around each gemm of FlashAttention's
+/// loop cost 3-12% instead of hiding the softmax (docs/perf.md run 36), and
+/// 15-17% on the loop tile-rotate-loops rotates (run 100).
 static bool wantsTurns(KernelOp kernel, WsOp consumer) {
   auto flag = kernel->getAttrOfType<BoolAttr>(TileDialect::kPingpongAttrName);
   return flag && flag.getValue() && consumer.getWarpgroups().size() >= 2;
