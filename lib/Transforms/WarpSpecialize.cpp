@@ -139,7 +139,8 @@ static std::string checkProducerOp(Operation *op) {
 /// when the kernel asks for it (`tile.pingpong = true`) and there are
 /// several. Not a default: turns around each gemm of FlashAttention's
 /// loop cost 3-12% instead of hiding the softmax (docs/perf.md run 36), and
-/// 15-17% on the loop tile-rotate-loops rotates (run 100).
+/// 15-17% on the loop tile-rotate-loops rotates with a turn per gemm (run
+/// 100; its two gemms now make one turn, not measured yet).
 static bool wantsTurns(KernelOp kernel, WsOp consumer) {
   auto flag = kernel->getAttrOfType<BoolAttr>(TileDialect::kPingpongAttrName);
   return flag && flag.getValue() && consumer.getWarpgroups().size() >= 2;

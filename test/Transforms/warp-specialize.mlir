@@ -778,6 +778,62 @@ func.func @turns(%Q: !g, %K: !g, %M: !gRow, %kt: index) {
 
 // -----
 
+// Two gemms next to each other (a rotated loop's Q K^T and P V) are one
+// turn: the warpgroup waits for it before the first and passes it after
+// committing the second.
+
+!g = memref<?x?xf16>
+!sQ = memref<128x64xf16, #gpu.address_space<workgroup>>
+!sK = memref<64x64xf16, #gpu.address_space<workgroup>>
+!fS = memref<128x64xf32, #tile.mem<fragment>>
+!fRow = memref<128xf32, #tile.mem<fragment>>
+!gRow = memref<?xf32>
+
+// CHECK-LABEL: func.func @turn_of_two
+// REMARK: remark: warp-specialized: a producer warpgroup issues the tensor copies
+// LOWER-LABEL: func.func @turn_of_two
+// LOWER: nvvm.setmaxregister increase 232
+// LOWER: scf.for
+// LOWER: nvvm.mbarrier.try_wait.parity
+// LOWER: nvvm.barrier id = %{{.*}} number_of_threads = %c256_i32
+// LOWER-NOT: nvvm.barrier
+// LOWER: nvvm.wgmma.commit.group.sync.aligned
+// LOWER-NOT: nvvm.barrier
+// LOWER: nvvm.wgmma.commit.group.sync.aligned
+// LOWER-NEXT: arith.constant 256 : i32
+// LOWER-NEXT: nvvm.barrier.arrive id = %{{.*}} number_of_threads =
+// LOWER: gpu.shuffle  xor
+func.func @turn_of_two(%Q: !g, %K: !g, %M: !gRow, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  tile.kernel @k blocks(%bx) in [1] threads(256)
+      attributes {tile.warp_specialize = true, tile.pingpong = true} {
+    %qs = tile.alloc : !sQ
+    %ks = tile.alloc : !sK
+    %s = tile.alloc : !fS
+    %s2 = tile.alloc : !fS
+    %m = tile.alloc : !fRow
+    %ninf = arith.constant 0xFF800000 : f32
+    tile.copy %Q[%c0, %c0], %qs : !g to !sQ
+    tile.fill %m, %ninf : !fRow
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c64 : index
+      tile.copy %K[%k0, %c0], %ks : !g to !sK
+      tile.gemm %qs, %ks, %s transpose_b clear_accum policy <full_row>
+          : !sQ, !sK, !fS
+      tile.gemm %qs, %ks, %s2 transpose_b clear_accum policy <full_row>
+          : !sQ, !sK, !fS
+      tile.reduce <max> %s, %m dim 1 : !fS to !fRow
+      tile.reduce <max> %s2, %m dim 1 : !fS to !fRow
+    } {tile.num_stages = 2 : i64}
+    tile.copy %m, %M[%c0] : !fRow to !gRow
+  }
+  return
+}
+
+// -----
+
 // The same loop without `tile.pingpong = true`: no turns (not a default,
 // see wantsTurns), nor with `tile.pingpong = false`.
 

@@ -107,6 +107,9 @@ public:
   /// Ops already lowered inside another op's lowering (the consumer of a
   /// gemm with `consumer_chunk`): erased when their turn comes.
   llvm::SmallPtrSet<Operation *, 4> loweredEarly;
+  /// Gemms that continue the turn of the gemm before them (takeTurn): they
+  /// issue their MMAs without waiting for it.
+  llvm::SmallPtrSet<Operation *, 4> turnHeld;
   /// Pipes fed by tensor copies, keyed by their tile.pipe.create value.
   llvm::MapVector<Value, BarrierPipe> barrierPipes;
   /// The pipe and sequence number of each tensor copy's hand-off (found

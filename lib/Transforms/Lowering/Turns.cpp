@@ -1,19 +1,21 @@
 //===- Turns.cpp - Warpgroups taking turns at the MMAs ----------*- C++ -*-===//
 //
 // The warpgroups of a `tile.ws ... pingpong` region issue the MMAs of each
-// gemm one after the other, in a ring: warpgroup i waits at barrier
-// `first + i` for its turn and, once its MMAs are issued, passes the turn
-// to warpgroup i + 1 (mod G) by arriving at that one's barrier without
-// waiting. Each barrier counts the threads of two warpgroups (the waiting
-// one and the passing one). The last warpgroup hands the first turn to the
-// first one when the region starts, and the first warpgroup takes the last
-// turn when it ends, so every arrival is matched by a wait.
+// gemm (of each run of gemms adjacent in their block: a rotated loop's two,
+// FlashAttention-3's turn) one after the other, in a ring: warpgroup i
+// waits at barrier `first + i` for its turn and, once its MMAs are issued,
+// passes the turn to warpgroup i + 1 (mod G) by arriving at that one's
+// barrier without waiting. Each barrier counts the threads of two warpgroups
+// (the waiting one and the passing one). The last warpgroup hands the first
+// turn to the first one when the region starts, and the first warpgroup takes
+// the last turn when it ends, so every arrival is matched by a wait.
 //
 // Deadlock freedom: every warpgroup runs every gemm of the region (gemms
 // are block-cooperative), so the k-th wait of warpgroup i + 1 matches the
 // k-th pass of warpgroup i, which follows its k-th wait; passes never
-// block, and a barrier over the region's threads between two gemms is
-// reached by each warpgroup after its own pass.
+// block, and a barrier over the region's threads between two turns is
+// reached by each warpgroup after its own pass. (Only index arithmetic
+// separates the gemms of one turn.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +23,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -59,14 +62,30 @@ static Value turnBarrier(LoweringContext &ctx, const Turns &t, int64_t offset) {
   return arith::IndexCastUIOp::create(ctx.b, ctx.loc(), ctx.b.getI32Type(), id);
 }
 
+/// The gemm right after `gemm` in its block, with only ops that neither
+/// touch memory nor have regions between them, or null.
+static GemmOp nextAdjacentGemm(GemmOp gemm) {
+  Operation *op = gemm->getNextNode();
+  while (op && isMemoryEffectFree(op) && op->getNumRegions() == 0)
+    op = op->getNextNode();
+  return dyn_cast_or_null<GemmOp>(op);
+}
+
 std::function<void(OpBuilder &, Location)>
 mlir::tile::lowering::takeTurn(LoweringContext &ctx, GemmOp gemm) {
   std::optional<Turns> t =
       turnsOf(ctx, gemm->getParentOfType<WsOp>(), ctx.threadId(gemm));
   if (!t)
     return nullptr;
-  ctx.namedBarriers->emitTurnWait(ctx.b, ctx.loc(), turnBarrier(ctx, *t, 0),
-                                  t->numThreads);
+  // A run of adjacent gemms is one turn: its first waits, its last passes
+  // (gemms are lowered in order, the ones before already replaced).
+  if (!ctx.turnHeld.erase(gemm))
+    ctx.namedBarriers->emitTurnWait(ctx.b, ctx.loc(), turnBarrier(ctx, *t, 0),
+                                    t->numThreads);
+  if (GemmOp next = nextAdjacentGemm(gemm)) {
+    ctx.turnHeld.insert(next);
+    return [](OpBuilder &, Location) {};
+  }
   Value next = turnBarrier(ctx, *t, 1);
   const NamedBarrierInfo *named = ctx.namedBarriers;
   int64_t numThreads = t->numThreads;
