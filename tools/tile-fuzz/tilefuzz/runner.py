@@ -134,6 +134,10 @@ def run_cmd(cmd, timeout, memory_mb, cwd=None, env=None, grace=5.0):
             except subprocess.TimeoutExpired:
                 continue
     elapsed = time.monotonic() - start
+    # A run that outlived its limit is over it even where this process,
+    # descheduled on a loaded machine, found it finished on waking.
+    if timeout is not None and elapsed > timeout:
+        timed_out = True
     dec = lambda b: _cap(b.decode("utf-8", errors="replace"))
     return RunResult(p.returncode, dec(err), timed_out, elapsed, dec(out))
 
