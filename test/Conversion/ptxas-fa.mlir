@@ -57,3 +57,7 @@
 // NOFMA-NOT: fma.rn.f32
 // NOFMA: ex2.approx
 // NOFMA-NOT: fma.rn.f32
+// The normalization's exact quotients (Lowering/Division.cpp) are the only
+// fused multiply-adds, after the reciprocal of the row sum.
+// NOFMA: rcp.rn.f32
+// NOFMA: fma.rn.f32

@@ -18,6 +18,7 @@
 #include "tile/Target/IndexBuilder.h"
 #include "tile/Target/TargetInfo.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -261,6 +262,41 @@ struct ParallelChunk {
 /// given.
 LogicalResult lowerParallel(LoweringContext &ctx, ParallelOp op,
                             const ParallelChunk *chunk = nullptr);
+
+// Exact divisions by divisors that registers share (Division.cpp).
+/// The f32 divisions of a tile.parallel's body whose divisor does not
+/// depend on every loop dimension, and the body ops (in order) that their
+/// operands need, all of which can run ahead of the body.
+struct SharedDivisions {
+  struct Division {
+    arith::DivFOp op;
+    SmallVector<unsigned> divisorDims; // the dimensions the divisor reads
+  };
+  SmallVector<Division> divisions;
+  SmallVector<Operation *> slice;
+};
+std::optional<SharedDivisions> findSharedDivisions(ParallelOp op,
+                                                   int64_t registersPerThread);
+/// Correctly rounded quotients through one reciprocal per divisor, and
+/// the test that every operand lies where that is exact.
+class ExactDivision {
+public:
+  /// Adds a divisor and a numerator to the test.
+  void checkDivisor(OpBuilder &b, Location loc, Value d);
+  void checkNumerator(OpBuilder &b, Location loc, Value x);
+  /// True (i1) where every operand added is in range.
+  Value inRange(OpBuilder &b, Location loc) const;
+  /// The correctly rounded 1 / d.
+  static Value reciprocal(OpBuilder &b, Location loc, Value d);
+  /// x / d from r = reciprocal(d), exact where the test holds.
+  static Value quotient(OpBuilder &b, Location loc, Value x, Value d, Value r);
+
+private:
+  /// Balanced min / max trees over the operands' magnitude bits, as
+  /// partial results per level.
+  SmallVector<std::pair<Value, unsigned>> high, lowNumerators, lowDivisors;
+};
+
 LogicalResult lowerReduce(LoweringContext &ctx, ReduceOp op);
 LogicalResult lowerWs(LoweringContext &ctx, WsOp op);
 LogicalResult lowerBarrier(LoweringContext &ctx, BarrierOp op);

@@ -16,6 +16,9 @@
 
 #include "mlir/IR/IRMapping.h"
 
+#include <deque>
+#include <map>
+
 using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::lowering;
@@ -208,6 +211,58 @@ LogicalResult mlir::tile::lowering::lowerParallel(LoweringContext &ctx,
   };
 
   Block &body = op.getBody().front();
+  // Emits `inner` for the element of loop register `loopFlat`: fragment
+  // accesses become register accesses, shared ones accesses of the flat
+  // views, the rest is cloned.
+  auto emitOp = [&](Operation &inner, IRMapping &mapping,
+                    uint64_t loopFlat) -> LogicalResult {
+    if (auto it = plans.find(&inner); it != plans.end()) {
+      AccessPlan &plan = it->second;
+      uint64_t target = project(loopFlat, plan.loopDims, plan.tile->layout);
+      std::optional<uint64_t> comb =
+          solveGF2(plan.tile->layout.getBases(LinearLayout::kRegister), target);
+      Value index = ctx.idx(comb.value_or(0));
+      if (plan.threadPart)
+        index = arith::XOrIOp::create(b, loc(), index, plan.threadPart);
+      Operation *replaced;
+      if (isa<memref::LoadOp>(inner))
+        replaced = memref::LoadOp::create(b, loc(), plan.tile->regs, index);
+      else
+        replaced = memref::StoreOp::create(
+            b, loc(),
+            mapping.lookupOrDefault(
+                cast<memref::StoreOp>(inner).getValueToStore()),
+            plan.tile->regs, index);
+      mapping.map(inner.getResults(), replaced->getResults());
+      return success();
+    }
+    // Shared tiles are read and written through their flat views.
+    FailureOr<Operation *> shared = rewriteSharedAccess(ctx, &inner, mapping);
+    if (failed(shared))
+      return failure();
+    if (*shared) {
+      mapping.map(inner.getResults(), (*shared)->getResults());
+      return success();
+    }
+    Operation *clone = b.clone(inner, mapping);
+    // Nested regions of the clone may contain accesses too.
+    bool nestedFragment = false;
+    clone->walk([&](Operation *n) {
+      if (n != clone && isa<memref::LoadOp, memref::StoreOp>(n) &&
+          getMemoryKind(cast<MemRefType>(
+              n->getOperand(isa<memref::LoadOp>(n) ? 0 : 1).getType())) ==
+              MemoryKind::Fragment)
+        nestedFragment = true;
+    });
+    if (nestedFragment)
+      return inner.emitOpError("fragment accesses inside nested regions of "
+                               "a tile.parallel are not supported by the "
+                               "lowering yet");
+    return success();
+  };
+
+  // The loop registers to emit, with the coordinates of their elements.
+  SmallVector<std::pair<int64_t, SmallVector<Value>>> elements;
   for (int64_t r = 0; r < layout.getRegistersPerThread(); ++r) {
     if (chunk) {
       FailureOr<bool> in = inChunk(r);
@@ -216,69 +271,102 @@ LogicalResult mlir::tile::lowering::lowerParallel(LoweringContext &ctx,
       if (!*in)
         continue;
     }
-    SmallVector<Value> coords = ctx.elementCoords(layout, r, tcoords, masks);
-    Value valid;
-    for (unsigned d = 0; d < rank; ++d)
-      if (padded[d] != extents[d])
-        valid = ctx.andBool(valid, ctx.ult(coords[d], ctx.idx(extents[d])));
-    OpBuilder::InsertionGuard g(b);
-    if (valid) {
-      auto branch = scf::IfOp::create(b, loc(), valid, false);
-      b.setInsertionPointToStart(branch.thenBlock());
+    elements.push_back({r, ctx.elementCoords(layout, r, tcoords, masks)});
+  }
+
+  // The operands of the divisions with a shared divisor, per element.
+  struct Operands {
+    Value numerator, divisor;
+    Value *reciprocal; // shared by the registers that share the divisor
+  };
+  using DivisionOperands = DenseMap<Operation *, Operands>;
+
+  // Emits the body for every element; divisions found in `operands` (per
+  // element) become exact quotients through the divisor's reciprocal,
+  // computed at its first use.
+  auto emitElements =
+      [&](MutableArrayRef<DivisionOperands> operands) -> LogicalResult {
+    for (auto [k, element] : llvm::enumerate(elements)) {
+      auto &[r, coords] = element;
+      Value valid;
+      for (unsigned d = 0; d < rank; ++d)
+        if (padded[d] != extents[d])
+          valid = ctx.andBool(valid, ctx.ult(coords[d], ctx.idx(extents[d])));
+      OpBuilder::InsertionGuard g(b);
+      if (valid) {
+        auto branch = scf::IfOp::create(b, loc(), valid, false);
+        b.setInsertionPointToStart(branch.thenBlock());
+      }
+      IRMapping mapping;
+      for (unsigned d = 0; d < rank; ++d)
+        mapping.map(body.getArgument(d), coords[d]);
+      uint64_t loopFlat = layout.applyFlat({{LinearLayout::kRegister, r}});
+      for (Operation &inner : body.without_terminator()) {
+        if (!operands.empty())
+          if (auto it = operands[k].find(&inner); it != operands[k].end()) {
+            Operands &o = it->second;
+            if (!*o.reciprocal)
+              *o.reciprocal = ExactDivision::reciprocal(b, loc(), o.divisor);
+            mapping.map(inner.getResult(0),
+                        ExactDivision::quotient(b, loc(), o.numerator,
+                                                o.divisor, *o.reciprocal));
+            continue;
+          }
+        if (failed(emitOp(inner, mapping, loopFlat)))
+          return failure();
+      }
     }
+    return success();
+  };
+
+  // Divisions by a divisor that several registers share: their operands
+  // computed ahead and tested, then the quotients through one reciprocal
+  // per divisor where every operand is in the range where that is exact,
+  // the IEEE divisions otherwise (Division.cpp).
+  std::optional<SharedDivisions> divisions;
+  if (!chunk && padded == SmallVector<int64_t>(extents))
+    divisions = findSharedDivisions(op, layout.getRegistersPerThread());
+  if (!divisions)
+    return emitElements({});
+  ExactDivision exact;
+  SmallVector<DivisionOperands> operands(elements.size());
+  // The divisor of each division per static coordinates along the
+  // dimensions it reads: registers with the same ones share it.
+  std::map<std::pair<Operation *, SmallVector<int64_t>>, Operands> shared;
+  std::deque<Value> reciprocals;
+  for (auto [k, element] : llvm::enumerate(elements)) {
+    auto &[r, coords] = element;
     IRMapping mapping;
     for (unsigned d = 0; d < rank; ++d)
       mapping.map(body.getArgument(d), coords[d]);
     uint64_t loopFlat = layout.applyFlat({{LinearLayout::kRegister, r}});
-    for (Operation &inner : body.without_terminator()) {
-      // Rewrite fragment accesses; clone everything else.
-      auto rewrite = [&](Operation *o) -> Operation * {
-        auto it = plans.find(o);
-        if (it == plans.end())
-          return nullptr;
-        AccessPlan &plan = it->second;
-        uint64_t target = project(loopFlat, plan.loopDims, plan.tile->layout);
-        std::optional<uint64_t> comb = solveGF2(
-            plan.tile->layout.getBases(LinearLayout::kRegister), target);
-        Value index = ctx.idx(comb.value_or(0));
-        if (plan.threadPart)
-          index = arith::XOrIOp::create(b, loc(), index, plan.threadPart);
-        if (auto load = dyn_cast<memref::LoadOp>(o))
-          return memref::LoadOp::create(b, loc(), plan.tile->regs, index);
-        auto store = cast<memref::StoreOp>(o);
-        return memref::StoreOp::create(
-            b, loc(), mapping.lookupOrDefault(store.getValueToStore()),
-            plan.tile->regs, index);
-      };
-      if (Operation *replaced = rewrite(&inner)) {
-        mapping.map(inner.getResults(), replaced->getResults());
-        continue;
-      }
-      // Shared tiles are read and written through their flat views.
-      FailureOr<Operation *> shared = rewriteSharedAccess(ctx, &inner, mapping);
-      if (failed(shared))
+    for (Operation *inner : divisions->slice)
+      if (failed(emitOp(*inner, mapping, loopFlat)))
         return failure();
-      if (*shared) {
-        mapping.map(inner.getResults(), (*shared)->getResults());
-        continue;
+    SmallVector<int64_t> staticCoord = layout.unpackCoord(loopFlat);
+    for (SharedDivisions::Division &div : divisions->divisions) {
+      Value x = mapping.lookupOrDefault(div.op.getLhs());
+      exact.checkNumerator(b, loc(), x);
+      SmallVector<int64_t> key;
+      for (unsigned d : div.divisorDims)
+        key.push_back(staticCoord[d]);
+      auto [it, added] = shared.try_emplace({div.op, key});
+      if (added) {
+        Value d = mapping.lookupOrDefault(div.op.getRhs());
+        exact.checkDivisor(b, loc(), d);
+        it->second = {nullptr, d, &reciprocals.emplace_back()};
       }
-      Operation *clone = b.clone(inner, mapping);
-      // Nested regions of the clone may contain accesses too.
-      SmallVector<Operation *> nested;
-      clone->walk([&](Operation *n) {
-        if (n != clone)
-          nested.push_back(n);
-      });
-      if (!nested.empty() && llvm::any_of(nested, [&](Operation *n) {
-            return isa<memref::LoadOp, memref::StoreOp>(n) &&
-                   getMemoryKind(cast<MemRefType>(
-                       n->getOperand(isa<memref::LoadOp>(n) ? 0 : 1)
-                           .getType())) == MemoryKind::Fragment;
-          }))
-        return inner.emitOpError("fragment accesses inside nested regions of "
-                                 "a tile.parallel are not supported by the "
-                                 "lowering yet");
+      operands[k][div.op] = {x, it->second.divisor, it->second.reciprocal};
     }
   }
+  auto branch =
+      scf::IfOp::create(b, loc(), exact.inRange(b, loc()), /*else=*/true);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(branch.thenBlock());
+  if (failed(emitElements(operands)))
+    return failure();
+  b.setInsertionPointToStart(branch.elseBlock());
+  if (failed(emitElements({})))
+    return failure();
   return success();
 }
