@@ -147,6 +147,17 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name << "' must be a boolean";
     return success();
   }
+  if (name == kHandOffAttrName) {
+    auto copy = dyn_cast<CopyOp>(op);
+    if (!copy || getMemoryKind(copy.getSourceType()) != MemoryKind::Global ||
+        getMemoryKind(copy.getTargetType()) != MemoryKind::Shared)
+      return op->emitError() << "'" << name
+                             << "' may only be attached to a tile.copy from "
+                                "global memory into a shared tile";
+    if (!isa<BoolAttr>(attr.getValue()))
+      return op->emitError() << "'" << name << "' must be a boolean";
+    return success();
+  }
   if (name == kTileLoopAttrName) {
     if (!isa<scf::ForOp>(op))
       return op->emitError()

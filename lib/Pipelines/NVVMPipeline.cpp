@@ -132,6 +132,11 @@ void mlir::tile::pipelines::addTileLevelPasses(
     pm.addPass(createPipelinePlanning());
     pm.addPass(createInjectPipeline());
     pm.addPass(createRegisterPrefetch());
+    // One-time copies into shared tiles handed off through pipes, so that
+    // they become tensor copies of the producer warpgroup.
+    HandOffCopiesOptions handOff;
+    handOff.emitRemarks = options.remarks;
+    pm.addPass(createHandOffCopies(handOff));
   }
   LayoutInferenceOptions layouts;
   layouts.emitRemarks = options.remarks;

@@ -2094,6 +2094,28 @@ func.func @rotate_not_bool(%n: index) {
 
 // -----
 
+func.func @hand_off_on_fragment_copy(%a: memref<64xf32, #tile.mem<fragment>>, %b: memref<64xf32, #tile.mem<fragment>>) {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    // expected-error @+1 {{'tile.hand_off' may only be attached to a tile.copy from global memory into a shared tile}}
+    tile.copy %a, %b {tile.hand_off = false} : memref<64xf32, #tile.mem<fragment>> to memref<64xf32, #tile.mem<fragment>>
+  }
+  return
+}
+
+// -----
+
+func.func @hand_off_not_bool(%g: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %s = tile.alloc : memref<64x64xf16, #gpu.address_space<workgroup>>
+    // expected-error @+1 {{'tile.hand_off' must be a boolean}}
+    tile.copy %g[%c0, %c0], %s {tile.hand_off} : memref<?x?xf16> to memref<64x64xf16, #gpu.address_space<workgroup>>
+  }
+  return
+}
+
+// -----
+
 // TileDialect::verifyOperationAttribute: no unknown tile.* attribute.
 func.func @unknown_discardable_attr() {
   // expected-error @+1 {{unknown tile dialect attribute 'tile.stages'}}

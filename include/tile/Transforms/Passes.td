@@ -503,6 +503,58 @@ def SelectMma : Pass<"tile-select-mma", "ModuleOp"> {
   let dependentDialects = ["::mlir::tile::TileDialect"];
 }
 
+def HandOffCopies : Pass<"tile-hand-off-copies", "ModuleOp"> {
+  let summary = "Load a kernel's copies into shared tiles asynchronously, "
+                "waited for before their first reader";
+  let description = [{
+    A kernel that pipelines a loop often also loads tiles once, before or
+    after the loop: FlashAttention's queries, and in the rotated key loop
+    the first block's keys and the last block's values. Written as
+    synchronous `tile.copy` ops they are loaded by the consumer threads
+    through their registers, and the kernel waits for all of them before
+    it goes on. On targets with tensor copies, this pass hands each such
+    copy off through a one-slot pipe: `produce_acquire`, the copy made
+    `async`, `produce_commit` where it was, and `consume_wait` right before
+    the first op that reads the tile. Copies in a row with the same first
+    reader share one hand-off. `tile-select-tma` then makes them tensor
+    copies (in the kernel version whose tensors allow them) and
+    `tile-warp-specialize` gives them to the producer warpgroup, which
+    issues them at the kernel's start beside the loop's first stages; the
+    last block's values are waited for only after the loop.
+
+    A candidate is a synchronous copy from global memory into a whole
+    shared tile (a `tile.alloc`) at the top level of a kernel that
+    pipelines a loop, with no hand-written `tile.ws` regions, where every
+    other use of the tile reads it (gemm operands, copies out of it) and
+    comes after the copy. The slot is used once: the pipe has no release.
+    `tile.hand_off = false` on a copy keeps it synchronous. The pass runs
+    after `tile-inject-pipeline` (the kernel's loops have their pipes) and
+    before `tile-select-tma`.
+
+    ```mlir
+    tile.copy %Q[%bh, %q0, %c0], %Qs : memref<?x?x128xf16> to !sQ
+    ...
+    tile.gemm %Qs, %Ks, %S transpose_b clear_accum : ...
+    // becomes
+    %p = tile.pipe.create : <1>
+    tile.pipe.produce_acquire %p[%c0] : <1>
+    tile.copy async %Q[%bh, %q0, %c0], %Qs : memref<?x?x128xf16> to !sQ
+    tile.pipe.produce_commit %p[%c0] : <1>
+    ...
+    tile.pipe.consume_wait %p[%c0] in_flight(0) : <1>
+    tile.gemm %Qs, %Ks, %S transpose_b clear_accum : ...
+    ```
+  }];
+  let options = [
+    Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
+           "Emit a remark for each copy handed off">,
+  ];
+  let dependentDialects = [
+    "::mlir::tile::TileDialect",
+    "::mlir::arith::ArithDialect"
+  ];
+}
+
 def RegisterPrefetch : Pass<"tile-register-prefetch", "ModuleOp"> {
   let summary = "Load the next iteration's tiles into registers during the "
                 "current one (one shared buffer)";

@@ -91,6 +91,11 @@ def Tile_Dialect : Dialect {
     /// makes). `true` asks for the rotation; `false` keeps the loop as
     /// written.
     static constexpr ::llvm::StringLiteral kRotateAttrName = "tile.rotate";
+    /// Discardable boolean attribute on a `tile.copy` from global memory
+    /// into a shared tile: whether `tile-hand-off-copies` hands it off
+    /// through a pipe (loaded asynchronously, waited for before its first
+    /// reader; `false` keeps it synchronous).
+    static constexpr ::llvm::StringLiteral kHandOffAttrName = "tile.hand_off";
 
     /// Discardable attribute on a `tile.kernel`: `false` keeps
     /// `tile-warp-specialize` from splitting it into producer and consumer
