@@ -17,6 +17,7 @@
 #include "tile/Dialect/TileOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 
 namespace mlir::tile {
@@ -29,12 +30,25 @@ using namespace mlir::tile;
 
 namespace {
 
-/// A copy to hand off, and the op of the kernel's body that reads its tile
-/// first.
+/// A copy to hand off, the op of its block that reads its tile first, and
+/// the one by which every read (MMAs included) is done.
 struct Candidate {
   CopyOp copy;
   Operation *firstReader;
+  Operation *lastReader;
 };
+
+/// The op by which the MMAs of `gemm` that read the tile are complete: the
+/// gemm itself, or for one that leaves them in flight the
+/// `tile.mma_wait 0` after it in its block; null if there is none.
+Operation *mmasDoneAt(GemmOp gemm) {
+  if (gemm.getMmaGroupsInFlight().value_or(0) == 0)
+    return gemm;
+  for (Operation *op = gemm->getNextNode(); op; op = op->getNextNode())
+    if (auto wait = dyn_cast<MmaWaitOp>(op); wait && wait.getPending() == 0)
+      return wait;
+  return nullptr;
+}
 
 /// Whether `user` (a use of a shared tile other than the copy that fills
 /// it) only reads the tile.
@@ -59,7 +73,7 @@ std::optional<Candidate> asCandidate(CopyOp copy, Block &body) {
   Value tile = copy.getTarget();
   if (!tile.getDefiningOp<AllocOp>())
     return std::nullopt;
-  Operation *first = nullptr;
+  Operation *first = nullptr, *last = nullptr;
   for (Operation *user : tile.getUsers()) {
     if (user == copy)
       continue;
@@ -70,10 +84,20 @@ std::optional<Candidate> asCandidate(CopyOp copy, Block &body) {
       return std::nullopt;
     if (!first || top->isBeforeInBlock(first))
       first = top;
+    // In a loop over tiles the slot is released once the tile's readers
+    // are done, their MMAs included.
+    Operation *done = user;
+    if (auto gemm = dyn_cast<GemmOp>(user))
+      done = mmasDoneAt(gemm);
+    Operation *doneTop = done ? body.findAncestorOpInBlock(*done) : nullptr;
+    if (!doneTop)
+      return std::nullopt;
+    if (!last || last->isBeforeInBlock(doneTop))
+      last = doneTop;
   }
   if (!first)
     return std::nullopt;
-  return Candidate{copy, first};
+  return Candidate{copy, first, last};
 }
 
 struct HandOffCopiesPass : tile::impl::HandOffCopiesBase<HandOffCopiesPass> {
@@ -96,6 +120,24 @@ struct HandOffCopiesPass : tile::impl::HandOffCopiesBase<HandOffCopiesPass> {
     });
     if (!pipelined || handWritten)
       return;
+    handOffIn(kernel, body, /*tileLoop=*/false);
+    // A persistent kernel's loop over tiles loads them once per tile: the
+    // slot is reused, numbered from the pipe's base and released after
+    // the tile's last reader.
+    // (Its body is usually one test that the tile is in the grid.)
+    for (Operation &op : body) {
+      auto loop = dyn_cast<scf::ForOp>(op);
+      if (!loop || !loop->hasAttr(TileDialect::kTileLoopAttrName))
+        continue;
+      handOffIn(kernel, *loop.getBody(), /*tileLoop=*/true);
+      for (Operation &inner : *loop.getBody())
+        if (auto branch = dyn_cast<scf::IfOp>(inner);
+            branch && branch.getElseRegion().empty())
+          handOffIn(kernel, *branch.thenBlock(), /*tileLoop=*/true);
+    }
+  }
+
+  void handOffIn(KernelOp kernel, Block &body, bool tileLoop) {
     SmallVector<Candidate> candidates;
     for (Operation &op : body)
       if (auto copy = dyn_cast<CopyOp>(op))
@@ -115,17 +157,26 @@ struct HandOffCopiesPass : tile::impl::HandOffCopiesBase<HandOffCopiesPass> {
         groups.emplace_back();
       groups.back().push_back(c);
     }
-    auto b = OpBuilder::atBlockBegin(&body);
+    Block &kernelBody = kernel.getBody().front();
+    auto b = OpBuilder::atBlockBegin(&kernelBody);
     Value zero;
     for (MutableArrayRef<Candidate> group : groups) {
       Location loc = group.front().copy.getLoc();
-      b.setInsertionPointToStart(&body);
-      if (!zero)
-        zero = arith::ConstantIndexOp::create(b, loc, 0);
+      b.setInsertionPointToStart(&kernelBody);
       Value pipe = PipeCreateOp::create(b, loc, PipeType::get(&getContext(), 1),
                                         /*plan=*/PipePlanAttr());
+      // The hand-off's number: 0, or the pipe's base in a loop over tiles.
+      Value seq;
+      if (tileLoop) {
+        b.setInsertionPointToStart(&body);
+        seq = PipeBaseOp::create(b, loc, b.getIndexType(), pipe);
+      } else {
+        if (!zero)
+          zero = arith::ConstantIndexOp::create(b, loc, 0);
+        seq = zero;
+      }
       b.setInsertionPoint(group.front().copy);
-      PipeProduceAcquireOp::create(b, loc, pipe, zero);
+      PipeProduceAcquireOp::create(b, loc, pipe, seq);
       for (Candidate &c : group) {
         c.copy.setAsync(true);
         if (emitRemarks)
@@ -133,9 +184,20 @@ struct HandOffCopiesPass : tile::impl::HandOffCopiesBase<HandOffCopiesPass> {
                             "tile's first reader");
       }
       b.setInsertionPointAfter(group.back().copy);
-      PipeProduceCommitOp::create(b, loc, pipe, zero);
+      PipeProduceCommitOp::create(b, loc, pipe, seq);
       b.setInsertionPoint(group.front().firstReader);
-      PipeConsumeWaitOp::create(b, loc, pipe, zero, /*inFlight=*/0);
+      PipeConsumeWaitOp::create(b, loc, pipe, seq, /*inFlight=*/0);
+      if (!tileLoop)
+        continue;
+      Operation *last = group.front().lastReader;
+      for (Candidate &c : group)
+        if (last->isBeforeInBlock(c.lastReader))
+          last = c.lastReader;
+      b.setInsertionPointAfter(last);
+      PipeConsumeReleaseOp::create(b, loc, pipe, seq);
+      b.setInsertionPoint(body.getTerminator());
+      PipeAdvanceOp::create(b, loc, pipe,
+                            arith::ConstantIndexOp::create(b, loc, 1));
     }
   }
 };

@@ -148,9 +148,7 @@ static std::string checkProducerOp(Operation *op) {
 /// the rotated loop's last values after the loop's stages, not ahead of
 /// them (tile-hand-off-copies places them early, for the kernels that are
 /// not specialized).
-static void orderOneTimeHandOffs(WsOp producer, WsOp consumer) {
-  Block &producerBody = producer.getBody().front();
-  Block &consumerBody = consumer.getBody().front();
+static void orderOneTimeHandOffs(Block &producerBody, Block &consumerBody) {
   DenseMap<Value, Operation *> firstWait;
   consumerBody.walk([&](PipeConsumeWaitOp wait) {
     Operation *top = consumerBody.findAncestorOpInBlock(*wait);
@@ -197,6 +195,10 @@ static void orderOneTimeHandOffs(WsOp producer, WsOp consumer) {
     for (Operation *moved : llvm::reverse(handOff))
       moved->moveAfter(last);
   }
+}
+
+static void orderOneTimeHandOffs(WsOp producer, WsOp consumer) {
+  orderOneTimeHandOffs(producer.getBody().front(), consumer.getBody().front());
 }
 
 static bool wantsTurns(KernelOp kernel, WsOp consumer) {
@@ -508,6 +510,24 @@ struct WarpSpecializePass
       return failure();
     }
     orderOneTimeHandOffs(producer, consumer);
+    // ... and in a persistent kernel's loop over tiles (whose body is
+    // usually one test that the tile is in the grid).
+    auto tileLoopBody = [](WsOp region) -> Block * {
+      for (Operation &op : region.getBody().front())
+        if (auto loop = dyn_cast<scf::ForOp>(op);
+            loop && loop->hasAttr(TileDialect::kTileLoopAttrName)) {
+          Block *block = loop.getBody();
+          for (Operation &inner : *block)
+            if (auto branch = dyn_cast<scf::IfOp>(inner);
+                branch && branch.getElseRegion().empty())
+              return branch.thenBlock();
+          return block;
+        }
+      return nullptr;
+    };
+    if (Block *producerLoop = tileLoopBody(producer))
+      if (Block *consumerLoop = tileLoopBody(consumer))
+        orderOneTimeHandOffs(*producerLoop, *consumerLoop);
     // Consumer: everything but the producer ops.
     SmallVector<Operation *> producerOps;
     consumer.walk([&](Operation *op) {

@@ -139,3 +139,57 @@ module attributes {tile.target = #tile.target<"sm_90a">} {
     return
   }
 }
+
+// -----
+
+!g = memref<?x?xf16>
+!s = memref<64x64xf16, #gpu.address_space<workgroup>>
+!f = memref<64x64xf32, #tile.mem<fragment>>
+
+// In a persistent kernel's loop over tiles (inside its test that the tile
+// is in the grid) the copies run once per tile: the hand-off is numbered
+// from the pipe's base, the slot released after the tile's last reader
+// and the base advanced by one per tile. A gemm that leaves its MMAs in
+// flight must be followed by `tile.mma_wait 0` before the release.
+// CHECK-LABEL: func.func @per_tile
+// CHECK: %[[P:.*]] = tile.pipe.create : <1>
+// CHECK: scf.for
+// CHECK: scf.if
+// CHECK-NEXT: %[[B:.*]] = tile.pipe.base %[[P]] : <1>
+// CHECK: tile.pipe.produce_acquire %[[P]][%[[B]]] : <1>
+// CHECK-NEXT: tile.copy async
+// CHECK-NEXT: tile.pipe.produce_commit %[[P]][%[[B]]] : <1>
+// CHECK-NEXT: tile.pipe.consume_wait %[[P]][%[[B]]] in_flight(0) : <1>
+// CHECK-NEXT: tile.gemm
+// CHECK-NEXT: tile.mma_wait 0
+// CHECK-NEXT: tile.pipe.consume_release %[[P]][%[[B]]] : <1>
+// CHECK: tile.pipe.advance %[[P]] by %{{.*}} : <1>
+// CHECK-NEXT: }
+// CHECK-NOT: tile.copy async
+// CHECK: } {tile.tile_loop}
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  func.func @per_tile(%A: !g, %n: index, %t: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    tile.kernel @k blocks(%bx) in [4] threads(128) {
+      %p = tile.pipe.create : <2>
+      %a = tile.alloc : !s
+      %b = tile.alloc : !s
+      %acc = tile.alloc : !f
+      scf.for %i = %c0 to %n step %c1 {
+        %in = arith.cmpi ult, %i, %t : index
+        scf.if %in {
+          // expected-remark @below {{loaded asynchronously, waited for before its tile's first reader}}
+          tile.copy %A[%i, %c0], %a : !g to !s
+          tile.gemm %a, %a, %acc {mma_groups_in_flight = 1 : i64} : !s, !s, !f
+          tile.mma_wait 0
+          // Left synchronous: its gemm's MMAs may still read it when the
+          // tile ends.
+          tile.copy %A[%i, %c0], %b : !g to !s
+          tile.gemm %b, %b, %acc {mma_groups_in_flight = 1 : i64} : !s, !s, !f
+        }
+      } {tile.tile_loop}
+    }
+    return
+  }
+}

@@ -526,8 +526,14 @@ def HandOffCopies : Pass<"tile-hand-off-copies", "ModuleOp"> {
     shared tile (a `tile.alloc`) at the top level of a kernel that
     pipelines a loop, with no hand-written `tile.ws` regions, where every
     other use of the tile reads it (gemm operands, copies out of it) and
-    comes after the copy. The slot is used once: the pipe has no release.
-    `tile.hand_off = false` on a copy keeps it synchronous. The pass runs
+    comes after the copy, and where a gemm reading it leaves its MMAs in
+    flight, a `tile.mma_wait 0` follows in its block. The slot is used
+    once: the pipe has no release. In a persistent kernel's loop over
+    tiles (`tile.tile_loop`, or the test in its body that the tile is in
+    the grid) the copies run once per tile: the hand-off is numbered from
+    the pipe's base (`tile.pipe.base`), released once the tile's readers
+    and their MMAs are done, and the base advanced by one at the end of
+    the tile. `tile.hand_off = false` on a copy keeps it synchronous. The pass runs
     after `tile-inject-pipeline` (the kernel's loops have their pipes) and
     before `tile-select-tma`.
 
