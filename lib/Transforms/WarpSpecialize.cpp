@@ -25,6 +25,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "WarpSpecializeOccupancy.h"
+#include "WarpSpecializeOrder.h"
 
 #include "tile/Transforms/Passes.h"
 #include "tile/Transforms/Pipelining.h"
@@ -141,66 +142,6 @@ static std::string checkProducerOp(Operation *op) {
 /// loop cost 3-12% instead of hiding the softmax (docs/perf.md run 36), and
 /// 15-17% on the loop tile-rotate-loops rotates with a turn per gemm (run
 /// 100; its two gemms now make one turn, not measured yet).
-/// Moves the producer's one-time hand-offs (a one-slot pipe's acquire,
-/// copies and commit at the region's top level) after the last top-level
-/// op holding hand-offs of pipes that the consumers wait for first, so
-/// that the producer issues copies in the order the consumers need them:
-/// the rotated loop's last values after the loop's stages, not ahead of
-/// them (tile-hand-off-copies places them early, for the kernels that are
-/// not specialized).
-static void orderOneTimeHandOffs(Block &producerBody, Block &consumerBody) {
-  DenseMap<Value, Operation *> firstWait;
-  consumerBody.walk([&](PipeConsumeWaitOp wait) {
-    Operation *top = consumerBody.findAncestorOpInBlock(*wait);
-    auto [it, added] = firstWait.try_emplace(wait.getPipe(), top);
-    if (!added && top->isBeforeInBlock(it->second))
-      it->second = top;
-  });
-  SmallVector<PipeProduceAcquireOp> acquires;
-  for (Operation &op : producerBody)
-    if (auto acquire = dyn_cast<PipeProduceAcquireOp>(op))
-      if (cast<PipeType>(acquire.getPipe().getType()).getSlots() == 1)
-        acquires.push_back(acquire);
-  for (PipeProduceAcquireOp acquire : acquires) {
-    Value pipe = acquire.getPipe();
-    Operation *wait = firstWait.lookup(pipe);
-    if (!wait)
-      continue;
-    SmallVector<Operation *> handOff = {acquire};
-    Operation *op = acquire->getNextNode();
-    for (; op && !isa<PipeProduceCommitOp>(op); op = op->getNextNode())
-      if (isa<CopyOp>(op))
-        handOff.push_back(op);
-    if (!op || cast<PipeProduceCommitOp>(op).getPipe() != pipe)
-      continue;
-    handOff.push_back(op);
-    // The last op after the hand-off that holds another pipe's hand-offs
-    // which the consumers wait for before this one.
-    Operation *last = nullptr;
-    for (Operation *next = op->getNextNode(); next;
-         next = next->getNextNode()) {
-      bool earlier = false;
-      next->walk([&](Operation *inner) {
-        auto produce = dyn_cast<PipeProduceCommitOp>(inner);
-        if (!produce || produce.getPipe() == pipe)
-          return;
-        Operation *otherWait = firstWait.lookup(produce.getPipe());
-        earlier |= otherWait && otherWait->isBeforeInBlock(wait);
-      });
-      if (earlier)
-        last = next;
-    }
-    if (!last)
-      continue;
-    for (Operation *moved : llvm::reverse(handOff))
-      moved->moveAfter(last);
-  }
-}
-
-static void orderOneTimeHandOffs(WsOp producer, WsOp consumer) {
-  orderOneTimeHandOffs(producer.getBody().front(), consumer.getBody().front());
-}
-
 static bool wantsTurns(KernelOp kernel, WsOp consumer) {
   auto flag = kernel->getAttrOfType<BoolAttr>(TileDialect::kPingpongAttrName);
   return flag && flag.getValue() && consumer.getWarpgroups().size() >= 2;
@@ -510,24 +451,6 @@ struct WarpSpecializePass
       return failure();
     }
     orderOneTimeHandOffs(producer, consumer);
-    // ... and in a persistent kernel's loop over tiles (whose body is
-    // usually one test that the tile is in the grid).
-    auto tileLoopBody = [](WsOp region) -> Block * {
-      for (Operation &op : region.getBody().front())
-        if (auto loop = dyn_cast<scf::ForOp>(op);
-            loop && loop->hasAttr(TileDialect::kTileLoopAttrName)) {
-          Block *block = loop.getBody();
-          for (Operation &inner : *block)
-            if (auto branch = dyn_cast<scf::IfOp>(inner);
-                branch && branch.getElseRegion().empty())
-              return branch.thenBlock();
-          return block;
-        }
-      return nullptr;
-    };
-    if (Block *producerLoop = tileLoopBody(producer))
-      if (Block *consumerLoop = tileLoopBody(consumer))
-        orderOneTimeHandOffs(*producerLoop, *consumerLoop);
     // Consumer: everything but the producer ops.
     SmallVector<Operation *> producerOps;
     consumer.walk([&](Operation *op) {
