@@ -60,7 +60,7 @@ bool onlyReads(Operation *user, Value tile) {
   return false;
 }
 
-/// The copy as a candidate, or none (with `why` set where a remark helps).
+/// The copy as a candidate, or none.
 std::optional<Candidate> asCandidate(CopyOp copy, Block &body) {
   if (copy.getAsync() || copy.getTma())
     return std::nullopt;

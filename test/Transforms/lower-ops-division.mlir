@@ -147,3 +147,39 @@ module attributes {tile.target = #tile.target<"sm_80">} {
     return
   }
 }
+
+// -----
+
+!f = memref<32x32xf32, #tile.mem<fragment>>
+!r = memref<32xf32, #tile.mem<fragment>>
+!g = memref<?x?xf32>
+
+// A divisor that reaches the element's coordinates through an op the
+// numerator uses too differs per element: kept.
+// CHECK-LABEL: func.func @shared_operand
+// CHECK-NOT: math.copysign
+// CHECK-COUNT-8: arith.divf
+// CHECK-NOT: arith.divf
+// CHECK: return
+module attributes {tile.target = #tile.target<"sm_80">} {
+  func.func @shared_operand(%A: !g, %O: !g) {
+    %c0 = arith.constant 0 : index
+    tile.kernel @k blocks(%bx) in [4] threads(128) {
+      %acc = tile.alloc : !f
+      %out = tile.alloc : !f
+      %l = tile.alloc : !r
+      tile.copy %A[%c0, %c0], %acc : !g to !f
+      tile.reduce <sum> %acc, %l dim 1 clear : !f to !r
+      tile.parallel (%i, %j) in [32, 32] {
+        %t = memref.load %acc[%i, %j] : !f
+        %li = memref.load %l[%i] : !r
+        %x = arith.mulf %t, %li : f32
+        %d = arith.addf %t, %li : f32
+        %q = arith.divf %x, %d : f32
+        memref.store %q, %out[%i, %j] : !f
+      }
+      tile.copy %out, %O[%c0, %c0] : !f to !g
+    }
+    return
+  }
+}

@@ -35,13 +35,15 @@ using namespace mlir::tile;
 using namespace mlir::tile::lowering;
 
 /// Adds to `slice` the ops of `body` (top level) that `value` needs, and to
-/// `args` the loop dimensions it depends on. False where it needs an op
-/// the check before the loop cannot run early: anything but pure ops
-/// without regions and fragment loads that no earlier store of the body
-/// could have changed.
+/// `args` the loop dimensions it depends on (`deps` remembers them per op,
+/// so that an op two operands share counts for both). False where it
+/// needs an op the check before the loop cannot run early: anything but
+/// pure ops without regions and fragment loads that no earlier store of
+/// the body could have changed.
 static bool collectSlice(Value value, Block &body,
                          llvm::SmallPtrSetImpl<Operation *> &slice,
-                         llvm::SmallBitVector &args) {
+                         llvm::SmallBitVector &args,
+                         DenseMap<Operation *, llvm::SmallBitVector> &deps) {
   if (auto arg = dyn_cast<BlockArgument>(value)) {
     if (arg.getOwner() == &body)
       args.set(arg.getArgNumber());
@@ -50,8 +52,10 @@ static bool collectSlice(Value value, Block &body,
   Operation *def = value.getDefiningOp();
   if (!def || def->getBlock() != &body)
     return true; // defined above the loop: the same for every element
-  if (!slice.insert(def).second)
+  if (auto it = deps.find(def); it != deps.end()) {
+    args |= it->second;
     return true;
+  }
   if (auto load = dyn_cast<memref::LoadOp>(def)) {
     if (getMemoryKind(load.getMemRefType()) != MemoryKind::Fragment)
       return false;
@@ -62,9 +66,13 @@ static bool collectSlice(Value value, Block &body,
   } else if (!isPure(def) || def->getNumRegions() != 0) {
     return false;
   }
+  llvm::SmallBitVector own(args.size());
   for (Value operand : def->getOperands())
-    if (!collectSlice(operand, body, slice, args))
+    if (!collectSlice(operand, body, slice, own, deps))
       return false;
+  slice.insert(def);
+  args |= own;
+  deps[def] = std::move(own);
   return true;
 }
 
@@ -83,8 +91,9 @@ mlir::tile::lowering::findSharedDivisions(ParallelOp op,
       continue;
     llvm::SmallBitVector numArgs(rank), denArgs(rank);
     llvm::SmallPtrSet<Operation *, 16> trial = slice;
-    if (!collectSlice(div.getLhs(), body, trial, numArgs) ||
-        !collectSlice(div.getRhs(), body, trial, denArgs))
+    DenseMap<Operation *, llvm::SmallBitVector> deps;
+    if (!collectSlice(div.getLhs(), body, trial, numArgs, deps) ||
+        !collectSlice(div.getRhs(), body, trial, denArgs, deps))
       continue;
     // A divisor that differs in every element gains nothing.
     if (denArgs.count() == rank)
