@@ -125,16 +125,8 @@ struct HandOffCopiesPass : tile::impl::HandOffCopiesBase<HandOffCopiesPass> {
     // slot is reused, numbered from the pipe's base and released after
     // the tile's last reader.
     // (Its body is usually one test that the tile is in the grid.)
-    for (Operation &op : body) {
-      auto loop = dyn_cast<scf::ForOp>(op);
-      if (!loop || !loop->hasAttr(TileDialect::kTileLoopAttrName))
-        continue;
-      handOffIn(kernel, *loop.getBody(), /*tileLoop=*/true);
-      for (Operation &inner : *loop.getBody())
-        if (auto branch = dyn_cast<scf::IfOp>(inner);
-            branch && branch.getElseRegion().empty())
-          handOffIn(kernel, *branch.thenBlock(), /*tileLoop=*/true);
-    }
+    for (Block *block : getTileLoopBlocks(body))
+      handOffIn(kernel, *block, /*tileLoop=*/true);
   }
 
   void handOffIn(KernelOp kernel, Block &body, bool tileLoop) {

@@ -193,6 +193,21 @@ LogicalResult mlir::tile::verifyCopyEngineWaitThreads(PipeConsumeWaitOp wait) {
   return success();
 }
 
+SmallVector<Block *> mlir::tile::getTileLoopBlocks(Block &body) {
+  SmallVector<Block *> blocks;
+  for (Operation &op : body) {
+    auto loop = dyn_cast<scf::ForOp>(op);
+    if (!loop || !loop->hasAttr(TileDialect::kTileLoopAttrName))
+      continue;
+    blocks.push_back(loop.getBody());
+    for (Operation &inner : *loop.getBody())
+      if (auto branch = dyn_cast<scf::IfOp>(inner);
+          branch && branch.getElseRegion().empty())
+        blocks.push_back(branch.thenBlock());
+  }
+  return blocks;
+}
+
 // From mlir/Dialect/SCF/Utils/Utils.h, which cannot be included here: it
 // declares a function `mlir::tile`, this project's namespace.
 namespace mlir {

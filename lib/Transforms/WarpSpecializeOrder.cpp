@@ -10,6 +10,7 @@
 #include "WarpSpecializeOrder.h"
 
 #include "tile/Dialect/TileAttrs.h"
+#include "tile/Transforms/Utils.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -69,25 +70,14 @@ static void orderInBlock(Block &producerBody, Block &consumerBody) {
   }
 }
 
-/// The body of the region's loop over tiles (inside its test that the tile
-/// is in the grid, where it has one), or null.
-static Block *tileLoopBody(WsOp region) {
-  for (Operation &op : region.getBody().front())
-    if (auto loop = dyn_cast<scf::ForOp>(op);
-        loop && loop->hasAttr(TileDialect::kTileLoopAttrName)) {
-      Block *block = loop.getBody();
-      for (Operation &inner : *block)
-        if (auto branch = dyn_cast<scf::IfOp>(inner);
-            branch && branch.getElseRegion().empty())
-          return branch.thenBlock();
-      return block;
-    }
-  return nullptr;
-}
-
 void mlir::tile::orderOneTimeHandOffs(WsOp producer, WsOp consumer) {
-  orderInBlock(producer.getBody().front(), consumer.getBody().front());
-  if (Block *producerLoop = tileLoopBody(producer))
-    if (Block *consumerLoop = tileLoopBody(consumer))
-      orderInBlock(*producerLoop, *consumerLoop);
+  Block &producerBody = producer.getBody().front();
+  Block &consumerBody = consumer.getBody().front();
+  orderInBlock(producerBody, consumerBody);
+  // Both regions keep the kernel's loop over tiles and its tests.
+  SmallVector<Block *> producerBlocks = getTileLoopBlocks(producerBody);
+  SmallVector<Block *> consumerBlocks = getTileLoopBlocks(consumerBody);
+  if (producerBlocks.size() == consumerBlocks.size())
+    for (auto [p, c] : llvm::zip(producerBlocks, consumerBlocks))
+      orderInBlock(*p, *c);
 }

@@ -78,6 +78,12 @@ Operation *findHandWrittenSync(KernelOp kernel);
 /// iterations of the body each, a loop after it the odd one left.
 LogicalResult unrollByTwo(scf::ForOp loop);
 
+/// The blocks of a persistent kernel's loop over tiles (`tile.tile_loop`)
+/// at the top level of `body`: the loop's body, then the then-blocks of
+/// the tests in it without an else (the test that the tile is in the
+/// grid); empty without such a loop.
+SmallVector<Block *> getTileLoopBlocks(Block &body);
+
 } // namespace mlir::tile
 
 #endif // TILE_TRANSFORMS_UTILS_H
