@@ -52,6 +52,10 @@ struct SharedOperand {
   int64_t swizzleUnit = 16;
   int64_t padBytes = 0;
   Value origin;
+  /// The address of `view`'s first element (index), where the lowering
+  /// provides one (a copy local to a persistent kernel's tile loop);
+  /// otherwise emitters extract it from `view`.
+  Value address;
 };
 
 /// A register tile: each thread's registers and the distributed layout.
@@ -380,6 +384,14 @@ public:
   /// Waits until every lane of the warp has arrived here (nothing where
   /// warps run in lockstep).
   virtual void emitWarpSync(OpBuilder &b, Location loc) const {}
+  /// A copy of the i32 `v` that the code generator can neither look
+  /// through nor move nor merge with another: what is computed from it
+  /// stays where it is computed instead of being hoisted out of the loop
+  /// around it (and kept live across all of that loop). `v` itself where
+  /// the target has no such copy.
+  virtual Value emitOpaqueCopy(OpBuilder &b, Location loc, Value v) const {
+    return v;
+  }
   /// The value `v` of the lane whose id is this lane's XOR `mask`, within
   /// groups of `width` lanes.
   virtual Value emitShuffleXor(OpBuilder &b, Location loc, Value v,

@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 using namespace mlir;
@@ -51,6 +52,20 @@ void NVIDIATargetInfo::emitTurnPass(OpBuilder &b, Location loc, Value id,
 void NVIDIATargetInfo::emitWarpSync(OpBuilder &b, Location loc) const {
   NVVM::SyncWarpOp::create(b, loc,
                            arith::ConstantIntOp::create(b, loc, -1, 32));
+}
+
+Value NVIDIATargetInfo::emitOpaqueCopy(OpBuilder &b, Location loc,
+                                       Value v) const {
+  // A move with side effects: LLVM neither merges it nor hoists it, nor
+  // what is computed from it, out of the loop it is in.
+  return LLVM::InlineAsmOp::create(
+             b, loc, v.getType(), ValueRange{v}, "mov.b32 $0, $1;", "=r,r",
+             /*has_side_effects=*/true, /*is_align_stack=*/false,
+             LLVM::tailcallkind::TailCallKind::None,
+             LLVM::AsmDialectAttr::get(b.getContext(),
+                                       LLVM::AsmDialect::AD_ATT),
+             ArrayAttr())
+      .getResult(0);
 }
 
 void NVIDIATargetInfo::emitRegisterBudget(OpBuilder &b, Location loc,

@@ -78,6 +78,7 @@ public:
   void emitBarrier(OpBuilder &b, Location loc,
                    BarrierScope scope) const override;
   void emitWarpSync(OpBuilder &b, Location loc) const override;
+  Value emitOpaqueCopy(OpBuilder &b, Location loc, Value v) const override;
   void emitTurnWait(OpBuilder &b, Location loc, Value id,
                     int64_t numThreads) const override;
   void emitTurnPass(OpBuilder &b, Location loc, Value id,

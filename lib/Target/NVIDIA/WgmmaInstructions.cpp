@@ -46,7 +46,9 @@ FailureOr<DescriptorOperand> nvidia::describe(OpBuilder &b, Location loc,
   // (start >> 4) + (offset >> 4); the start's field is an or with the LBO.
   Value start = arith::IndexCastOp::create(
       b, loc, i32,
-      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, tile->view));
+      tile->address ? tile->address
+                    : memref::ExtractAlignedPointerAsIndexOp::create(
+                          b, loc, tile->view));
   auto i32Const = [&](int64_t v) {
     return arith::ConstantIntOp::create(b, loc, v, 32);
   };

@@ -97,7 +97,9 @@ LogicalResult mlir::tile::lowering::lowerGemm(LoweringContext &ctx, GemmOp op) {
       FailureOr<SharedRef> ref = ctx.resolveShared(value, op);
       if (failed(ref))
         return failure();
-      return ctx.toOperand(*ref);
+      SharedOperand shared = ctx.toOperand(*ref);
+      shared.address = ctx.sharedAddress(op, shared.view);
+      return shared;
     };
     return result;
   };

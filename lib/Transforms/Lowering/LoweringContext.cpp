@@ -29,11 +29,63 @@ Value LoweringContext::pipeBase(Value pipe) {
   return memref::LoadOp::create(b, loc(), counter, ValueRange{idx(0)});
 }
 
+/// The persistent kernel's loop over tiles (`tile.tile_loop`) around `op`,
+/// or null.
+static scf::ForOp getTileLoop(Operation *op, KernelOp kernel) {
+  for (Operation *parent = op->getParentOp(); parent && parent != kernel;
+       parent = parent->getParentOp())
+    if (auto loop = dyn_cast<scf::ForOp>(parent);
+        loop && loop->hasAttr(TileDialect::kTileLoopAttrName))
+      return loop;
+  return nullptr;
+}
+
+/// The opaque copy, made once per tile at the start of `loop`'s body, of
+/// the index `build` computes there (below 2^32), cached under `key`.
+static Value copyPerTile(LoweringContext &ctx, scf::ForOp loop, Value key,
+                         function_ref<Value(Location)> build) {
+  Value &copy = ctx.tileLocals[{loop.getOperation(), key}];
+  if (!copy) {
+    OpBuilder &b = ctx.b;
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Location l = loop.getLoc();
+    Value value = build(l);
+    Value narrow = arith::IndexCastUIOp::create(b, l, b.getI32Type(), value);
+    Value copied = ctx.target.emitOpaqueCopy(b, l, narrow);
+    if (copied == narrow) {
+      // The target has no such copies.
+      narrow.getDefiningOp()->erase();
+      copy = value;
+    } else {
+      copy = arith::IndexCastUIOp::create(b, l, b.getIndexType(), copied);
+    }
+  }
+  return copy;
+}
+
+Value LoweringContext::tileLocal(Operation *op, Value value) {
+  scf::ForOp loop = getTileLoop(op, kernel);
+  if (!loop)
+    return value;
+  return copyPerTile(*this, loop, value, [&](Location) { return value; });
+}
+
+Value LoweringContext::sharedAddress(Operation *op, Value view) {
+  scf::ForOp loop = getTileLoop(op, kernel);
+  if (!loop)
+    return memref::ExtractAlignedPointerAsIndexOp::create(b, loc(), view);
+  return copyPerTile(*this, loop, view, [&](Location l) -> Value {
+    return memref::ExtractAlignedPointerAsIndexOp::create(b, l, view);
+  });
+}
+
 Value LoweringContext::threadId(Operation *op) {
+  Value tid = tileLocal(op, tidValue);
   int64_t first = getFirstThread(op);
   if (first == 0)
-    return tidValue;
-  return arith::SubIOp::create(b, loc(), tidValue, idx(first));
+    return tid;
+  return arith::SubIOp::create(b, loc(), tid, idx(first));
 }
 
 Value LoweringContext::uniformWarpId(Operation *op) {

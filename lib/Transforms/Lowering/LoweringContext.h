@@ -88,6 +88,9 @@ public:
   OpBuilder b;
   Location currentLoc = UnknownLoc::get(kernel.getContext());
   Value tidValue;
+  /// Values copied at the start of a persistent tile loop's body, per loop
+  /// and value (see tileLocal).
+  DenseMap<std::pair<Operation *, Value>, Value> tileLocals;
   /// The thread's warp and warpgroup (indices), read from lane 0 of the
   /// warp so that the code generator knows they are the same in every lane;
   /// made at the kernel's start where initUniformWarp decides so, else null.
@@ -171,6 +174,17 @@ public:
 
   /// The thread id within the threads executing `op`.
   Value threadId(Operation *op);
+  /// `value` (an index below 2^32 defined before the kernel's persistent
+  /// tile loop around `op`) as `op` should use it: where `op` is in such a
+  /// loop, an opaque copy made at the start of each tile
+  /// (TargetInfo::emitOpaqueCopy), so that what `op` computes from it per
+  /// register (coordinates, addresses, wgmma descriptors) is not hoisted
+  /// out of the tile loop and kept live across every tile beside the
+  /// accumulators; else `value`.
+  Value tileLocal(Operation *op, Value value);
+  /// The address (index) of the shared `view`'s first element as `op`
+  /// uses it (tileLocal).
+  Value sharedAddress(Operation *op, Value view);
   /// The warp and the warpgroup within the threads executing `op`, uniform
   /// in each warp (from warpValue), or null where the kernel has none.
   Value uniformWarpId(Operation *op);
