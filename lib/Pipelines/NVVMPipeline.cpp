@@ -285,6 +285,8 @@ void mlir::tile::buildTileToNVVMPipeline(
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 
+  if (!options.exactExp2)
+    pm.addPass(createConvertExp2ToNVVM());
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
   pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());

@@ -58,7 +58,7 @@
 // PTX-NEXT:  wgmma.wait_group.sync.aligned 1;
 // The softmax while P V runs, then the wait for P V before the release.
 // PTX-NOT:   wgmma.wait_group
-// PTX:       ex2.approx.f32
+// PTX:       ex2.approx.ftz.f32
 // PTX-NOT:   mbarrier.arrive.shared
 // PTX:       wgmma.wait_group.sync.aligned 0;
 // PTX:       mbarrier.arrive.shared.b64

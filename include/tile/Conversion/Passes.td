@@ -68,4 +68,25 @@ def ConvertGPUToROCDL : Pass<"tile-convert-gpu-to-rocdl", "ModuleOp"> {
                            "::mlir::LLVM::LLVMDialect"];
 }
 
+def ConvertExp2ToNVVM : Pass<"tile-convert-exp2-to-nvvm", "ModuleOp"> {
+  let summary = "Lower the f32 math.exp2 of NVIDIA gpu.modules to "
+                "ex2.approx.ftz";
+  let description = [{
+    Every f32 `math.exp2` in a `gpu.module` becomes the NVVM intrinsic
+    `llvm.nvvm.ex2.approx.ftz.f32`: one `MUFU.EX2`, with at most 2 ulp of
+    error where the result is a normal number, subnormal arguments read as
+    zero and subnormal results (arguments below -126) flushed to zero. It
+    is what Triton's `tl.math.exp2` and nvcc's `exp2f` under
+    `--use_fast_math` emit, and the AMD pipeline's `v_exp_f32`. Upstream's
+    conversion would call libdevice's `__nv_exp2f`: the same instruction
+    without flushing, which ptxas surrounds with a compare, a scaling of the
+    argument and a squaring of the result, four instructions where one
+    does (a softmax computes one exponential per score). A softmax loses
+    nothing it can represent: a flushed probability is below 2^-126 of the
+    row's largest, which is 1. `tile-to-nvvm exact-exp2=true` leaves
+    `math.exp2` to upstream.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // TILE_CONVERSION_PASSES_TD

@@ -121,6 +121,12 @@ struct TileToNVVMPipelineOptions
                      "panel once (false, the default: only kernels with "
                      "tile.cluster = 2)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> exactExp2{
+      *this, "exact-exp2",
+      llvm::cl::desc("Keep subnormal results of f32 math.exp2 (libdevice's "
+                     "exp2f; false, the default: ex2.approx.ftz, one "
+                     "instruction, tile-convert-exp2-to-nvvm)"),
+      llvm::cl::init(false)};
 };
 
 /// Builds the pipeline from tile IR to a gpu.binary: layout inference, tile
