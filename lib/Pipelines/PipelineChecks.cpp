@@ -387,25 +387,54 @@ struct PipelinePreflightPass
       // than a thread's register file (256 32-bit registers on both vendors)
       // cannot be allocated, and LLVM's GPU code generation of such a value
       // runs for minutes before it spills.
+      // The same for a kernel's parameters. Sizes are compared without
+      // multiplying: a vector of 2^62 elements overflowed the product.
+      auto tooWide = [](Type type) {
+        auto vector = dyn_cast<VectorType>(type);
+        if (!vector || vector.isScalable() ||
+            !vector.getElementType().isIntOrIndexOrFloat())
+          return false;
+        unsigned elementBits =
+            vector.getElementType().isIndex()
+                ? 64
+                : vector.getElementType().getIntOrFloatBitWidth();
+        return uint64_t(vector.getNumElements()) >
+               kMaxKernelVectorBits / std::max(elementBits, 1u);
+      };
+      auto explain = [](InFlightDiagnostic diag, Type type) {
+        auto vector = cast<VectorType>(type);
+        unsigned elementBits =
+            vector.getElementType().isIndex()
+                ? 64
+                : vector.getElementType().getIntOrFloatBitWidth();
+        bool overflow = false;
+        uint64_t bits =
+            llvm::SaturatingMultiply(uint64_t(vector.getNumElements()),
+                                     uint64_t(elementBits), &overflow);
+        diag << type << " (";
+        if (overflow)
+          diag << "more than 2^64";
+        else
+          diag << bits;
+        diag << " bits) inside a kernel, more than a thread's "
+             << kMaxKernelVectorBits / 32
+             << " 32-bit registers can hold: split it into narrower vectors";
+      };
+      if (auto kernelFunc = dyn_cast<gpu::GPUFuncOp>(op)) {
+        for (auto [i, type] : llvm::enumerate(kernelFunc.getArgumentTypes()))
+          if (tooWide(type)) {
+            explain(kernelFunc.emitOpError("argument #") << i << " is a ",
+                    type);
+            failed = true;
+            return;
+          }
+      }
       if (op->getParentOfType<KernelOp>() ||
           op->getParentOfType<gpu::GPUFuncOp>()) {
         for (auto [i, type] : llvm::enumerate(op->getResultTypes())) {
-          auto vector = dyn_cast<VectorType>(type);
-          if (!vector || vector.isScalable() ||
-              !vector.getElementType().isIntOrIndexOrFloat())
+          if (!tooWide(type))
             continue;
-          unsigned elementBits =
-              vector.getElementType().isIndex()
-                  ? 64
-                  : vector.getElementType().getIntOrFloatBitWidth();
-          uint64_t bits = uint64_t(vector.getNumElements()) * elementBits;
-          if (bits <= kMaxKernelVectorBits)
-            continue;
-          op->emitOpError("result #")
-              << i << " is a " << type << " (" << bits
-              << " bits) inside a kernel, more than a thread's "
-              << kMaxKernelVectorBits / 32
-              << " 32-bit registers can hold: split it into narrower vectors";
+          explain(op->emitOpError("result #") << i << " is a ", type);
           failed = true;
           return;
         }

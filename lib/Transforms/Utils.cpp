@@ -72,6 +72,16 @@ static LogicalResult decidePromotion(GemmOp gemm, MmaAttr mma,
   for (int64_t d = step; d <= std::min(limit, k); d += step)
     if (k % d == 0)
       span = d;
+  // A promoting gemm completes its MMAs (the verifier's rule): one that
+  // leaves groups in flight or accumulates on a condition cannot promote.
+  if (!gemm.getPartials() &&
+      (gemm.getMmaGroupsInFlight().value_or(0) > 0 || gemm.getAccumulate()))
+    return gemm.emitOpError("needs its partial sums promoted every ")
+           << span << " of K (" << stringifyMmaKind(mma.getKind()) << " on "
+           << target.getChipName()
+           << "), which completes its MMAs: it can neither leave MMA groups "
+              "in flight nor accumulate on a condition (promote_k = 0 opts "
+              "out)";
   gemm.setPromoteKAttr(
       IntegerAttr::get(IntegerType::get(gemm.getContext(), 64), span));
   return success();

@@ -57,3 +57,17 @@ func.func @rcp(%A: memref<?xf32>) {
   }
   return
 }
+
+// -----
+
+// A kernel parameter of 2^62 elements (a fuzz finding of session 34: the
+// size in bits overflowed 64 bits and passed, and LLVM stopped with a fatal
+// error on the parameter).
+// CHECK: wide-vectors.mlir:[[# @LINE + 3]]:5: error: 'gpu.func' op argument #0 is a 'vector<4611686018427387904xf32>' (more than 2^64 bits) inside a kernel
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @huge(%v: vector<4611686018427387904xf32>) kernel {
+      gpu.return
+    }
+  }
+}

@@ -138,3 +138,21 @@ func.func @bad_span() {
   }
   return
 }
+
+// -----
+
+// FP8 wgmma sums its products in reduced precision: the partial sums are
+// promoted every 128 of K, which completes the gemm's MMAs. A gemm that
+// asks to leave MMA groups in flight cannot have that chosen for it (a
+// fuzz finding: the choice made a gemm the verifier rejects).
+!sA = memref<64x128xf8E4M3FN, #gpu.address_space<workgroup>>
+!fC = memref<64x64xf32, #tile.mem<fragment>>
+func.func @promotion_in_flight() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %a = tile.alloc : !sA
+    %c = tile.alloc : !fC
+    // expected-error @+1 {{needs its partial sums promoted every 128 of K (wgmma on sm_90a), which completes its MMAs: it can neither leave MMA groups in flight nor accumulate on a condition (promote_k = 0 opts out)}}
+    tile.gemm %a, %a, %c transpose_b {mma_groups_in_flight = 1 : i64} : !sA, !sA, !fC
+  }
+  return
+}
