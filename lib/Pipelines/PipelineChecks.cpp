@@ -387,30 +387,31 @@ struct PipelinePreflightPass
       // than a thread's register file (256 32-bit registers on both vendors)
       // cannot be allocated, and LLVM's GPU code generation of such a value
       // runs for minutes before it spills.
-      // The same for a kernel's parameters. Sizes are compared without
-      // multiplying: a vector of 2^62 elements overflowed the product.
-      auto tooWide = [](Type type) {
+      // The same for a kernel's parameters. Sizes saturate: a vector of
+      // 2^62 elements overflowed the product.
+      // The bits of a fixed vector of integers or floats (0 for other
+      // types), and whether they overflowed 64 bits.
+      auto vectorBits = [](Type type, bool &overflow) -> uint64_t {
+        overflow = false;
         auto vector = dyn_cast<VectorType>(type);
         if (!vector || vector.isScalable() ||
             !vector.getElementType().isIntOrIndexOrFloat())
-          return false;
+          return 0;
         unsigned elementBits =
             vector.getElementType().isIndex()
                 ? 64
                 : vector.getElementType().getIntOrFloatBitWidth();
-        return uint64_t(vector.getNumElements()) >
-               kMaxKernelVectorBits / std::max(elementBits, 1u);
+        return llvm::SaturatingMultiply(uint64_t(vector.getNumElements()),
+                                        uint64_t(elementBits), &overflow);
       };
-      auto explain = [](InFlightDiagnostic diag, Type type) {
-        auto vector = cast<VectorType>(type);
-        unsigned elementBits =
-            vector.getElementType().isIndex()
-                ? 64
-                : vector.getElementType().getIntOrFloatBitWidth();
-        bool overflow = false;
-        uint64_t bits =
-            llvm::SaturatingMultiply(uint64_t(vector.getNumElements()),
-                                     uint64_t(elementBits), &overflow);
+      auto tooWide = [&](Type type) {
+        bool overflow;
+        uint64_t bits = vectorBits(type, overflow);
+        return overflow || bits > kMaxKernelVectorBits;
+      };
+      auto explain = [&](InFlightDiagnostic diag, Type type) {
+        bool overflow;
+        uint64_t bits = vectorBits(type, overflow);
         diag << type << " (";
         if (overflow)
           diag << "more than 2^64";

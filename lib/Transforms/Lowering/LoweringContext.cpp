@@ -71,10 +71,10 @@ Value LoweringContext::tileLocal(Operation *op, Value value) {
   return copyPerTile(*this, loop, value, [&](Location) { return value; });
 }
 
-Value LoweringContext::sharedAddress(Operation *op, Value view) {
+Value LoweringContext::tileLocalAddress(Operation *op, Value view) {
   scf::ForOp loop = getTileLoop(op, kernel);
   if (!loop)
-    return memref::ExtractAlignedPointerAsIndexOp::create(b, loc(), view);
+    return nullptr;
   return copyPerTile(*this, loop, view, [&](Location l) -> Value {
     return memref::ExtractAlignedPointerAsIndexOp::create(b, l, view);
   });

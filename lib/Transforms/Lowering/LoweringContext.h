@@ -182,9 +182,10 @@ public:
   /// out of the tile loop and kept live across every tile beside the
   /// accumulators; else `value`.
   Value tileLocal(Operation *op, Value value);
-  /// The address (index) of the shared `view`'s first element as `op`
-  /// uses it (tileLocal).
-  Value sharedAddress(Operation *op, Value view);
+  /// The address (index) of the shared `view`'s first element copied per
+  /// tile (as tileLocal) where `op` is in a persistent tile loop, else null
+  /// (instruction emitters then extract it from `view` themselves).
+  Value tileLocalAddress(Operation *op, Value view);
   /// The warp and the warpgroup within the threads executing `op`, uniform
   /// in each warp (from warpValue), or null where the kernel has none.
   Value uniformWarpId(Operation *op);
