@@ -116,7 +116,7 @@ LogicalResult useExternSharedMemory(KernelOp kernel, gpu::GPUModuleOp gpuModule,
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   auto globalType =
       MemRefType::get({0}, b.getI8Type(), MemRefLayoutAttrInterface(), space);
-  StringRef name = "__tile_dynamic_shared";
+  StringRef name = kDynamicSharedSymbol;
   if (!gpuModule.lookupSymbol(name)) {
     b.setInsertionPointToStart(gpuModule.getBody());
     memref::GlobalOp::create(b, loc, name, b.getStringAttr("public"),

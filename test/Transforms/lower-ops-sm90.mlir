@@ -40,14 +40,21 @@
 // CHECK: %[[FIRST:.*]] = arith.addi %[[LB]], %{{.*}} : index
 // CHECK: %[[ACCUMULATE:.*]] = arith.cmpi ne, %[[IT]], %[[FIRST]] : index
 // The descriptors' low words: the buffer's start field (address & 0x3FFFF)
-// >> 4 with the LBO bits, computed from the buffer alone (LLVM hoists it),
-// plus the slot's byte offset / 16 (B's first, then A's).
+// >> 4 with the LBO bits, plus the slot's byte offset / 16 (B's first, then
+// A's). The buffer's address is the dynamic shared memory's, made anew next
+// to the gemm from its name (so that ptxas keeps the descriptors in uniform
+// registers), plus the buffer's place in it.
 // CHECK: nvvm.mbarrier.try_wait.parity
-// CHECK: memref.extract_aligned_pointer_as_index %{{.*}} : memref<{{[0-9]+}}xf16
-// CHECK: arith.andi %{{.*}}, %c262143_i32
-// CHECK-NEXT: arith.shrui
-// CHECK-NEXT: %[[WORDA:.*]] = arith.ori %{{.*}}, %c65536_i32
-// CHECK: memref.extract_aligned_pointer_as_index %{{.*}} : memref<{{[0-9]+}}xf16
+// CHECK: %[[DYN:.*]] = memref.extract_aligned_pointer_as_index %{{.*}} : memref<?xi8, #gpu.address_space<workgroup>>
+// CHECK-NEXT: %[[DYN32:.*]] = arith.index_castui %[[DYN]] : index to i32
+// CHECK-NEXT: %[[SYMA:.*]] = llvm.inline_asm has_side_effects asm_dialect = att "mov.u32 $0, __tile_dynamic_shared;", "=r,r" %[[DYN32]] : (i32) -> i32
+// CHECK-NEXT: %[[BASEA:.*]] = arith.index_castui %[[SYMA]] : i32 to index
+// CHECK-NEXT: %[[STARTA:.*]] = arith.addi %[[BASEA]], %c{{[0-9_]+}} : index
+// CHECK-NEXT: %[[START32A:.*]] = arith.index_cast %[[STARTA]] : index to i32
+// CHECK: %[[FIELDA:.*]] = arith.andi %[[START32A]], %c262143_i32
+// CHECK-NEXT: %[[SHIFTA:.*]] = arith.shrui %[[FIELDA]]
+// CHECK-NEXT: %[[WORDA:.*]] = arith.ori %[[SHIFTA]], %c65536_i32
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "mov.u32 $0, __tile_dynamic_shared;"
 // CHECK: arith.andi %{{.*}}, %c262143_i32
 // CHECK-NEXT: arith.shrui
 // CHECK-NEXT: %[[WORDB:.*]] = arith.ori %{{.*}}, %c33554432_i32

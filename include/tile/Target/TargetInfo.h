@@ -27,6 +27,13 @@
 
 namespace mlir::tile {
 
+/// The name of the dynamic shared memory of kernels for chips with tensor
+/// copies: an external, 1024-byte aligned declaration (convert-tile-to-gpu),
+/// since their tensor copies and wgmma descriptors address shared memory
+/// absolutely.
+inline constexpr llvm::StringLiteral kDynamicSharedSymbol =
+    "__tile_dynamic_shared";
+
 /// The threads a barrier synchronizes: the whole block (id 0), or the
 /// `numThreads` threads of a warp-aligned group using hardware barrier `id`.
 struct BarrierScope {
@@ -53,8 +60,8 @@ struct SharedOperand {
   int64_t padBytes = 0;
   Value origin;
   /// The address of `view`'s first element (index), where the lowering
-  /// provides one (a copy local to a persistent kernel's tile loop);
-  /// otherwise emitters extract it from `view`.
+  /// provides one (computed next to the op from the target's dynamic
+  /// shared memory address); otherwise emitters extract it from `view`.
   Value address;
 };
 
@@ -391,6 +398,17 @@ public:
   /// the target has no such copy.
   virtual Value emitOpaqueCopy(OpBuilder &b, Location loc, Value v) const {
     return v;
+  }
+  /// The shared-window address (i32) of the kernel's dynamic shared memory,
+  /// `address`, made anew from its name (kDynamicSharedSymbol) where it is
+  /// emitted and never moved: what instructions derive from it as data
+  /// (wgmma descriptors) is then computed next to its use, where the
+  /// assembler keeps it in uniform registers, instead of being hoisted out
+  /// of the loop and moved from an ordinary register at every use. Null
+  /// where the target addresses its dynamic shared memory otherwise.
+  virtual Value emitDynamicSharedAddress(OpBuilder &b, Location loc,
+                                         Value address) const {
+    return {};
   }
   /// The value `v` of the lane whose id is this lane's XOR `mask`, within
   /// groups of `width` lanes.

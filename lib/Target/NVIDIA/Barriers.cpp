@@ -68,6 +68,26 @@ Value NVIDIATargetInfo::emitOpaqueCopy(OpBuilder &b, Location loc,
       .getResult(0);
 }
 
+Value NVIDIATargetInfo::emitDynamicSharedAddress(OpBuilder &b, Location loc,
+                                                 Value address) const {
+  // Only chips with tensor copies name their dynamic shared memory.
+  if (!tensorCopies())
+    return {};
+  // The symbol in the instruction itself, which ptxas treats as a constant.
+  // `address` is an operand the text does not read: it keeps the memory's
+  // declaration alive. Side effects keep LLVM from hoisting or merging the
+  // move.
+  return LLVM::InlineAsmOp::create(
+             b, loc, b.getI32Type(), ValueRange{address},
+             ("mov.u32 $0, " + kDynamicSharedSymbol + ";").str(), "=r,r",
+             /*has_side_effects=*/true, /*is_align_stack=*/false,
+             LLVM::tailcallkind::TailCallKind::None,
+             LLVM::AsmDialectAttr::get(b.getContext(),
+                                       LLVM::AsmDialect::AD_ATT),
+             ArrayAttr())
+      .getResult(0);
+}
+
 void NVIDIATargetInfo::emitRegisterBudget(OpBuilder &b, Location loc,
                                           int64_t registers,
                                           int64_t entryRegisters) const {

@@ -79,6 +79,8 @@ public:
                    BarrierScope scope) const override;
   void emitWarpSync(OpBuilder &b, Location loc) const override;
   Value emitOpaqueCopy(OpBuilder &b, Location loc, Value v) const override;
+  Value emitDynamicSharedAddress(OpBuilder &b, Location loc,
+                                 Value address) const override;
   void emitTurnWait(OpBuilder &b, Location loc, Value id,
                     int64_t numThreads) const override;
   void emitTurnPass(OpBuilder &b, Location loc, Value id,

@@ -98,7 +98,7 @@ LogicalResult mlir::tile::lowering::lowerGemm(LoweringContext &ctx, GemmOp op) {
       if (failed(ref))
         return failure();
       SharedOperand shared = ctx.toOperand(*ref);
-      shared.address = ctx.tileLocalAddress(op, shared.view);
+      shared.address = ctx.sharedAddress(shared.view);
       return shared;
     };
     return result;

@@ -40,19 +40,18 @@ static scf::ForOp getTileLoop(Operation *op, KernelOp kernel) {
   return nullptr;
 }
 
-/// The opaque copy, made once per tile at the start of `loop`'s body, of
-/// the index `build` computes there (below 2^32), cached under `key`.
-static Value copyPerTile(LoweringContext &ctx, scf::ForOp loop, Value key,
-                         function_ref<Value(Location)> build) {
-  Value &copy = ctx.tileLocals[{loop.getOperation(), key}];
+Value LoweringContext::tileLocal(Operation *op, Value value) {
+  scf::ForOp loop = getTileLoop(op, kernel);
+  if (!loop)
+    return value;
+  // One opaque copy per tile, made at the start of the loop's body.
+  Value &copy = tileLocals[{loop.getOperation(), value}];
   if (!copy) {
-    OpBuilder &b = ctx.b;
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     Location l = loop.getLoc();
-    Value value = build(l);
     Value narrow = arith::IndexCastUIOp::create(b, l, b.getI32Type(), value);
-    Value copied = ctx.target.emitOpaqueCopy(b, l, narrow);
+    Value copied = target.emitOpaqueCopy(b, l, narrow);
     if (copied == narrow) {
       // The target has no such copies.
       narrow.getDefiningOp()->erase();
@@ -64,20 +63,20 @@ static Value copyPerTile(LoweringContext &ctx, scf::ForOp loop, Value key,
   return copy;
 }
 
-Value LoweringContext::tileLocal(Operation *op, Value value) {
-  scf::ForOp loop = getTileLoop(op, kernel);
-  if (!loop)
-    return value;
-  return copyPerTile(*this, loop, value, [&](Location) { return value; });
-}
-
-Value LoweringContext::tileLocalAddress(Operation *op, Value view) {
-  scf::ForOp loop = getTileLoop(op, kernel);
-  if (!loop)
+Value LoweringContext::sharedAddress(Value view) {
+  auto place = view.getDefiningOp<memref::ViewOp>();
+  if (!place || !place.getSource().getDefiningOp<gpu::DynamicSharedMemoryOp>())
     return nullptr;
-  return copyPerTile(*this, loop, view, [&](Location l) -> Value {
-    return memref::ExtractAlignedPointerAsIndexOp::create(b, l, view);
-  });
+  Value dynamic = arith::IndexCastUIOp::create(
+      b, loc(), b.getI32Type(),
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc(),
+                                                     place.getSource()));
+  Value base = target.emitDynamicSharedAddress(b, loc(), dynamic);
+  if (!base)
+    return nullptr;
+  return arith::AddIOp::create(
+      b, loc(), arith::IndexCastUIOp::create(b, loc(), b.getIndexType(), base),
+      place.getByteShift());
 }
 
 Value LoweringContext::threadId(Operation *op) {

@@ -182,10 +182,13 @@ public:
   /// out of the tile loop and kept live across every tile beside the
   /// accumulators; else `value`.
   Value tileLocal(Operation *op, Value value);
-  /// The address (index) of the shared `view`'s first element copied per
-  /// tile (as tileLocal) where `op` is in a persistent tile loop, else null
-  /// (instruction emitters then extract it from `view` themselves).
-  Value tileLocalAddress(Operation *op, Value view);
+  /// The address (index) of the first element of `view`, a tile of the
+  /// kernel's shared memory, computed here from the target's dynamic shared
+  /// memory address (TargetInfo::emitDynamicSharedAddress), or null where
+  /// the target has none (instruction emitters then extract it from
+  /// `view`): what an op derives from it per use (wgmma descriptors) stays
+  /// in the loop around the op.
+  Value sharedAddress(Value view);
   /// The warp and the warpgroup within the threads executing `op`, uniform
   /// in each warp (from warpValue), or null where the kernel has none.
   Value uniformWarpId(Operation *op);
