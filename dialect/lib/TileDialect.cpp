@@ -45,8 +45,9 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
            kWarpSpecializeAttrName.str(), kPingpongAttrName.str(),
            kSparseInFlightAttrName.str(), kLaunchGroupAttrName.str(),
            kAlternateTilesAttrName.str(), kPersistentAttrName.str(),
-           kClusterAttrName.str(), kSplitKAttrName.str(), kSplitTailAttrName.str(),
-           kSynchronizedAttrName.str()},
+           kClusterAttrName.str(), kSplitKAttrName.str(),
+           kSplitTailAttrName.str(), kSynchronizedAttrName.str(),
+           kTileOrderAttrName.str()},
           name) &&
       !isa<KernelOp>(op))
     return op->emitError() << "'" << name
@@ -156,6 +157,18 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                                 "global memory into a shared tile";
     if (!isa<BoolAttr>(attr.getValue()))
       return op->emitError() << "'" << name << "' must be a boolean";
+    return success();
+  }
+  if (name == kTileOrderAttrName) {
+    auto order = dyn_cast<StringAttr>(attr.getValue());
+    auto [dim, direction] =
+        order ? order.getValue().split('-') : std::pair<StringRef, StringRef>();
+    if (!order || (order.getValue() != "launch" &&
+                   (dim.size() != 1 || !StringRef("xyz").contains(dim[0]) ||
+                    (direction != "descending" && direction != "ascending"))))
+      return op->emitError() << "'" << name
+                             << "' must be \"launch\" or \"<x|y|z>-"
+                                "<descending|ascending>\"";
     return success();
   }
   if (name == kTileLoopAttrName) {

@@ -14,6 +14,7 @@
 #include "tile/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/IR/Builders.h"
@@ -49,7 +50,12 @@ BlockDependence dependenceOn(Value index, KernelOp kernel) {
   BackwardSliceOptions options;
   options.omitBlockArguments = false;
   options.inclusive = true;
-  options.filter = [&](Operation *op) { return kernel->isAncestor(op); };
+  // A loop's index is a position every block may reach: how far the loop
+  // runs (causal attention's key loop, to the block's diagonal) is not
+  // where its copies read.
+  options.filter = [&](Operation *op) {
+    return kernel->isAncestor(op) && !isa<scf::ForOp>(op);
+  };
   SetVector<Operation *> slice;
   if (failed(getBackwardSlice(def, &slice, options)))
     return dep;
@@ -65,10 +71,12 @@ bool mlir::tile::dependsOnBlockY(Value value, KernelOp kernel) {
   return kernel.getGridRank() >= 2 && dependenceOn(value, kernel).y;
 }
 
-bool mlir::tile::sharesOperandPanels(KernelOp kernel) {
-  if (kernel.getGridRank() < 2)
-    return false;
+/// Whether some copy from global memory of `kernel` follows the block's y
+/// index but not x (`rows`), or x but not y (`columns`).
+static std::pair<bool, bool> findOperandPanels(KernelOp kernel) {
   bool rowPanel = false, columnPanel = false;
+  if (kernel.getGridRank() < 2)
+    return {false, false};
   kernel.walk([&](CopyOp copy) {
     if (getMemoryKind(copy.getSourceType()) != MemoryKind::Global ||
         getMemoryKind(copy.getTargetType()) == MemoryKind::Global)
@@ -84,7 +92,17 @@ bool mlir::tile::sharesOperandPanels(KernelOp kernel) {
     rowPanel |= dep.y && !dep.x;
     columnPanel |= dep.x && !dep.y;
   });
-  return rowPanel && columnPanel;
+  return {rowPanel, columnPanel};
+}
+
+bool mlir::tile::sharesOperandPanels(KernelOp kernel) {
+  auto [rows, columns] = findOperandPanels(kernel);
+  return rows && columns;
+}
+
+bool mlir::tile::sharesOperandPanel(KernelOp kernel) {
+  auto [rows, columns] = findOperandPanels(kernel);
+  return rows || columns;
 }
 
 std::pair<Value, Value>

@@ -17,6 +17,7 @@
 #include "tile/Transforms/LaunchOrder.h"
 #include "tile/Transforms/Passes.h"
 #include "tile/Transforms/Resources.h"
+#include "tile/Transforms/TileOrder.h"
 #include "tile/Transforms/Utils.h"
 
 #include "tile/Dialect/ChipDescription.h"
@@ -40,6 +41,13 @@ namespace {
 /// beside a producer of kAddressRegisters (tile-warp-specialize's budgets:
 /// 65536 registers over 384 threads, 40 of them for the producer's).
 constexpr int64_t kAlternateRegisters = 232;
+
+/// The most registers a thread (estimateKernelRegisters, before layouts
+/// and warp specialization) an attention-like kernel may need to be made
+/// persistent: FlashAttention's estimates are about 203 at D128 and 171 at
+/// D64, which run faster persistent (docs/perf.md runs 115, 117, 118); at
+/// D256, 219, it spilled.
+constexpr int64_t kTileLoopRegisters = 208;
 
 /// The most stages a loop of `kernel` asks for (1 where none is
 /// pipelined): loops with stages have a start-up worth amortizing and
@@ -93,8 +101,11 @@ std::string whyNoClusterPairs(KernelOp kernel) {
 /// gx x ceil(gy / 2), walks in the launch order with half the group), the
 /// block's rank in its cluster picking the row. With an odd row count the
 /// last pairs have a row past the grid, which the body computes on reads
-/// outside the operands and whose writes it drops.
-void makePersistent(KernelOp kernel, int64_t blocks, int64_t cluster) {
+/// outside the operands and whose writes it drops. In an `order` other than
+/// the launch order (single blocks only), the rounds' tiles alternate
+/// direction and their positions follow the order (emitOrderedPosition).
+void makePersistent(KernelOp kernel, int64_t blocks, int64_t cluster,
+                    TileOrder order) {
   Location loc = kernel.getLoc();
   OpBuilder b(kernel);
   SmallVector<Value> extents;
@@ -149,9 +160,14 @@ void makePersistent(KernelOp kernel, int64_t blocks, int64_t cluster) {
   auto loop = scf::ForOp::create(b, loc, zero, waves, step);
   loop->setAttr(TileDialect::kTileLoopAttrName, b.getUnitAttr());
   b.setInsertionPoint(loop.getBody()->getTerminator());
-  Value tile = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, loop.getInductionVar(), grid),
-      body.getArgument(0));
+  Value tile =
+      order.isLaunchOrder()
+          ? arith::AddIOp::create(
+                b, loc,
+                arith::MulIOp::create(b, loc, loop.getInductionVar(), grid),
+                body.getArgument(0))
+          : emitAlternatingTile(b, loc, loop.getInductionVar(), grid,
+                                body.getArgument(0));
   Value valid =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tile, tiles);
   auto branch = scf::IfOp::create(b, loc, valid, /*withElseRegion=*/false);
@@ -163,18 +179,22 @@ void makePersistent(KernelOp kernel, int64_t blocks, int64_t cluster) {
     linear = arith::DivUIOp::create(b, loc, tile, clusterSize);
     group = std::max<int64_t>(1, group / cluster);
   }
-  Value inPlane = linear;
   SmallVector<Value> position(extents.size());
-  if (extents.size() == 3) {
-    position[2] = arith::DivUIOp::create(b, loc, linear, plane);
-    inPlane = arith::RemUIOp::create(b, loc, linear, plane);
-  }
-  if (group > 1) {
-    std::tie(position[0], position[1]) =
-        emitGroupedPosition(b, loc, inPlane, extents[0], rowExtent, group);
+  if (!order.isLaunchOrder()) {
+    position = emitOrderedPosition(b, loc, tile, extents, grid, order);
   } else {
-    position[1] = arith::DivUIOp::create(b, loc, inPlane, extents[0]);
-    position[0] = arith::RemUIOp::create(b, loc, inPlane, extents[0]);
+    Value inPlane = linear;
+    if (extents.size() == 3) {
+      position[2] = arith::DivUIOp::create(b, loc, linear, plane);
+      inPlane = arith::RemUIOp::create(b, loc, linear, plane);
+    }
+    if (group > 1) {
+      std::tie(position[0], position[1]) =
+          emitGroupedPosition(b, loc, inPlane, extents[0], rowExtent, group);
+    } else {
+      position[1] = arith::DivUIOp::create(b, loc, inPlane, extents[0]);
+      position[0] = arith::RemUIOp::create(b, loc, inPlane, extents[0]);
+    }
   }
   if (cluster > 1) {
     Value rank = gpu::ClusterBlockIdOp::create(b, loc, gpu::Dimension::x);
@@ -254,8 +274,11 @@ struct PersistentBlocksPass
             "ahead";
       return 0;
     }
-    if (!sharesOperandPanels(kernel)) {
-      why = "its blocks share no operand panels along both grid dimensions";
+    // GEMMs (panels along both grid dimensions), and attention-like kernels
+    // (the key and value panels of a head, along the query blocks).
+    bool panels = sharesOperandPanels(kernel);
+    if (!panels && !sharesOperandPanel(kernel)) {
+      why = "its blocks share no operand panels";
       return 0;
     }
     int64_t stages = pipelineStages(kernel);
@@ -279,6 +302,15 @@ struct PersistentBlocksPass
     if (resident > 1 && !(alternate && alternate.getValue())) {
       why = std::to_string(resident) +
             " of its blocks fit a multiprocessor at once";
+      return 0;
+    }
+    // The tile loop keeps its own state live beside the kernel's registers:
+    // the persistent D256 FlashAttention spilled (docs/perf.md, run 115).
+    // GEMMs keep their accumulators in fewer.
+    int64_t registers = estimateKernelRegisters(kernel);
+    if (!panels && registers > kTileLoopRegisters) {
+      why = "its registers (about " + std::to_string(registers) +
+            " a thread) leave the tile loop's state no room";
       return 0;
     }
     return blocks > 0 ? static_cast<int64_t>(blocks) : chip->multiprocessors;
@@ -324,6 +356,54 @@ struct PersistentBlocksPass
         kernel.emitRemark() << "no clusters: " << why;
     }
     return cluster;
+  }
+
+  /// The order in which the blocks of `kernel` take its tiles, decided and
+  /// written as `tile.tile_order` unless the kernel has it; failure after
+  /// an error. Only single blocks of a persistent grid that do not
+  /// alternate their tiles between consumers (`ordered`) take them in
+  /// another order than the launch order.
+  FailureOr<TileOrder> chooseTileOrder(KernelOp kernel, bool ordered) {
+    Builder builder(&getContext());
+    if (auto attr = kernel->getAttrOfType<StringAttr>(
+            TileDialect::kTileOrderAttrName)) {
+      FailureOr<TileOrder> order = parseTileOrder(attr.getValue());
+      if (failed(order) || order->dim >= int(kernel.getGridRank()))
+        return kernel.emitError()
+               << "tile.tile_order must be 'launch' or '<dimension of the "
+                  "grid>-<descending|ascending>' (x, y, z), got '"
+               << attr.getValue() << "'";
+      if (!order->isLaunchOrder() && !ordered) {
+        kernel.emitWarning("tile.tile_order ignored: only single blocks of a "
+                           "persistent grid take their tiles in another order "
+                           "than the launch order");
+        kernel->removeAttr(TileDialect::kTileOrderAttrName);
+        return TileOrder();
+      }
+      return *order;
+    }
+    if (!ordered || !decide)
+      return TileOrder();
+    std::string why;
+    TileOrder order = findLongestFirstOrder(kernel, why);
+    // The decision, where it is not the launch order every other persistent
+    // kernel keeps.
+    if (!order.isLaunchOrder())
+      kernel->setAttr(TileDialect::kTileOrderAttrName,
+                      builder.getStringAttr(printTileOrder(order)));
+    // Said where the tiles' work differs (kernels whose tiles run loops of
+    // one length keep the launch order without a word).
+    if (emitRemarks && (!order.isLaunchOrder() || !why.empty())) {
+      if (order.isLaunchOrder())
+        kernel.emitRemark() << "tiles in the launch order: " << why;
+      else
+        kernel.emitRemark()
+            << "tiles longest first (" << printTileOrder(order)
+            << "): the trip counts of its pipelined loops follow the grid "
+               "position along "
+            << "xyz"[order.dim];
+    }
+    return order;
   }
 
   void runOnOperation() override {
@@ -375,8 +455,9 @@ struct PersistentBlocksPass
       }
       if (cluster < 0)
         return signalPassFailure();
+      bool alternate = false;
       if (count > 0 && cluster == 1)
-        chooseAlternateTiles(kernel);
+        alternate = chooseAlternateTiles(kernel);
       else if (kernel->hasAttr(TileDialect::kAlternateTilesAttrName)) {
         auto asked = kernel->getAttrOfType<BoolAttr>(
             TileDialect::kAlternateTilesAttrName);
@@ -386,8 +467,12 @@ struct PersistentBlocksPass
                             : "the kernel has one block per tile");
         kernel->removeAttr(TileDialect::kAlternateTilesAttrName);
       }
+      FailureOr<TileOrder> order =
+          chooseTileOrder(kernel, count > 0 && cluster == 1 && !alternate);
+      if (failed(order))
+        return signalPassFailure();
       if (count > 0)
-        makePersistent(kernel, count, cluster);
+        makePersistent(kernel, count, cluster, *order);
     }
   }
 };

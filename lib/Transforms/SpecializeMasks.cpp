@@ -131,19 +131,30 @@ public:
       return false;
     if (std::optional<int64_t> c = getConstantIntValue(value))
       return *c >= 0;
-    if (value == loop.getInductionVar())
-      return isNonNegative(loop.getLowerBound(), depth + 1) &&
-             isNonNegative(loop.getStep(), depth + 1);
+    // The index of this loop, or of one around it (a persistent kernel's
+    // tile loop).
+    if (auto outer = scf::getForInductionVarOwner(value))
+      return isNonNegative(outer.getLowerBound(), depth + 1) &&
+             isNonNegative(outer.getStep(), depth + 1);
     if (auto arg = dyn_cast<BlockArgument>(value))
       return arg.getOwner() == &parallel.getBody().front() ||
              isa<KernelOp>(arg.getOwner()->getParentOp());
     Operation *def = value.getDefiningOp();
     if (isa_and_present<arith::AddIOp, arith::MulIOp, arith::DivUIOp,
-                        arith::CeilDivUIOp, arith::MinUIOp, arith::MaxUIOp>(
-            def))
+                        arith::CeilDivUIOp, arith::MinUIOp, arith::MaxUIOp,
+                        arith::RemUIOp>(def))
       return llvm::all_of(def->getOperands(), [&](Value operand) {
         return isNonNegative(operand, depth + 1);
       });
+    // A difference that does not wrap below zero (a position counted from
+    // the end of a grid dimension, tile-persistent-blocks' tile orders).
+    if (auto sub = dyn_cast_or_null<arith::SubIOp>(def))
+      return bitEnumContainsAll(sub.getOverflowFlags(),
+                                arith::IntegerOverflowFlags::nuw) &&
+             isNonNegative(sub.getLhs(), depth + 1);
+    if (auto select = dyn_cast_or_null<arith::SelectOp>(def))
+      return isNonNegative(select.getTrueValue(), depth + 1) &&
+             isNonNegative(select.getFalseValue(), depth + 1);
     return isa_and_present<memref::DimOp>(def);
   }
 

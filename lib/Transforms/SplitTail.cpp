@@ -72,6 +72,10 @@ std::string matchTileLoop(KernelOp kernel, TileLoop &found) {
           kernel->getAttrOfType<BoolAttr>(TileDialect::kAlternateTilesAttrName);
       turns && turns.getValue())
     return "its consumer warpgroups take tiles in turn";
+  if (auto order =
+          kernel->getAttrOfType<StringAttr>(TileDialect::kTileOrderAttrName);
+      order && order.getValue() != "launch")
+    return "its blocks take its tiles longest first";
   auto branch = dyn_cast_or_null<scf::IfOp>(
       loop.getBody()->getTerminator()->getPrevNode());
   auto test = branch ? branch.getCondition().getDefiningOp<arith::CmpIOp>()

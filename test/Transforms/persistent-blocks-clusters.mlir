@@ -129,8 +129,9 @@ func.func @triangular(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf
   %c64 = arith.constant 64 : index
   %c128 = arith.constant 128 : index
   %c256 = arith.constant 256 : index
-  // expected-remark @+2 {{persistent: at most 132 blocks loop over the grid's tiles}}
-  // expected-remark @+1 {{no clusters: whether or how often a pipelined loop runs may depend on the block's grid row}}
+  // expected-remark @+3 {{persistent: at most 132 blocks loop over the grid's tiles}}
+  // expected-remark @+2 {{no clusters: whether or how often a pipelined loop runs may depend on the block's grid row}}
+  // expected-remark @+1 {{tiles in the launch order: its loops' trip counts vary with the grid position in ways not followed}}
   tile.kernel @triangular_kernel blocks(%bx, %by) in [%gx, %gy] threads(256) {
     %As = tile.alloc : !sA
     %Bs = tile.alloc : !sB

@@ -254,3 +254,134 @@ func.func @manual_ws(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %gx: index, %gy: 
   return
 }
 }
+
+// -----
+
+!sQ = memref<128x128xf16, #gpu.address_space<workgroup>>
+!fS = memref<128x128xf32, #tile.mem<fragment>>
+!g3 = memref<?x?x128xf16>
+
+// Attention-like kernels: the blocks of a head (y) share its key panel
+// along x. The key loop of query block x runs to its diagonal, x + 1
+// blocks, so the blocks take the longest tiles first: sections of planes
+// across x (ceil(8 * grid / gx) heads), each walked from the last x down
+// with its heads fastest, the rounds' tiles in alternating directions.
+// CHECK-LABEL: func.func @causal(
+// CHECK-SAME: %[[GX:[^:]*]]: index, %[[GY:[^:]*]]: index)
+// CHECK: %[[TILES:.*]] = arith.muli %[[GX]], %[[GY]] : index
+// CHECK: %[[GRID:.*]] = arith.minui %[[TILES]], %{{.*}} : index
+// CHECK: tile.kernel @causal_kernel blocks(%[[PB:.*]]) in [%[[GRID]]] threads(256) attributes {tile.tile_order = "x-descending"}
+// CHECK: scf.for %[[ROUND:.*]] = %{{.*}} to
+// CHECK: %[[ODD:.*]] = arith.andi %[[ROUND]], %{{.*}} : index
+// CHECK: %[[ISODD:.*]] = arith.cmpi ne, %[[ODD]], %{{.*}} : index
+// CHECK: %[[LAST:.*]] = arith.subi %[[GRID]], %{{.*}} overflow<nuw> : index
+// CHECK: %[[MIRROR:.*]] = arith.subi %[[LAST]], %[[PB]] overflow<nuw> : index
+// CHECK: %[[LANE:.*]] = arith.select %[[ISODD]], %[[MIRROR]], %[[PB]] : index
+// CHECK: %[[START:.*]] = arith.muli %[[ROUND]], %[[GRID]] : index
+// CHECK: %[[TILE:.*]] = arith.addi %[[START]], %[[LANE]] : index
+// CHECK: arith.cmpi ult, %[[TILE]], %[[TILES]] : index
+// CHECK: scf.if
+// CHECK: %[[WAVES8:.*]] = arith.muli %[[GRID]], %c8{{.*}} : index
+// CHECK: %[[PER:.*]] = arith.ceildivui %[[WAVES8]], %[[GX]] : index
+// CHECK: arith.maxui %{{.*}}, %[[PER]] : index
+// CHECK: %[[COUNT:.*]] = arith.minui
+// CHECK-NEXT: %[[STEP:.*]] = arith.divui %{{.*}}, %[[COUNT]] : index
+// CHECK-NEXT: arith.remui
+// CHECK-NEXT: %[[PLANE:.*]] = arith.addi
+// CHECK: %[[XLAST:.*]] = arith.subi %[[GX]], %{{.*}} overflow<nuw> : index
+// CHECK: %[[X:.*]] = arith.subi %[[XLAST]], %[[STEP]] overflow<nuw> : index
+// CHECK: %[[Y:.*]] = arith.remui %[[PLANE]], %[[GY]] : index
+// CHECK: arith.muli %[[X]], %c128{{.*}} : index
+// CHECK: tile.copy %{{.*}}[%[[Y]], %{{.*}}, %{{.*}}]
+// Asked for, the launch order.
+// CHECK-LABEL: func.func @causal_launch_order(
+// CHECK: tile.kernel @causal_kernel blocks(%[[PB:.*]]) in {{.*}} attributes {tile.tile_order = "launch"}
+// CHECK-NOT: arith.select
+// CHECK: return
+module attributes {tile.target = #tile.target<"sm_90a">} {
+func.func @causal(%Q: !g3, %K: !g3, %gx: index, %gy: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c128 = arith.constant 128 : index
+  // expected-remark @+2 {{persistent: at most 132 blocks loop over the grid's tiles}}
+  // expected-remark @+1 {{tiles longest first (x-descending): the trip counts of its pipelined loops follow the grid position along x}}
+  tile.kernel @causal_kernel blocks(%bx, %by) in [%gx, %gy] threads(256) {
+    %Qs = tile.alloc : !sQ
+    %Ks = tile.alloc : !sQ
+    %s = tile.alloc : !fS
+    %q0 = arith.muli %bx, %c128 : index
+    tile.copy %Q[%by, %q0, %c0], %Qs : !g3 to !sQ
+    %diag = arith.addi %bx, %c1 : index
+    scf.for %kb = %c0 to %diag step %c1 {
+      %k0 = arith.muli %kb, %c128 : index
+      tile.copy %K[%by, %k0, %c0], %Ks : !g3 to !sQ
+      tile.gemm %Qs, %Ks, %s transpose_b : !sQ, !sQ, !fS
+    } {tile.num_stages = 2 : i64}
+  }
+  return
+}
+func.func @causal_launch_order(%Q: !g3, %K: !g3, %gx: index, %gy: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c128 = arith.constant 128 : index
+  // expected-remark @+1 {{persistent: at most 132 blocks loop over the grid's tiles}}
+  tile.kernel @causal_kernel blocks(%bx, %by) in [%gx, %gy] threads(256)
+      attributes {tile.tile_order = "launch"} {
+    %Qs = tile.alloc : !sQ
+    %Ks = tile.alloc : !sQ
+    %s = tile.alloc : !fS
+    %q0 = arith.muli %bx, %c128 : index
+    tile.copy %Q[%by, %q0, %c0], %Qs : !g3 to !sQ
+    %diag = arith.addi %bx, %c1 : index
+    scf.for %kb = %c0 to %diag step %c1 {
+      %k0 = arith.muli %kb, %c128 : index
+      tile.copy %K[%by, %k0, %c0], %Ks : !g3 to !sQ
+      tile.gemm %Qs, %Ks, %s transpose_b : !sQ, !sQ, !fS
+    } {tile.num_stages = 2 : i64}
+  }
+  return
+}
+}
+
+// -----
+
+!sQ = memref<128x256xf16, #gpu.address_space<workgroup>>
+!fS = memref<128x128xf32, #tile.mem<fragment>>
+!g3 = memref<?x?x256xf16>
+!o3 = memref<?x?x128xf32>
+
+// An attention-like kernel whose register tiles leave the tile loop no
+// room keeps one block per tile.
+// CHECK-LABEL: func.func @wide_rows(
+// CHECK: tile.kernel @wide_kernel blocks(%{{.*}}, %{{.*}}) in
+module attributes {tile.target = #tile.target<"sm_90a">} {
+func.func @wide_rows(%Q: !g3, %K: !g3, %O: !o3, %gx: index, %gy: index, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c128 = arith.constant 128 : index
+  // expected-remark-re @+1 {{one block per tile: its registers (about {{[0-9]+}} a thread) leave the tile loop's state no room}}
+  tile.kernel @wide_kernel blocks(%bx, %by) in [%gx, %gy] threads(256) {
+    %Qs = tile.alloc : !sQ
+    %Ks = tile.alloc : !sQ
+    %s = tile.alloc : !fS
+    %o1 = tile.alloc : !fS
+    %o2 = tile.alloc : !fS
+    %o3 = tile.alloc : !fS
+    %q0 = arith.muli %bx, %c128 : index
+    tile.copy %Q[%by, %q0, %c0], %Qs : !g3 to !sQ
+    scf.for %kb = %c0 to %n step %c1 {
+      %k0 = arith.muli %kb, %c128 : index
+      tile.copy %K[%by, %k0, %c0], %Ks : !g3 to !sQ
+      tile.gemm %Qs, %Ks, %s transpose_b : !sQ, !sQ, !fS
+      tile.gemm %Qs, %Ks, %o1 transpose_b : !sQ, !sQ, !fS
+      tile.gemm %Qs, %Ks, %o2 transpose_b : !sQ, !sQ, !fS
+      tile.gemm %Qs, %Ks, %o3 transpose_b : !sQ, !sQ, !fS
+    } {tile.num_stages = 2 : i64}
+    tile.copy %s, %O[%by, %q0, %c0] : !fS to !o3
+    tile.copy %o1, %O[%by, %q0, %c0] : !fS to !o3
+    tile.copy %o2, %O[%by, %q0, %c0] : !fS to !o3
+    tile.copy %o3, %O[%by, %q0, %c0] : !fS to !o3
+  }
+  return
+}
+}

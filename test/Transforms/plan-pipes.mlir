@@ -72,11 +72,11 @@
 // FP8W-NOT: partials
 // FP8W-LABEL: tile.kernel @fp8_gemm_blockwise_kernel_tma
 //
-// FlashAttention's K and V pipes: one tensor copy per hand-off each, read by
-// wgmma only, released by the 8 consumer warps. P V reads P from registers
-// (wgmma's RS form): no release is deferred.
+// FlashAttention's pipe (persistent: one for the key loop's versions): K and
+// V, one tensor copy each per hand-off, read by wgmma only, released by the
+// 8 consumer warps. P V reads P from registers (wgmma's RS form): no release
+// is deferred.
 // FA-LABEL: tile.kernel @flash_attention_fwd_kernel_tma
-// FA: tile.pipe.create plan <full = 2, empty = 8> : <2>
 // FA: tile.pipe.create plan <full = 2, empty = 8> : <2>
 // FA-NOT: mma_groups_in_flight
 // FA-LABEL: tile.kernel @flash_attention_fwd_kernel blocks

@@ -21,6 +21,12 @@ namespace mlir::tile {
 /// follows x alone (the A and B panels of a GEMM).
 bool sharesOperandPanels(KernelOp kernel);
 
+/// Whether the blocks of `kernel` (a grid of at least two dimensions) share
+/// an operand panel along one of them: a copy from global memory whose
+/// position follows the block's y index but not x, or x but not y (the key
+/// and value panels of attention, read by every query block of a head).
+bool sharesOperandPanel(KernelOp kernel);
+
 /// Whether `value`, computed in `kernel`, depends on the block's y index.
 bool dependsOnBlockY(Value value, KernelOp kernel);
 

@@ -280,13 +280,29 @@ def PersistentBlocks : Pass<"tile-persistent-blocks", "ModuleOp"> {
     writes its decision. Kernels for chips with tensor copies (sm_90:
     warp specialization then loads the next tile's stages while the
     consumers store the last tile's results) whose blocks share operand
-    panels along both grid dimensions, that pipeline a loop and that run
-    one block per multiprocessor anyway (registers, or shared tiles times
-    stages: where several blocks share a multiprocessor, one's epilogue
-    already overlaps the others' main loops, and the tile loop's registers
-    would come out of tight budgets) get P = the chip's multiprocessors
-    (`blocks=N` picks another P); `tile.persistent = 0` keeps one block
-    per tile.
+    panels along both grid dimensions (GEMMs) or along one (attention:
+    the key and value panels of a head, read by each of its query
+    blocks; with a register estimate of at most 208 a thread, since the
+    tile loop's state is live beside them), that pipeline a loop and that
+    run one block per multiprocessor anyway (registers, or shared tiles
+    times stages: where several blocks share a multiprocessor, one's
+    epilogue already overlaps the others' main loops, and the tile loop's
+    registers would come out of tight budgets) get P = the chip's
+    multiprocessors (`blocks=N` picks another P); `tile.persistent = 0`
+    keeps one block per tile.
+
+    Tile order: blocks take tiles statically, so where the tiles' work
+    differs some blocks may get much more of it than others. Where the
+    trip counts of a persistent kernel's pipelined loops grow (or shrink)
+    along one grid dimension and no other (causal attention: query block
+    x runs x + 1 key blocks), the pass writes `tile.tile_order =
+    "x-descending"` (or ascending, or y, z): the longest tiles first, in
+    sections of about eight rounds of tiles (planes across that dimension,
+    walked along it with the planes fastest), the rounds' tiles taken in
+    alternating directions (block b, then P - 1 - b), so that every
+    block's sum of work comes out about the same. `tile.tile_order =
+    "launch"` keeps the launch order; clustered kernels and kernels whose
+    consumers take tiles in turn keep it too.
 
     Clusters: a persistent kernel with `tile.cluster = 2` (or, with
     `clusters=true`, one for a chip with clusters (sm_90) whose blocks share

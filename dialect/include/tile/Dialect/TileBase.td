@@ -165,6 +165,19 @@ def Tile_Dialect : Dialect {
     /// applied by `tile-persistent-blocks`.
     static constexpr ::llvm::StringLiteral kPersistentAttrName =
         "tile.persistent";
+    /// Discardable string attribute on a persistent `tile.kernel`: the order
+    /// in which its blocks take the grid's tiles. "launch": the launch order
+    /// (block b takes tiles b, b + P, b + 2P, ...). "x-descending" (or
+    /// ascending, or y, z): the tiles whose pipelined loops run longest
+    /// first: the grid's planes across that dimension in sections of about
+    /// eight rounds of tiles, each section walked along the dimension in that
+    /// direction with its planes fastest, and the blocks taking each
+    /// round's tiles in alternating directions (b, then P - 1 - b), so that
+    /// every block's sum of work comes out about the same. Written by
+    /// `tile-persistent-blocks` where the loops' trip counts grow or shrink
+    /// along one grid dimension (causal attention), applied by it.
+    static constexpr ::llvm::StringLiteral kTileOrderAttrName =
+        "tile.tile_order";
     /// Discardable attribute on a `tile.kernel`: the blocks of one cluster
     /// (1 or 2). With 2, consecutive blocks run as a cluster that computes
     /// two tiles of adjacent grid rows (y) in the same column (x), so a copy
