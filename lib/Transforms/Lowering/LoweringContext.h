@@ -116,9 +116,13 @@ public:
   llvm::SmallPtrSet<Operation *, 4> turnHeld;
   /// Pipes fed by tensor copies, keyed by their tile.pipe.create value.
   llvm::MapVector<Value, BarrierPipe> barrierPipes;
-  /// The pipe and sequence number of each tensor copy's hand-off (found
-  /// before the pipe ops are lowered).
-  DenseMap<Operation *, std::pair<Value, Value>> tmaHandOffs;
+  /// The pipe and the tile.pipe.produce_acquire of each tensor copy's
+  /// hand-off (found before the pipe ops are lowered).
+  DenseMap<Operation *, std::pair<Value, Operation *>> tmaHandOffs;
+  /// The sequence number each lowered tile.pipe.produce_acquire had when it
+  /// was lowered: its copies read it there, since the op is erased and the
+  /// number may have been replaced (a lowered tile.pipe.base).
+  DenseMap<Operation *, Value> acquiredSeqs;
   /// The loops after which the lowering waited for the asynchronous MMAs
   /// their gemms leave in flight (`mma_groups_in_flight`).
   llvm::SmallPtrSet<Operation *, 4> mmaWaitLoops;

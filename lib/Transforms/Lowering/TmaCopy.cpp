@@ -74,7 +74,7 @@ LogicalResult mlir::tile::lowering::collectBarrierPipes(LoweringContext &ctx) {
                        "tile-plan-pipes before tile-lower-ops");
       return WalkResult::interrupt();
     }
-    ctx.tmaHandOffs[copy] = {pipe, handOff->getSeq()};
+    ctx.tmaHandOffs[copy] = {pipe, handOff->getOperation()};
     if (ctx.barrierPipes.contains(pipe))
       return WalkResult::advance();
     BarrierPipe &entry = ctx.barrierPipes[pipe];
@@ -283,6 +283,7 @@ LogicalResult mlir::tile::lowering::lowerBarrierPipeOp(LoweringContext &ctx,
   Value valid = happens(ctx, seq, op->getOperand(0));
   HandOff h = decode(ctx, seq, pipe.slots);
   if (isa<PipeProduceAcquireOp>(op)) {
+    ctx.acquiredSeqs[op] = seq;
     // The warp of the thread issuing the tensor copies waits for the slot
     // (that thread alone without a uniform warp index), and so do the
     // threads of copy-engine copies.
@@ -341,8 +342,13 @@ LogicalResult mlir::tile::lowering::lowerTmaCopy(LoweringContext &ctx,
                                                  CopyOp op) {
   OpBuilder &b = ctx.b;
   Location loc = ctx.loc();
-  auto [pipeValue, seq] = ctx.tmaHandOffs.lookup(op);
+  auto [pipeValue, acquire] = ctx.tmaHandOffs.lookup(op);
   auto pipeIt = ctx.barrierPipes.find(pipeValue);
+  // The hand-off's number as its acquire saw it when lowered (it comes
+  // first); an acquire not lowered yet still holds its own.
+  Value seq = acquire ? ctx.acquiredSeqs.lookup(acquire) : Value();
+  if (acquire && !seq)
+    seq = acquire->getOperand(1);
   if (!pipeValue || pipeIt == ctx.barrierPipes.end())
     return op.emitOpError("is a tensor copy (tma) outside a pipe hand-off: a "
                           "tensor copy completes on the barrier of a pipe "
