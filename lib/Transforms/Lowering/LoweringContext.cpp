@@ -72,8 +72,13 @@ Value LoweringContext::sharedAddress(Value view) {
       memref::ExtractAlignedPointerAsIndexOp::create(b, loc(),
                                                      place.getSource()));
   Value base = target.emitDynamicSharedAddress(b, loc(), dynamic);
-  if (!base)
+  if (!base) {
+    // The target names no such address: nothing left behind.
+    Operation *extract = dynamic.getDefiningOp()->getOperand(0).getDefiningOp();
+    dynamic.getDefiningOp()->erase();
+    extract->erase();
     return nullptr;
+  }
   return arith::AddIOp::create(
       b, loc(), arith::IndexCastUIOp::create(b, loc(), b.getIndexType(), base),
       place.getByteShift());
