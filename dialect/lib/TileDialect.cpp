@@ -3,6 +3,7 @@
 #include "tile/Dialect/TileDialect.h"
 #include "tile/Dialect/TileAttrs.h"
 #include "tile/Dialect/TileOps.h"
+#include "tile/Dialect/TileOrder.h"
 #include "tile/Transforms/Epilogue.h"
 
 #include "mlir/IR/Builders.h"
@@ -161,11 +162,7 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
   }
   if (name == kTileOrderAttrName) {
     auto order = dyn_cast<StringAttr>(attr.getValue());
-    auto [dim, direction] =
-        order ? order.getValue().split('-') : std::pair<StringRef, StringRef>();
-    if (!order || (order.getValue() != "launch" &&
-                   (dim.size() != 1 || !StringRef("xyz").contains(dim[0]) ||
-                    (direction != "descending" && direction != "ascending"))))
+    if (!order || failed(parseTileOrder(order.getValue())))
       return op->emitError() << "'" << name
                              << "' must be \"launch\" or \"<x|y|z>-"
                                 "<descending|ascending>\"";

@@ -225,7 +225,7 @@ struct PersistentBlocksPass
       return "it is not warp-specialized (tile.warp_specialize = false)";
     if (!getTargetInfo(kernel)->registerBudgets() || !chip.warpgroupSize)
       return "the target cannot move registers between warpgroups";
-    if (kernel.getThreads() != chip.warpgroupSize)
+    if (static_cast<int64_t>(kernel.getThreads()) != chip.warpgroupSize)
       return "its " + std::to_string(kernel.getThreads()) +
              " threads are not one warpgroup";
     if (3 * chip.warpgroupSize > chip.maxThreadsPerBlock)

@@ -22,8 +22,6 @@ using namespace mlir::tile;
 
 namespace {
 
-constexpr StringLiteral kDimNames = "xyz";
-
 /// Rounds of the persistent grid a section of the longest-first order
 /// holds: short sections keep the operand panels a section reads few,
 /// but where a section ends within a round the rounds' alternating
@@ -121,26 +119,6 @@ Trend workTrend(KernelOp kernel, unsigned dim) {
 }
 
 } // namespace
-
-std::string mlir::tile::printTileOrder(TileOrder order) {
-  if (order.isLaunchOrder())
-    return "launch";
-  return std::string(1, kDimNames[order.dim]) +
-         (order.descending ? "-descending" : "-ascending");
-}
-
-FailureOr<TileOrder> mlir::tile::parseTileOrder(StringRef text) {
-  TileOrder order;
-  if (text == "launch")
-    return order;
-  auto [dim, direction] = text.split('-');
-  if (dim.size() != 1 || kDimNames.find(dim[0]) == StringRef::npos ||
-      (direction != "descending" && direction != "ascending"))
-    return failure();
-  order.dim = static_cast<int>(kDimNames.find(dim[0]));
-  order.descending = direction == "descending";
-  return order;
-}
 
 TileOrder mlir::tile::findLongestFirstOrder(KernelOp kernel, std::string &why) {
   TileOrder order;

@@ -11,27 +11,13 @@
 #define TILE_TRANSFORMS_TILEORDER_H
 
 #include "tile/Dialect/TileOps.h"
+#include "tile/Dialect/TileOrder.h"
 
 #include "mlir/IR/Builders.h"
 
 #include <string>
 
 namespace mlir::tile {
-
-/// A persistent kernel's order of tiles: the launch order (dim < 0), or
-/// the grid's dimension `dim` walked from its last index down (descending)
-/// or from 0 up, with the other dimensions fastest (see
-/// TileDialect::kTileOrderAttrName).
-struct TileOrder {
-  int dim = -1;
-  bool descending = false;
-  bool isLaunchOrder() const { return dim < 0; }
-};
-
-/// "launch", or "x-descending", "y-ascending", ...
-std::string printTileOrder(TileOrder order);
-/// The order `text` names, or failure.
-FailureOr<TileOrder> parseTileOrder(StringRef text);
 
 /// The longest-running tiles first, where the trip counts of the
 /// pipelined loops of `kernel` (the `tile.num_stages` ones) grow, or
