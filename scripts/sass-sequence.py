@@ -58,7 +58,7 @@ def main():
         else (0, 1 << 40)
     for name, body in text_sections(data):
         print(name)
-        run, start = collections.Counter(), None
+        run, start = collections.Counter(), 0
 
         def flush(end):
             if run:
@@ -78,10 +78,9 @@ def main():
                       if (w0 >> 47) & 1 else "WG.ARRIVE")
             if op in KEEP or op.startswith("WG."):
                 flush(index)
-                start = None
                 print("  %5d        %s" % (index, op))
             else:
-                if start is None or not run:
+                if not run:
                     start = index
                 run[op] += 1
         flush(min(len(body) // 16, hi + 1))
