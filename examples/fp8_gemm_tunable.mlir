@@ -4,6 +4,12 @@
 //   ${BN}      columns of C a block computes (its rows: 128, two consumer
 //              warpgroups of 64)
 //   ${STAGES}  the requested software pipeline depth
+//   ${GROUP:-8}    grid rows per launch group (8 where none is given: the
+//              compiler's own choice)
+//   ${CLUSTER:-1}  blocks per cluster sharing their B panel's loads by
+//              multicast (1: single blocks, the compiler's default)
+//   ${PINGPONG:-false}  whether the two consumer warpgroups take turns at
+//              the tensor cores (tile.pingpong)
 //
 // C = (A * sa) (B * sb)^T with A: M x K and B: N x K in f8E4M3FN, one
 // scale per tensor, C: M x N in bf16. tile-compile -D BN=256 -D STAGES=4
@@ -36,7 +42,9 @@ func.func @fp8_gemm(%A: !gA {tile.shape = ["M", "K"]},
   %gy = arith.ceildivui %M, %BM : index
   %kt = arith.ceildivui %K, %BK : index
   tile.kernel @fp8_gemm_kernel blocks(%bx, %by) in [%gx, %gy]
-      threads(256) {
+      threads(256) attributes {tile.launch_group = ${GROUP:-8} : i64,
+                               tile.cluster = ${CLUSTER:-1} : i64,
+                               tile.pingpong = ${PINGPONG:-false}} {
     %As = tile.alloc : !sA
     %Bs = tile.alloc : !sB
     %acc = tile.alloc : !fC

@@ -26,6 +26,7 @@
 
 #include "tile/Transforms/Passes.h"
 #include "tile/Transforms/Pipelining.h"
+#include "tile/Transforms/Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -410,19 +411,23 @@ LogicalResult InjectPipelinePass::inject(scf::ForOp loop, bool counted) {
       // In a counted loop, the copied tiles' versions follow the hand-offs:
       // hand-off base + i fills version (base + i) mod V (the slot whose
       // release the producers waited for).
-      Value handOff;
+      Value offset;
       if (base) {
-        handOff = iteration;
-        if (!handOff.getType().isIndex())
-          handOff =
-              arith::IndexCastOp::create(b, loc, b.getIndexType(), handOff);
-        handOff = arith::AddIOp::create(b, loc, base, handOff);
+        offset = iteration;
+        if (!offset.getType().isIndex())
+          offset = arith::IndexCastOp::create(b, loc, b.getIndexType(), offset);
       }
       for (auto &[op, repl] : replacements) {
+        bool counted = base && asyncTiles.contains(op);
         Value version;
-        if (handOff && asyncTiles.contains(op))
+        if (counted && !llvm::isPowerOf2_64(repl.second))
+          // A count other than a power of two divides the base once and
+          // the iteration (at least 0 here, and below 2^31 as the pipe's
+          // hand-offs from its base are: tile-lower-ops) in 32 bits.
+          version = emitRingPosition(b, loc, base, offset, repl.second).first;
+        else if (counted)
           version = arith::RemUIOp::create(
-              b, loc, handOff,
+              b, loc, arith::AddIOp::create(b, loc, base, offset),
               arith::ConstantIndexOp::create(b, loc, repl.second));
         else
           version = isUnsigned ? arith::RemUIOp::create(b, loc, iteration,

@@ -2,6 +2,7 @@
 
 #include "tile/Transforms/Utils.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "llvm/ADT/APInt.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MathExtras.h"
@@ -244,4 +245,31 @@ Operation *mlir::tile::findHandWrittenSync(KernelOp kernel) {
     return WalkResult::advance();
   });
   return found;
+}
+
+std::pair<Value, Value> mlir::tile::emitRingPosition(OpBuilder &b, Location loc,
+                                                     Value base, Value offset,
+                                                     int64_t slots) {
+  Type i32 = b.getI32Type(), index = b.getIndexType();
+  auto c32 = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, v, 32).getResult();
+  };
+  Value count = c32(slots);
+  Value narrow = arith::MaxSIOp::create(
+      b, loc, arith::IndexCastOp::create(b, loc, i32, offset), c32(0));
+  Value first = c32(0), wraps = c32(0);
+  if (base) {
+    Value divisor = arith::ConstantIndexOp::create(b, loc, slots);
+    first = arith::IndexCastUIOp::create(
+        b, loc, i32, arith::RemUIOp::create(b, loc, base, divisor));
+    wraps = arith::IndexCastOp::create(
+        b, loc, i32, arith::DivUIOp::create(b, loc, base, divisor));
+  }
+  // first + offset < slots + 2^31: exact as an unsigned 32-bit number.
+  Value position = arith::AddIOp::create(b, loc, first, narrow);
+  Value quotient = arith::DivUIOp::create(b, loc, position, count);
+  Value remainder = arith::RemUIOp::create(b, loc, position, count);
+  Value slot = arith::IndexCastUIOp::create(b, loc, index, remainder);
+  wraps = arith::AddIOp::create(b, loc, wraps, quotient);
+  return {slot, wraps};
 }

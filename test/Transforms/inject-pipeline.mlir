@@ -315,20 +315,23 @@ func.func @gemm_4_stages(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) {
 // CHECK-NEXT: tile.pipe.produce_acquire %[[P]][%[[SEQ]]] : <3>
 // CHECK: scf.if
 // CHECK: %[[J:.*]] = arith.div{{[su]}}i
-// CHECK-NEXT: %[[H:.*]] = arith.addi %[[BASE]], %[[J]] : index
-// CHECK-NEXT: %[[C3:.*]] = arith.constant 3 : index
-// CHECK-NEXT: %[[V:.*]] = arith.remui %[[H]], %[[C3]] : index
-// CHECK-NEXT: %[[AS0:.*]] = memref.subview %[[AS]][%[[V]], 0, 0] [1, 128, 32] [1, 1, 1] : memref<3x128x32xf16, #gpu.address_space<workgroup>> to memref<128x32xf16, strided<[32, 1], offset: ?>, #gpu.address_space<workgroup>>
+// CHECK: arith.index_cast %[[J]] : index to i32
+// CHECK: arith.remui %[[BASE]], %{{.*}} : index
+// CHECK: %[[POS:.*]] = arith.addi %{{.*}} : i32
+// CHECK: %[[S:.*]] = arith.remui %[[POS]], %c3_i32 : i32
+// CHECK-NEXT: %[[V:.*]] = arith.index_castui %[[S]] : i32 to index
+// CHECK: %[[AS0:.*]] = memref.subview %[[AS]][%[[V]], 0, 0] [1, 128, 32] [1, 1, 1] : memref<3x128x32xf16, #gpu.address_space<workgroup>> to memref<128x32xf16, strided<[32, 1], offset: ?>, #gpu.address_space<workgroup>>
 // CHECK-NEXT: %[[K0:.*]] = arith.muli
 // CHECK-NEXT: tile.copy async %[[A]][%[[N]], %[[K0]]], %[[AS0]]
 // CHECK-NEXT: }
 // CHECK-NEXT: tile.pipe.produce_commit %[[P]][%[[SEQ]]] : <3>
 // CHECK: scf.if
 // CHECK: %[[J:.*]] = arith.div{{[su]}}i
-// CHECK-NEXT: %[[H:.*]] = arith.addi %[[BASE]], %[[J]] : index
-// CHECK-NEXT: %[[C3:.*]] = arith.constant 3 : index
-// CHECK-NEXT: %[[V:.*]] = arith.remui %[[H]], %[[C3]] : index
-// CHECK-NEXT: %[[AS2:.*]] = memref.subview %[[AS]][%[[V]], 0, 0] [1, 128, 32] [1, 1, 1]
+// CHECK: arith.remui %[[BASE]], %{{.*}} : index
+// CHECK: %[[POS:.*]] = arith.addi %{{.*}} : i32
+// CHECK: %[[S:.*]] = arith.remui %[[POS]], %c3_i32{{(_[0-9]+)?}} : i32
+// CHECK-NEXT: %[[V:.*]] = arith.index_castui %[[S]] : i32 to index
+// CHECK: %[[AS2:.*]] = memref.subview %[[AS]][%[[V]], 0, 0] [1, 128, 32] [1, 1, 1]
 // CHECK-NEXT: tile.copy %[[AS2]], %[[AF]] :
 // CHECK-NEXT: }
 // CHECK-NEXT: tile.pipe.consume_release %[[P]][%[[CSEQ]]] {tile.pipeline_stage = 2 : i64} : <3>

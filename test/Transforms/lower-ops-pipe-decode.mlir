@@ -1,9 +1,10 @@
 // RUN: tile-opt %s -split-input-file -tile-pipeline-planning -tile-inject-pipeline -tile-layout-inference -tile-select-tma -tile-insert-barriers -tile-plan-pipes -tile-allocate-scratch -tile-allocate-shared -tile-lower-ops | FileCheck %s
 
 // A hand-off number s uses slot s mod S and phase s / S of a pipe of S
-// slots. With S not a power of two, numbers below 2^32 divide in 32 bits
-// (a 64-bit division by 3 is a dozen instructions), behind a test uniform
-// across the threads; larger ones keep the 64-bit division.
+// slots. With S not a power of two, s is the pipe's base b plus an offset
+// below 2^31 (what `happens` already compares in 32 bits): b is divided
+// once in 64 bits (loop-invariant, hoisted by LLVM), and
+// (b mod S) + offset in 32 bits, with no 64-bit division in the loop.
 
 !g = memref<?x?xf16>
 !sA = memref<128x64xf16, #gpu.address_space<workgroup>>
@@ -12,14 +13,14 @@
 
 // CHECK-LABEL: func.func @three_slots
 // CHECK: tile.kernel @k_tma
-// CHECK: %[[SMALL:.*]] = arith.cmpi ult, %{{.*}}, %c4294967296 : index
-// CHECK: scf.if %[[SMALL]] -> (index, index) {
-// CHECK: arith.index_castui %{{.*}} : index to i32
-// CHECK: arith.remui %{{.*}}, %c3_i32 : i32
-// CHECK: arith.divui %{{.*}}, %c3_i32 : i32
-// CHECK: } else {
+// CHECK-NOT: 4294967296
+// CHECK: scf.for
+// CHECK: %[[OFF:.*]] = arith.maxsi %{{.*}}, %c0_i32{{(_[0-9]+)?}} : i32
 // CHECK: arith.remui %{{.*}}, %c3{{(_[0-9]+)?}} : index
-// CHECK: arith.divui %{{.*}}, %c3{{(_[0-9]+)?}} : index
+// CHECK: %[[POS:.*]] = arith.addi %{{.*}}, %[[OFF]] : i32
+// CHECK-DAG: arith.remui %[[POS]], %c3_i32 : i32
+// CHECK-DAG: arith.divui %[[POS]], %c3_i32 : i32
+// CHECK-NOT: 4294967296
 func.func @three_slots(%A: !g, %B: !g, %C: !g, %kt: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

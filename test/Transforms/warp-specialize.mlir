@@ -370,9 +370,8 @@ func.func @opted_in(%A: !g, %B: !g, %kt: index) {
 // CHECK-NEXT: scf.for
 // CHECK: %[[PSEQ:.*]] = arith.addi %[[PB]], %{{.*}} : index
 // CHECK: tile.pipe.produce_acquire %[[P]][%[[PSEQ]]]
-// CHECK: arith.addi %[[PB]]
-// CHECK-NEXT: arith.constant 3 : index
-// CHECK-NEXT: arith.remui
+// CHECK: arith.remui %[[PB]], %{{.*}} : index
+// CHECK: arith.remui %{{.*}}, %c3_i32{{(_[0-9]+)?}} : i32
 // CHECK: tile.copy async tma
 // CHECK: tile.pipe.produce_commit %[[P]][%[[PSEQ]]]
 // CHECK-NOT: tile.gemm

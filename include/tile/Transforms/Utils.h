@@ -84,6 +84,18 @@ LogicalResult unrollByTwo(scf::ForOp loop);
 /// grid); empty without such a loop.
 SmallVector<Block *> getTileLoopBlocks(Block &body);
 
+/// The position of entry `base + offset` of a ring of `slots` buffers
+/// (`slots` > 1): its slot, `(base + offset) mod slots` (index), and the
+/// times the ring wrapped before it, `(base + offset) / slots`, in its low
+/// 32 bits (i32). `base` (index, null for 0) is a loop-invariant count, such
+/// as a pipe's base; `offset` (index) lies in [0, 2^31), as a pipelined
+/// loop's iteration does, negative offsets taken as 0. The base is divided
+/// once in 64 bits, which LLVM hoists out of the loop, the offset in 32 bits
+/// in every iteration (no 64-bit division, and no test of its range, in the
+/// loop: docs/design.md 5.4).
+std::pair<Value, Value> emitRingPosition(OpBuilder &b, Location loc, Value base,
+                                         Value offset, int64_t slots);
+
 } // namespace mlir::tile
 
 #endif // TILE_TRANSFORMS_UTILS_H

@@ -179,15 +179,16 @@ static Value happens(LoweringContext &ctx, Value seq, Value pipeValue) {
                                arith::ConstantIntOp::create(b, loc, 0, 32));
 }
 
-static HandOff decode(LoweringContext &ctx, Value seq, int64_t slots) {
+static HandOff decode(LoweringContext &ctx, Value seq, Value pipeValue,
+                      int64_t slots) {
   OpBuilder &b = ctx.b;
   Location loc = ctx.loc();
   HandOff h;
+  Type i32 = b.getI32Type();
   if (llvm::isPowerOf2_64(slots)) {
     // The slot and phase bits are the low bits of the number, the same in
     // its low word: 32-bit instructions, no clamp (numbers below the base
     // decode to a slot their guard never uses).
-    Type i32 = b.getI32Type();
     Value narrow = arith::IndexCastOp::create(b, loc, i32, seq);
     h.slot = arith::IndexCastUIOp::create(
         b, loc, b.getIndexType(),
@@ -202,44 +203,20 @@ static HandOff decode(LoweringContext &ctx, Value seq, int64_t slots) {
         arith::ConstantIntOp::create(b, loc, 1, 32));
     return h;
   }
-  // Hand-offs that do not happen are never used: clamp to 0 to keep the
-  // arithmetic unsigned.
-  Value clamped = arith::MaxSIOp::create(b, loc, seq, ctx.idx(0));
-  Value phase;
-  if (llvm::isPowerOf2_64(slots)) {
-    h.slot = arith::RemUIOp::create(b, loc, clamped, ctx.idx(slots));
-    phase = arith::DivUIOp::create(b, loc, clamped, ctx.idx(slots));
-  } else {
-    // A 64-bit division by a constant other than a power of two is a
-    // dozen instructions on NVIDIA GPUs, several times per K step; numbers
-    // below 2^32 (all but kernels of billions of steps a block) divide in
-    // 32 bits, behind a test that is uniform across the threads.
-    Type index = b.getIndexType(), i32 = b.getI32Type();
-    Value small = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                        clamped, ctx.idx(int64_t(1) << 32));
-    auto branch = scf::IfOp::create(b, loc, TypeRange{index, index}, small,
-                                    /*withElseRegion=*/true);
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(branch.thenBlock());
-    Value narrow = arith::IndexCastUIOp::create(b, loc, i32, clamped);
-    Value count = arith::ConstantIntOp::create(b, loc, slots, 32);
-    scf::YieldOp::create(
-        b, loc,
-        ValueRange{
-            arith::IndexCastUIOp::create(
-                b, loc, index, arith::RemUIOp::create(b, loc, narrow, count)),
-            arith::IndexCastUIOp::create(
-                b, loc, index, arith::DivUIOp::create(b, loc, narrow, count))});
-    b.setInsertionPointToStart(branch.elseBlock());
-    scf::YieldOp::create(
-        b, loc,
-        ValueRange{arith::RemUIOp::create(b, loc, clamped, ctx.idx(slots)),
-                   arith::DivUIOp::create(b, loc, clamped, ctx.idx(slots))});
-    h.slot = branch.getResult(0);
-    phase = branch.getResult(1);
-  }
-  h.parity = arith::IndexCastOp::create(b, loc, b.getI32Type(),
-                                        ctx.andConst(phase, 1));
+  // Counted from the pipe's base, which stays the same over the loop: the
+  // number's distance from it (exact in 32 bits, see `happens`) divides in
+  // 32 bits. Numbers below the base (hand-offs that do not happen) decode as
+  // the base.
+  Value base = ctx.pipeBase(pipeValue);
+  Value offset = arith::SubIOp::create(
+      b, loc, arith::IndexCastOp::create(b, loc, i32, seq),
+      arith::IndexCastOp::create(b, loc, i32, base));
+  auto [slot, wraps] = emitRingPosition(
+      b, loc, base,
+      arith::IndexCastOp::create(b, loc, b.getIndexType(), offset), slots);
+  h.slot = slot;
+  h.parity = arith::AndIOp::create(b, loc, wraps,
+                                   arith::ConstantIntOp::create(b, loc, 1, 32));
   return h;
 }
 
@@ -268,7 +245,7 @@ LogicalResult mlir::tile::lowering::lowerBarrierPipeOp(LoweringContext &ctx,
     // copy-engine copies arrives once they have landed.
     if (pipe.engineThreads) {
       Value valid = happens(ctx, seq, op->getOperand(0));
-      HandOff h = decode(ctx, seq, pipe.slots);
+      HandOff h = decode(ctx, seq, op->getOperand(0), pipe.slots);
       emitIf(ctx, valid, [&] {
         ctx.tensorCopies->emitAsyncCopyArrive(b, loc,
                                               barrierAt(ctx, pipe, 0, h.slot));
@@ -281,7 +258,7 @@ LogicalResult mlir::tile::lowering::lowerBarrierPipeOp(LoweringContext &ctx,
   if (isa<PipeConsumeReleaseOp>(op) && pipe.deferredRelease)
     seq = ctx.addConst(seq, -1);
   Value valid = happens(ctx, seq, op->getOperand(0));
-  HandOff h = decode(ctx, seq, pipe.slots);
+  HandOff h = decode(ctx, seq, op->getOperand(0), pipe.slots);
   if (isa<PipeProduceAcquireOp>(op)) {
     ctx.acquiredSeqs[op] = seq;
     // The warp of the thread issuing the tensor copies waits for the slot
@@ -386,7 +363,7 @@ LogicalResult mlir::tile::lowering::lowerTmaCopy(LoweringContext &ctx,
   Value map = getTensorMap(ctx, op.getSource(), boxRows, panelCols, swizzle);
   int64_t rank = op.getSourceType().getRank();
 
-  HandOff h = decode(ctx, seq, pipe.slots);
+  HandOff h = decode(ctx, seq, pipeValue, pipe.slots);
   ValueRange offsets = op.getSourceOffsets();
   Value row0 = offsets[rank - 2], col0 = offsets[rank - 1];
   emitIf(ctx, isZero(ctx, ctx.threadId(op)), [&] {
