@@ -15,8 +15,10 @@
 // gemm's K is twice its A tile's columns.
 //
 // What the compiler decides: on sm_90a, wgmma.sp (m64n256k32) with tensor
-// copies (TMA) of all three tiles from a producer warpgroup; on sm_80 to
-// sm_90, mma.sp m16n8k32 (with one stage where two do not fit); on AMD a
+// copies (TMA) of all three tiles from a producer warpgroup, each K step's
+// MMAs completed before its slot is released (with three stages or more
+// they would stay in flight: docs/design.md 5.7); on sm_80 to sm_90,
+// mma.sp m16n8k32 (with one stage where two do not fit); on AMD a
 // diagnostic (MLIR 22's ROCDL has no 2:4 sparse MFMA).
 
 !gA = memref<?x?xf16>

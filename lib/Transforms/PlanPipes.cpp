@@ -64,10 +64,10 @@ struct PipePlanner {
   llvm::MapVector<Value, PipePlanAttr> plans;
   /// The partial-sum tile of each accumulator whose promotion is deferred.
   DenseMap<Operation *, Value> partials;
-  /// Whether sparse gemms may leave MMAs in flight
-  /// (`tile.sparse_in_flight`), and the loops that then run two K steps an
-  /// iteration.
-  bool sparseInFlight = false;
+  /// Whether sparse gemms may leave MMAs in flight, where the kernel says
+  /// (`tile.sparse_in_flight`; else the pass decides per pipe), and the
+  /// loops that then run two K steps an iteration.
+  std::optional<bool> sparseInFlight;
   llvm::SetVector<Operation *> unrollByTwo;
 
   int64_t numThreads(Operation *op) { return getNumThreads(op, kernel); }
@@ -171,14 +171,24 @@ checkDeferredRelease(PipePlanner &ctx, Value pipe,
   // Producers on other warps (tile-warp-specialize) never wait behind the
   // consumers' own release; producers on the same warps, in this loop, must
   // acquire after it (acquires in other loops run before or after this one).
+  bool producersElsewhere = true;
   for (Operation *user : pipe.getUsers()) {
     auto acquire = dyn_cast<PipeProduceAcquireOp>(user);
-    if (!acquire || onDisjointWarps(release, acquire) ||
-        !loop->isAncestor(acquire))
+    if (!acquire || onDisjointWarps(release, acquire))
+      continue;
+    producersElsewhere = false;
+    if (!loop->isAncestor(acquire))
       continue;
     if (acquire->getParentOp() != loop || !release->isBeforeInBlock(acquire))
       return std::nullopt;
   }
+  // Sparse gemms in flight hold the slot of their MMAs one hand-off longer.
+  // Unless the kernel says, they stay in flight where the producers are
+  // other warps and the pipe has three slots or more: with two the
+  // producers run only one slot ahead, which cost more than the overlap
+  // gained (docs/design.md 5.7).
+  bool sparseInFlight = ctx.sparseInFlight.value_or(
+      producersElsewhere && cast<PipeType>(pipe.getType()).getSlots() >= 3);
   llvm::SmallPtrSet<Operation *, 4> tiles;
   for (auto &[copy, tmaPipe] : ctx.tmaPipes)
     if (tmaPipe == pipe)
@@ -193,7 +203,7 @@ checkDeferredRelease(PipePlanner &ctx, Value pipe,
       return;
     Operation *guard = gemm->getParentOp();
     ok &= !isFragment(gemm.getA()) && !isFragment(gemm.getB()) &&
-          (!gemm.isSparse() || ctx.sparseInFlight) &&
+          (!gemm.isSparse() || sparseInFlight) &&
           (!gemm.getPromotionSpan() || promotesOnce(gemm)) &&
           isa<scf::IfOp>(guard) && guard->getParentOp() == loop &&
           pipelineStage(guard) == pipelineStage(release) &&

@@ -7,6 +7,9 @@
 // RUN: tile-opt %examples/flash_attention.mlir --tile-attach-target=chip=sm_90a --tile-launch-order --tile-persistent-blocks --tile-specialize-bounds --tile-pipeline-planning --tile-inject-pipeline --tile-register-prefetch --tile-layout-inference --tile-select-tma --tile-warp-specialize --tile-insert-barriers --tile-plan-pipes | FileCheck %s --check-prefix=FA
 // RUN: tile-opt %examples/gemm_sparse.mlir --tile-attach-target=chip=sm_90a --tile-launch-order --tile-persistent-blocks --tile-specialize-bounds --tile-pipeline-planning --tile-inject-pipeline --tile-register-prefetch --tile-layout-inference --tile-select-tma --tile-warp-specialize --tile-insert-barriers --tile-plan-pipes | FileCheck %s --check-prefix=SPARSE
 // RUN: sed 's/threads(256) {/threads(256) attributes {tile.sparse_in_flight = true} {/' %examples/gemm_sparse.mlir | tile-opt --tile-attach-target=chip=sm_90a --tile-launch-order --tile-persistent-blocks --tile-specialize-bounds --tile-pipeline-planning --tile-inject-pipeline --tile-register-prefetch --tile-layout-inference --tile-select-tma --tile-warp-specialize --tile-insert-barriers --tile-plan-pipes | FileCheck %s --check-prefix=INFLIGHT
+// RUN: sed -e 's/128x256xf/128x128xf/g' -e 's/%BN = arith.constant 256/%BN = arith.constant 128/' -e 's/num_stages = 2/num_stages = 3/' %examples/gemm_sparse.mlir | tile-opt --tile-attach-target=chip=sm_90a --tile-launch-order --tile-persistent-blocks --tile-specialize-bounds --tile-pipeline-planning --tile-inject-pipeline --tile-register-prefetch --tile-layout-inference --tile-select-tma --tile-warp-specialize --tile-insert-barriers --tile-plan-pipes | FileCheck %s --check-prefix=THREE
+// RUN: sed -e 's/128x256xf/128x128xf/g' -e 's/%BN = arith.constant 256/%BN = arith.constant 128/' -e 's/num_stages = 2/num_stages = 3/' -e 's/threads(256) {/threads(256) attributes {tile.sparse_in_flight = false} {/' %examples/gemm_sparse.mlir | tile-opt --tile-attach-target=chip=sm_90a --tile-launch-order --tile-persistent-blocks --tile-specialize-bounds --tile-pipeline-planning --tile-inject-pipeline --tile-register-prefetch --tile-layout-inference --tile-select-tma --tile-warp-specialize --tile-insert-barriers --tile-plan-pipes | FileCheck %s --check-prefix=THREE-OFF
+// RUN: sed -e 's/128x256xf/128x128xf/g' -e 's/%BN = arith.constant 256/%BN = arith.constant 128/' -e 's/num_stages = 2/num_stages = 3/' -e 's/threads(256) {/threads(256) attributes {tile.warp_specialize = false} {/' %examples/gemm_sparse.mlir | tile-opt --tile-attach-target=chip=sm_90a --tile-launch-order --tile-persistent-blocks --tile-specialize-bounds --tile-pipeline-planning --tile-inject-pipeline --tile-register-prefetch --tile-layout-inference --tile-select-tma --tile-warp-specialize --tile-insert-barriers --tile-plan-pipes 2>/dev/null | FileCheck %s --check-prefix=THREE-NOWS
 
 // The decisions of tile-plan-pipes on the examples, compiled for sm_90a as
 // tile-to-nvvm does up to this pass.
@@ -105,6 +108,28 @@
 // INFLIGHT-NEXT: scf.for
 // INFLIGHT: tile.gemm {{.*}} sparse({{.*}}mma_groups_in_flight = 1 : i64
 // INFLIGHT: } {tile.pipeline_drain
+//
+// Without the attribute the pass decides: at 128 x 128 tiles with three
+// stages (the producer warpgroup still fills a slot ahead while the MMAs
+// in flight hold one) the release is deferred as above; the kernel's
+// `tile.sparse_in_flight = false` keeps the MMAs completed, and so does a
+// kernel whose producers are its consumers (no warp specialization).
+// THREE-LABEL: tile.kernel @gemm_sp_kernel_tma
+// THREE: tile.pipe.create plan <full = 3, empty = 8, deferred> : <3>
+// THREE: tile.ws [0, 1] registers(232)
+// THREE: scf.for
+// THREE: tile.gemm {{.*}} sparse({{.*}}mma_groups_in_flight = 1 : i64
+// THREE: tile.gemm {{.*}} sparse({{.*}}mma_groups_in_flight = 1 : i64
+// THREE: } {tile.pipeline_drain
+// THREE-LABEL: tile.kernel @gemm_sp_kernel blocks
+// THREE-OFF-LABEL: tile.kernel @gemm_sp_kernel_tma
+// THREE-OFF: tile.pipe.create plan <full = 3, empty = 8> : <3>
+// THREE-OFF-NOT: mma_groups_in_flight
+// THREE-OFF-LABEL: tile.kernel @gemm_sp_kernel blocks
+// THREE-NOWS-LABEL: tile.kernel @gemm_sp_kernel_tma
+// THREE-NOWS: tile.pipe.create plan <full = 3, empty = 8> : <3>
+// THREE-NOWS-NOT: mma_groups_in_flight
+// THREE-NOWS-LABEL: tile.kernel @gemm_sp_kernel blocks
 
 !g = memref<?x?xf16>
 !s = memref<2x64x32xf16, #gpu.address_space<workgroup>>

@@ -731,9 +731,11 @@ def PlanPipes : Pass<"tile-plan-pipes", "ModuleOp"> {
       loop's `tile.pipeline_drain`), and releases a pass's last hand-off
       before each `tile.pipe.advance` after the loop. The conditions are
       listed in lib/Transforms/PlanPipes.cpp. 2:4-sparse gemms take part
-      only in kernels with `tile.sparse_in_flight = true` (wgmma.sp reads
-      its metadata registers as it runs): their loop is then unrolled by
-      two, so that each K step's metadata has registers of its own.
+      where the producers are other warps and the pipe has three slots or
+      more, or as the kernel's `tile.sparse_in_flight` says (wgmma.sp
+      reads its metadata registers as it runs): their loop is then
+      unrolled by two, so that each K step's metadata has registers of its
+      own.
 
     Pipes that already have a plan are left alone. Tensor copies on a
     target without them, outside a hand-off, or beside copy-engine copies

@@ -102,11 +102,11 @@ def Tile_Dialect : Dialect {
     /// warpgroups.
     static constexpr ::llvm::StringLiteral kWarpSpecializeAttrName =
         "tile.warp_specialize";
-    /// Discardable attribute on a `tile.kernel`: `true` lets
-    /// `tile-plan-pipes` leave the MMAs of its 2:4-sparse gemms in flight
-    /// past the slot's release (their loop unrolled by two, each step's
-    /// metadata registers kept until the other step's wait). Not a default
-    /// until measured on a GPU (docs/design.md 5.7).
+    /// Discardable attribute on a `tile.kernel`: whether `tile-plan-pipes`
+    /// leaves the MMAs of its 2:4-sparse gemms in flight past the slot's
+    /// release (their loop unrolled by two, each step's metadata registers
+    /// kept until the other step's wait); without it the pass decides
+    /// (docs/design.md 5.7).
     static constexpr ::llvm::StringLiteral kSparseInFlightAttrName =
         "tile.sparse_in_flight";
     /// Discardable attribute on a `tile.kernel`: whether the consumer
