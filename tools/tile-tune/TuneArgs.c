@@ -117,8 +117,13 @@ bool tuneMakeBuffers(TileRtContext *ctx, const TuneShape *shape,
       for (int k = 0; k < rank; ++k)
         if (!strcmp(names[k], dimNames[d]))
           extent = shape->sizes[k];
-      if (extent < 0 && dimNames[d][0] >= '0' && dimNames[d][0] <= '9')
-        extent = atoll(dimNames[d]);
+      if (extent < 0 && dimNames[d][0] >= '0' && dimNames[d][0] <= '9') {
+        // A number, not the factor of a derived size ("4*HKV").
+        char *end;
+        long long number = strtoll(dimNames[d], &end, 10);
+        if (!*end)
+          extent = number;
+      }
       if (extent < 0)
         extent = derivedExtent(dimNames[d], names, shape->sizes, rank);
       if (extent < 0) {
