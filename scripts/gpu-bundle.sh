@@ -42,7 +42,8 @@
 #      (examples/fp8_quantize.mlir) and aot-fp8/rs/libfp8_rs.so
 #      (test/Examples/Inputs/fp8_rs.mlir, wgmma's RS form);
 #   6. copies the programs, libtile_cuda_runtime.so, gpu-run.sh, fa-matrix.sh,
-#      fp8-run.sh, fp8-torch.py and fa-sdpa.py into the bundle, checks that nothing needs MLIR or
+#      fp8-run.sh, fp8-torch.py, fa-sdpa.py, gpu_torch.py and gpu_power.py
+#      into the bundle, checks that nothing needs MLIR or
 #      LLVM libraries and that the bundle stays under 60 MiB, and writes
 #      MANIFEST.
 #
@@ -389,7 +390,8 @@ for program in "${PROGRAMS[@]}"; do
 done
 cp "$ROOT/scripts/gpu-run.sh" "$BUNDLE/gpu-run.sh"
 cp "$ROOT/scripts/fa-matrix.sh" "$ROOT/scripts/fa-sdpa.py" \
-  "$ROOT/scripts/gpu_torch.py" "$ROOT/scripts/fp8-run.sh" \
+  "$ROOT/scripts/gpu_torch.py" "$ROOT/scripts/gpu_power.py" \
+  "$ROOT/scripts/fp8-run.sh" \
   "$ROOT/scripts/fp8-torch.py" "$BUNDLE/"
 # The GPU machine has no MLIR or LLVM: nothing may need them, and everything
 # must resolve inside the bundle (or the system).
