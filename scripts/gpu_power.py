@@ -14,7 +14,7 @@ has brought the clock down to what its power allows; this measures after.
             log.phase("cuBLAS 8192^3", theirs, 2.0 * M * N * K)
     log.print_table()
 
-Runs 132-136 in docs/perf/ are the scripts this module was taken from.
+Runs 132-136 and 144 in docs/perf/ use it.
 """
 import csv
 import subprocess
@@ -59,17 +59,18 @@ class PowerLog:
         self.smi.wait()
         return False
 
-    def phase(self, name, call, flop):
-        """Calls `call` back to back for the phase (after 5 warm-up calls),
-        then rests so that the next phase starts from a settled reading."""
-        for _ in range(5):
+    def phase(self, name, call, flop, warmup=5, batch=20):
+        """Calls `call` back to back for the phase (after `warmup` calls,
+        synchronizing every `batch` calls: fewer for long calls), then
+        rests so that the next phase starts from a settled reading."""
+        for _ in range(warmup):
             call()
         torch.cuda.synchronize()
         t0, n = time.time(), 0
         while time.time() - t0 < self.phase_s:
-            for _ in range(20):
+            for _ in range(batch):
                 call()
-            n += 20
+            n += batch
             torch.cuda.synchronize()
         self.phases.append((name, t0, time.time(), n, flop))
         time.sleep(self.rest_s)
