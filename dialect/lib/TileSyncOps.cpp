@@ -77,6 +77,13 @@ static LogicalResult verifyPipeUse(Operation *op) {
   return success();
 }
 
+LogicalResult RingPositionOp::verify() {
+  if (getSlots() < 1 || getSlots() > PipeType::kMaxSlots)
+    return emitOpError("needs 1 to ")
+           << PipeType::kMaxSlots << " slots, not " << getSlots();
+  return success();
+}
+
 LogicalResult PipeBaseOp::verify() { return verifyPipeUse(*this); }
 LogicalResult PipeAdvanceOp::verify() { return verifyPipeUse(*this); }
 LogicalResult PipeProduceAcquireOp::verify() { return verifyPipeUse(*this); }

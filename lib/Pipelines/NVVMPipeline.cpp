@@ -162,6 +162,9 @@ void mlir::tile::pipelines::addTileLevelPasses(
   pm.addPass(createAllocateScratch());
   pm.addPass(createAllocateShared());
   pm.addPass(createLowerOps());
+  // Slots of rings whose size is not a power of two, stepped through their
+  // loops instead of divided.
+  pm.addPass(createCarryRingPositions());
   pm.addPass(createConvertTileToGPU());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

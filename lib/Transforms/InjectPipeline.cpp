@@ -420,12 +420,18 @@ LogicalResult InjectPipelinePass::inject(scf::ForOp loop, bool counted) {
       for (auto &[op, repl] : replacements) {
         bool counted = base && asyncTiles.contains(op);
         Value version;
-        if (counted && !llvm::isPowerOf2_64(repl.second))
-          // A count other than a power of two divides the base once and
-          // the iteration (at least 0 here, and below 2^31 as the pipe's
-          // hand-offs from its base are: tile-lower-ops) in 32 bits.
-          version = emitRingPosition(b, loc, base, offset, repl.second).first;
-        else if (counted)
+        if (!llvm::isPowerOf2_64(repl.second)) {
+          // A count other than a power of two: a ring position, which
+          // tile-carry-ring-positions steps through the loop (the
+          // iteration is at least 0 here, and below 2^31 as the pipe's
+          // hand-offs from its base are: tile-lower-ops).
+          Value from = counted ? offset : iteration;
+          if (!from.getType().isIndex())
+            from = arith::IndexCastOp::create(b, loc, b.getIndexType(), from);
+          version = emitRingPosition(b, loc, counted ? base : Value(), from,
+                                     repl.second)
+                        .first;
+        } else if (counted)
           version = arith::RemUIOp::create(
               b, loc, arith::AddIOp::create(b, loc, base, offset),
               arith::ConstantIndexOp::create(b, loc, repl.second));

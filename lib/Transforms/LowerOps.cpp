@@ -431,7 +431,7 @@ static LogicalResult lowerKernel(KernelOp kernel) {
   WalkResult unknown = kernel.getBody().walk([&](Operation *op) {
     if (op->getName().isRegistered() &&
         (!isa<TileDialect>(op->getDialect()) ||
-         isa<YieldOp, AllocOp, PipeCreateOp>(op)))
+         isa<YieldOp, AllocOp, PipeCreateOp, RingPositionOp>(op)))
       return WalkResult::advance();
     op->emitOpError("is not lowered by tile-lower-ops: a kernel may hold tile "
                     "ops and ops of registered dialects only");

@@ -696,6 +696,10 @@ func.func @sync(%A: !gA, %i: index) {
     %base = tile.pipe.base %p : !tile.pipe<3>
     // CHECK-NEXT: tile.pipe.advance %[[P]] by %[[BASE]] : <3>
     tile.pipe.advance %p by %base : !tile.pipe<3>
+    // CHECK-NEXT: %{{.*}}, %{{.*}} = tile.ring_position %[[I]] from %[[BASE]] mod 3
+    %slot, %wraps = tile.ring_position %i from %base mod 3
+    // CHECK-NEXT: %{{.*}}, %{{.*}} = tile.ring_position %[[I]] mod 5
+    %slot2, %wraps2 = tile.ring_position %i mod 5
     tile.ws [1] {
       // CHECK: tile.barrier {foo}
       tile.barrier {foo}

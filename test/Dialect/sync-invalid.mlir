@@ -100,3 +100,12 @@ func.func @base_in_parallel() {
   }
   return
 }
+
+// -----
+
+// A ring needs a slot.
+func.func @ring_without_slots(%i: index) {
+  // expected-error @+1 {{'tile.ring_position' op needs 1 to 64 slots, not 0}}
+  %s, %w = tile.ring_position %i mod 0
+  return
+}

@@ -139,11 +139,9 @@ func.func @gemm_2_stages(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) {
 // CHECK-NEXT: scf.if %[[P0]] {
 // CHECK-NEXT: %[[D0:.*]] = arith.subi %[[J0]], %[[C0]] : index
 // CHECK-NEXT: %[[N0:.*]] = arith.divsi %[[D0]], %[[C1]] : index
-// CHECK-NEXT: %[[V:.*]] = arith.constant 3 : index
-// CHECK-NEXT: %[[VA0:.*]] = arith.remsi %[[N0]], %[[V]] : index
+// CHECK-NEXT: %[[VA0:.*]], %{{.*}} = tile.ring_position %[[N0]] mod 3
 // CHECK-NEXT: %[[AS0:.*]] = memref.subview %[[AS]][%[[VA0]], 0, 0] [1, 128, 32] [1, 1, 1] : memref<3x128x32xf16, #gpu.address_space<workgroup>> to memref<128x32xf16, strided<[32, 1], offset: ?>, #gpu.address_space<workgroup>>
-// CHECK-NEXT: %[[V:.*]] = arith.constant 3 : index
-// CHECK-NEXT: %[[VB0:.*]] = arith.remsi %[[N0]], %[[V]] : index
+// CHECK-NEXT: %[[VB0:.*]], %{{.*}} = tile.ring_position %[[N0]] mod 3
 // CHECK-NEXT: %[[BS0:.*]] = memref.subview %[[BS]][%[[VB0]], 0, 0] [1, 32, 128] [1, 1, 1] : memref<3x32x128xf16, #gpu.address_space<workgroup>> to memref<32x128xf16, strided<[128, 1], offset: ?>, #gpu.address_space<workgroup>>
 // CHECK-NEXT: %[[K0:.*]] = arith.muli %[[J0]], %[[C32]] : index
 // CHECK-NEXT: tile.copy async %[[A]][%[[C0]], %[[K0]]], %[[AS0]] : memref<?x?xf16> to memref<128x32xf16, strided<[32, 1], offset: ?>, #gpu.address_space<workgroup>>
@@ -159,11 +157,9 @@ func.func @gemm_2_stages(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) {
 // CHECK-NEXT: scf.if %[[PL]] {
 // CHECK-NEXT: %[[DL:.*]] = arith.subi %[[JL]], %[[C0]] : index
 // CHECK-NEXT: %[[NL:.*]] = arith.divsi %[[DL]], %[[C1]] : index
-// CHECK-NEXT: %[[V:.*]] = arith.constant 3 : index
-// CHECK-NEXT: %[[VAL:.*]] = arith.remsi %[[NL]], %[[V]] : index
+// CHECK-NEXT: %[[VAL:.*]], %{{.*}} = tile.ring_position %[[NL]] mod 3
 // CHECK-NEXT: %[[ASL:.*]] = memref.subview %[[AS]][%[[VAL]], 0, 0] [1, 128, 32] [1, 1, 1]
-// CHECK-NEXT: %[[V:.*]] = arith.constant 3 : index
-// CHECK-NEXT: %[[VBL:.*]] = arith.remsi %[[NL]], %[[V]] : index
+// CHECK-NEXT: %[[VBL:.*]], %{{.*}} = tile.ring_position %[[NL]] mod 3
 // CHECK-NEXT: %[[BSL:.*]] = memref.subview %[[BS]][%[[VBL]], 0, 0] [1, 32, 128] [1, 1, 1]
 // CHECK-NEXT: tile.gemm %[[ASL]], %[[BSL]], %[[ACC]] :
 // CHECK-NEXT: }
@@ -315,11 +311,7 @@ func.func @gemm_4_stages(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) {
 // CHECK-NEXT: tile.pipe.produce_acquire %[[P]][%[[SEQ]]] : <3>
 // CHECK: scf.if
 // CHECK: %[[J:.*]] = arith.div{{[su]}}i
-// CHECK: arith.index_cast %[[J]] : index to i32
-// CHECK: arith.remui %[[BASE]], %{{.*}} : index
-// CHECK: %[[POS:.*]] = arith.addi %{{.*}} : i32
-// CHECK: %[[S:.*]] = arith.remui %[[POS]], %c3_i32 : i32
-// CHECK-NEXT: %[[V:.*]] = arith.index_castui %[[S]] : i32 to index
+// CHECK: %[[V:.*]], %{{.*}} = tile.ring_position %[[J]] from %[[BASE]] mod 3
 // CHECK: %[[AS0:.*]] = memref.subview %[[AS]][%[[V]], 0, 0] [1, 128, 32] [1, 1, 1] : memref<3x128x32xf16, #gpu.address_space<workgroup>> to memref<128x32xf16, strided<[32, 1], offset: ?>, #gpu.address_space<workgroup>>
 // CHECK-NEXT: %[[K0:.*]] = arith.muli
 // CHECK-NEXT: tile.copy async %[[A]][%[[N]], %[[K0]]], %[[AS0]]
@@ -327,10 +319,7 @@ func.func @gemm_4_stages(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %kt: index) {
 // CHECK-NEXT: tile.pipe.produce_commit %[[P]][%[[SEQ]]] : <3>
 // CHECK: scf.if
 // CHECK: %[[J:.*]] = arith.div{{[su]}}i
-// CHECK: arith.remui %[[BASE]], %{{.*}} : index
-// CHECK: %[[POS:.*]] = arith.addi %{{.*}} : i32
-// CHECK: %[[S:.*]] = arith.remui %[[POS]], %c3_i32{{(_[0-9]+)?}} : i32
-// CHECK-NEXT: %[[V:.*]] = arith.index_castui %[[S]] : i32 to index
+// CHECK: %[[V:.*]], %{{.*}} = tile.ring_position %[[J]] from %[[BASE]] mod 3
 // CHECK: %[[AS2:.*]] = memref.subview %[[AS]][%[[V]], 0, 0] [1, 128, 32] [1, 1, 1]
 // CHECK-NEXT: tile.copy %[[AS2]], %[[AF]] :
 // CHECK-NEXT: }
@@ -811,8 +800,7 @@ func.func @trip_count_1(%A: memref<?x?xf16>) {
 // CHECK-NEXT: scf.if %[[P0]] {
 // CHECK-NEXT: %[[D0:.*]] = arith.subi %[[J0]], %[[LB]] : index
 // CHECK-NEXT: %[[N0:.*]] = arith.divsi %[[D0]], %[[STEP]] : index
-// CHECK-NEXT: %[[V:.*]] = arith.constant 3 : index
-// CHECK-NEXT: %[[V0:.*]] = arith.remsi %[[N0]], %[[V]] : index
+// CHECK-NEXT: %[[V0:.*]], %{{.*}} = tile.ring_position %[[N0]] mod 3
 // CHECK-NEXT: %[[AS0:.*]] = memref.subview %[[AS]][%[[V0]], 0, 0] [1, 128, 32] [1, 1, 1]
 // CHECK-NEXT: %[[K0:.*]] = arith.muli %[[J0]], %{{.*}} : index
 // CHECK-NEXT: tile.copy async %[[A]][%{{.*}}, %[[K0]]], %[[AS0]]
@@ -827,8 +815,7 @@ func.func @trip_count_1(%A: memref<?x?xf16>) {
 // CHECK-NEXT: scf.if %[[P2]] {
 // CHECK-NEXT: %[[D2:.*]] = arith.subi %[[J2]], %[[LB]] : index
 // CHECK-NEXT: %[[N2:.*]] = arith.divsi %[[D2]], %[[STEP]] : index
-// CHECK-NEXT: %[[V:.*]] = arith.constant 3 : index
-// CHECK-NEXT: %[[V2:.*]] = arith.remsi %[[N2]], %[[V]] : index
+// CHECK-NEXT: %[[V2:.*]], %{{.*}} = tile.ring_position %[[N2]] mod 3
 // CHECK-NEXT: %[[AS2:.*]] = memref.subview %[[AS]][%[[V2]], 0, 0] [1, 128, 32] [1, 1, 1]
 // CHECK-NEXT: tile.copy %[[AS2]], %[[AF]]
 // CHECK-NEXT: }

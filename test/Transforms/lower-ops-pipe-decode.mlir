@@ -1,10 +1,10 @@
-// RUN: tile-opt %s -split-input-file -tile-pipeline-planning -tile-inject-pipeline -tile-layout-inference -tile-select-tma -tile-insert-barriers -tile-plan-pipes -tile-allocate-scratch -tile-allocate-shared -tile-lower-ops | FileCheck %s
+// RUN: tile-opt %s -split-input-file -tile-pipeline-planning -tile-inject-pipeline -tile-layout-inference -tile-select-tma -tile-insert-barriers -tile-plan-pipes -tile-allocate-scratch -tile-allocate-shared -tile-lower-ops -tile-carry-ring-positions | FileCheck %s
 
 // A hand-off number s uses slot s mod S and phase s / S of a pipe of S
-// slots. With S not a power of two, s is the pipe's base b plus an offset
-// below 2^31 (what `happens` already compares in 32 bits): b is divided
-// once in 64 bits (loop-invariant, hoisted by LLVM), and
-// (b mod S) + offset in 32 bits, with no 64-bit division in the loop.
+// slots. With S not a power of two, the slot and the phase of the K loop's
+// hand-offs (the barriers' and the copied tiles' versions) come from one
+// cursor the loop carries (tile-carry-ring-positions): no division in the
+// loop, 32-bit and 64-bit alike.
 
 !g = memref<?x?xf16>
 !sA = memref<128x64xf16, #gpu.address_space<workgroup>>
@@ -13,14 +13,16 @@
 
 // CHECK-LABEL: func.func @three_slots
 // CHECK: tile.kernel @k_tma
-// CHECK-NOT: 4294967296
-// CHECK: scf.for
-// CHECK: %[[OFF:.*]] = arith.maxsi %{{.*}}, %c0_i32{{(_[0-9]+)?}} : i32
-// CHECK: arith.remui %{{.*}}, %c3{{(_[0-9]+)?}} : index
-// CHECK: %[[POS:.*]] = arith.addi %{{.*}}, %[[OFF]] : i32
-// CHECK-DAG: arith.remui %[[POS]], %c3_i32 : i32
-// CHECK-DAG: arith.divui %[[POS]], %c3_i32 : i32
-// CHECK-NOT: 4294967296
+// CHECK: scf.for %{{.*}} iter_args(%[[SLOT:.*]] = %{{.*}}, %[[WRAPS:.*]] = %{{.*}}) -> (i32, i32) {
+// CHECK-NOT: arith.remui %{{.*}}, %c3
+// CHECK-NOT: arith.divui %{{.*}}, %c3
+// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK-NOT: arith.remui %{{.*}}, %c3
+// CHECK-NOT: arith.divui %{{.*}}, %c3
+// CHECK: %[[END:.*]] = arith.cmpi eq, %{{.*}}, %c3_i32{{(_[0-9]+)?}} : i32
+// CHECK: arith.select %[[END]]
+// CHECK: scf.yield
+// CHECK: } else {
 func.func @three_slots(%A: !g, %B: !g, %C: !g, %kt: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

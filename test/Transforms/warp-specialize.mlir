@@ -370,8 +370,7 @@ func.func @opted_in(%A: !g, %B: !g, %kt: index) {
 // CHECK-NEXT: scf.for
 // CHECK: %[[PSEQ:.*]] = arith.addi %[[PB]], %{{.*}} : index
 // CHECK: tile.pipe.produce_acquire %[[P]][%[[PSEQ]]]
-// CHECK: arith.remui %[[PB]], %{{.*}} : index
-// CHECK: arith.remui %{{.*}}, %c3_i32{{(_[0-9]+)?}} : i32
+// CHECK: tile.ring_position %{{.*}} from %[[PB]] mod 3
 // CHECK: tile.copy async tma
 // CHECK: tile.pipe.produce_commit %[[P]][%[[PSEQ]]]
 // CHECK-NOT: tile.gemm

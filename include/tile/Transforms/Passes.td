@@ -880,6 +880,54 @@ def LowerOps : Pass<"tile-lower-ops", "ModuleOp"> {
   ];
 }
 
+def CarryRingPositions : Pass<"tile-carry-ring-positions", "ModuleOp"> {
+  let summary = "Step the slots of multi-buffered tiles and pipe hand-offs "
+                "through their loops instead of dividing";
+  let description = [{
+    Replaces every `tile.ring_position` (the slot and wrap count of a ring
+    whose size is not a power of two; `tile-inject-pipeline` and
+    `tile-lower-ops` make them). Where its offset counts the iterations of
+    its innermost `scf.for` plus a constant `c` and its base stays the same
+    in the loop (defined outside it, or a load of a pipe's counter that
+    the loop does not store), it reads a cursor the loop carries as two
+    `i32` `iter_args`: the slot and the wrap count of the iteration's own
+    entry, started from the base's position before the loop and stepped
+    by one slot per iteration (a compare and a select, CUTLASS's pipeline
+    state); `c` moves the cursor by a constant (one more compare and
+    select), and a negative offset gives the base's position as the op
+    says. Positions of one ring counted from one base share a cursor.
+    Other positions are divided: the base once in 64 bits, the offset in
+    32.
+
+    Why: a 32-bit division by a constant is a multiply-high, which the
+    uniform datapath of sm_90 lacks, so `ptxas` computed the slot, and the
+    wgmma descriptors and barrier addresses made from it, in ordinary
+    registers and moved them into uniform ones before every wgmma (16
+    `R2UR` per K step of the 5-stage FP8 GEMM against 3 at 4 stages,
+    docs/perf.md run 128). A carried cursor is compare-and-select
+    arithmetic ptxas keeps uniform.
+
+    ```mlir
+    scf.for %i = %c0 to %n step %c1 {
+      %s, %w = tile.ring_position %i from %base mod 3
+    }
+    // becomes
+    %r = arith.remui %base, %c3 ... %q = arith.divui %base, %c3 ...
+    scf.for %i = %c0 to %n step %c1 iter_args(%slot = %r0, %wraps = %q0) {
+      ... %slot, %wraps ...
+      %next = arith.addi %slot, %c1_i32
+      %end = arith.cmpi eq, %next, %c3_i32
+      scf.yield (select %end, 0, %next), (%wraps + zext %end)
+    }
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
 def RotateLoops : Pass<"tile-rotate-loops", "ModuleOp"> {
   let summary = "Run a loop's second gemm one iteration behind its first";
   let description = [{

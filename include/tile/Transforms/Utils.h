@@ -85,16 +85,21 @@ LogicalResult unrollByTwo(scf::ForOp loop);
 SmallVector<Block *> getTileLoopBlocks(Block &body);
 
 /// The position of entry `base + offset` of a ring of `slots` buffers
-/// (`slots` > 1): its slot, `(base + offset) mod slots` (index), and the
-/// times the ring wrapped before it, `(base + offset) / slots`, in its low
-/// 32 bits (i32). `base` (index, null for 0) is a loop-invariant count, such
-/// as a pipe's base; `offset` (index) lies in [0, 2^31), as a pipelined
-/// loop's iteration does, negative offsets taken as 0. The base is divided
-/// once in 64 bits, which LLVM hoists out of the loop, the offset in 32 bits
-/// in every iteration (no 64-bit division, and no test of its range, in the
-/// loop: docs/design.md 5.4).
+/// (`slots` > 1): a `tile.ring_position` with its slot, `(base + offset) mod
+/// slots` (index), and the times the ring wrapped before it, `(base +
+/// offset) / slots`, in its low 32 bits (i32). `base` (index, null for 0) is
+/// a loop-invariant count, such as a pipe's base; `offset` (index) lies in
+/// [0, 2^31), as a pipelined loop's iteration does, negative offsets taken
+/// as 0. `tile-carry-ring-positions` carries it through the loop whose
+/// iterations `offset` counts, or divides (expandRingPosition).
 std::pair<Value, Value> emitRingPosition(OpBuilder &b, Location loc, Value base,
                                          Value offset, int64_t slots);
+
+/// `position`'s slot and wraps computed by division: the base divided once
+/// in 64 bits (LLVM hoists it out of a loop), the offset added and divided
+/// in 32 bits (no 64-bit division and no test of its range in the loop).
+std::pair<Value, Value> expandRingPosition(OpBuilder &b,
+                                           RingPositionOp position);
 
 } // namespace mlir::tile
 

@@ -511,6 +511,41 @@ def Tile_PipeAdvanceOp : Tile_Op<"pipe.advance", [MemoryEffects<[MemWrite]>]> {
   let hasVerifier = 1;
 }
 
+def Tile_RingPositionOp : Tile_Op<"ring_position", [Pure]> {
+  let summary = "the slot of a hand-off in a ring of slots, and its wraps";
+  let description = [{
+    The place of a hand-off (or of a multi-buffered tile's version) in a
+    ring of `slots` slots: with `p = base + max(offset, 0)` (`base` 0 when
+    absent), `slot = p mod slots` and `wraps = p / slots` modulo 2^32 (its
+    low bit is a barrier's phase parity). `offset` counts from `base` and
+    fits in 32 bits; a negative `offset` (a hand-off before the base, which
+    does not happen) gives `base`'s place.
+
+    `tile-inject-pipeline` and `tile-lower-ops` make these for rings whose
+    size is not a power of two (the others take the low bits of the
+    number); `tile-carry-ring-positions` replaces each by a slot and a wrap
+    count carried through its loop where `offset` counts the loop's
+    iterations, and by a division elsewhere.
+
+    ```mlir
+    %slot, %wraps = tile.ring_position %i from %base mod 3
+    ```
+  }];
+  let arguments = (ins Optional<Index>:$base, Index:$offset,
+                       I64Attr:$slots);
+  let results = (outs Index:$slot, I32:$wraps);
+  let assemblyFormat = "$offset (`from` $base^)? `mod` $slots attr-dict";
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$base, "::mlir::Value":$offset,
+                   "int64_t":$slots), [{
+      build($_builder, $_state, $_builder.getIndexType(),
+            $_builder.getI32Type(), base, offset,
+            static_cast<uint64_t>(slots));
+    }]>
+  ];
+  let hasVerifier = 1;
+}
+
 def Tile_PipeProduceAcquireOp : Tile_PipeOp<"produce_acquire"> {
   let summary = "wait until a stage slot may be overwritten";
   let description = [{
