@@ -341,8 +341,9 @@ static void report(Timer *t, const TuneManifest *m, size_t i, double ms,
 /// calibrated, then `o->runs` rounds time one run of every variant in
 /// turn, so that the GPU's clocks and temperature drift over the rounds
 /// alike for all of them (timed one after the other, each variant's runs
-/// met its own part of the drift: docs/perf.md run 91); `ms[variant]` is
-/// the median run's time per call (negative for none).
+/// met its own part of the drift: docs/perf.md run 91), in an order that
+/// changes from round to round; `ms[variant]` is the median run's time per
+/// call (negative for none).
 static void timeShapeOnGPU(Timer *t, const Options *o, const TuneManifest *m,
                            double *ms, size_t total) {
   Buffers *buffers = NULL;
@@ -383,9 +384,14 @@ static void timeShapeOnGPU(Timer *t, const Options *o, const TuneManifest *m,
     else
       bufferOf[i] = buffer;
   }
-  // The rounds; the last one reports each variant's median.
+  // The rounds; the last one reports each variant's median. Each round
+  // starts one variant later than the one before and every other round
+  // runs backwards, so that no variant always takes the same place in the
+  // round or follows the same one (docs/tuner.md).
   for (int r = 0; r < o->runs; ++r) {
-    for (size_t i = 0; i < m->count; ++i) {
+    for (size_t j = 0; j < m->count; ++j) {
+      size_t place = (j + (size_t)r) % m->count;
+      size_t i = r % 2 ? m->count - 1 - place : place;
       if (!calls[i])
         continue;
       float *mine = &runs[i * (size_t)o->runs];
