@@ -30,6 +30,18 @@ namespace mlir::tile {
 using namespace mlir;
 using namespace mlir::tile;
 
+/// Whether an op in [from, to) of one block (or nested in one) stores to
+/// `memref`.
+static bool storedBetween(Operation *from, Operation *to, Value memref) {
+  for (Operation *op = from; op && op != to; op = op->getNextNode())
+    if (op->walk([&](memref::StoreOp store) {
+            return store.getMemRef() == memref ? WalkResult::interrupt()
+                                               : WalkResult::advance();
+          }).wasInterrupted())
+      return true;
+  return false;
+}
+
 namespace {
 
 /// A sum of values times constants, the loop's iteration count `(iv - lb) /
@@ -94,10 +106,8 @@ public:
     Operation *entry = load->getBlock()->findAncestorOpInBlock(*loop);
     if (!entry || !load->isBeforeInBlock(entry))
       return value;
-    for (Operation *op = load->getNextNode(); op != entry;
-         op = op->getNextNode())
-      if (storesTo(op, load.getMemRef()))
-        return value;
+    if (storedBetween(load->getNextNode(), entry, load.getMemRef()))
+      return value;
     return load.getMemRef();
   }
 
@@ -121,15 +131,6 @@ private:
              cast<memref::StoreOp>(user).getMemRef() == memref &&
              !loop->isAncestor(user);
     });
-  }
-
-  static bool storesTo(Operation *op, Value memref) {
-    return op
-        ->walk([&](memref::StoreOp store) {
-          return store.getMemRef() == memref ? WalkResult::interrupt()
-                                             : WalkResult::advance();
-        })
-        .wasInterrupted();
   }
 
   std::optional<Linear> expand(Value value, unsigned depth) {
@@ -245,6 +246,25 @@ static Position dividePosition(OpBuilder &b, Location loc, Value count,
               b, loc, i32, arith::RemUIOp::create(b, loc, count, divisor)),
           arith::IndexCastOp::create(
               b, loc, i32, arith::DivUIOp::create(b, loc, count, divisor))};
+}
+
+/// `op`'s slot and wraps by division: the base (64 bits) and the offset
+/// added to its remainder (32 bits: the remainder plus an offset below 2^31
+/// is exact as an unsigned 32-bit number).
+static Position dividedPosition(OpBuilder &b, RingPositionOp op) {
+  Location loc = op.getLoc();
+  int64_t slots = op.getSlots();
+  Value count = c32(b, loc, slots);
+  Value narrow = arith::MaxSIOp::create(
+      b, loc,
+      arith::IndexCastOp::create(b, loc, b.getI32Type(), op.getOffset()),
+      c32(b, loc, 0));
+  Position base = op.getBase() ? dividePosition(b, loc, op.getBase(), slots)
+                               : Position{c32(b, loc, 0), c32(b, loc, 0)};
+  Value sum = arith::AddIOp::create(b, loc, base.first, narrow);
+  return {arith::RemUIOp::create(b, loc, sum, count),
+          arith::AddIOp::create(b, loc, base.second,
+                                arith::DivUIOp::create(b, loc, sum, count))};
 }
 
 /// `position` moved by `shift` entries: a compare and a select.
@@ -372,17 +392,6 @@ static std::optional<int64_t> matchTripCount(Value count, scf::ForOp loop) {
   return extra->constant / *by;
 }
 
-/// Whether an op in [from, to) of one block stores to `memref`.
-static bool storedBetween(Operation *from, Operation *to, Value memref) {
-  for (Operation *op = from; op && op != to; op = op->getNextNode())
-    if (op->walk([&](memref::StoreOp store) {
-            return store.getMemRef() == memref ? WalkResult::interrupt()
-                                               : WalkResult::advance();
-          }).wasInterrupted())
-      return true;
-  return false;
-}
-
 namespace {
 /// The position of a pipe counter's value for one ring size, kept in two
 /// i32 cells next to it: every store of the counter stores its position,
@@ -508,8 +517,9 @@ struct CarryRingPositionsPass
     OpBuilder b(&getContext());
     for (RingPositionOp op : divided) {
       b.setInsertionPoint(op);
-      auto [slot, wraps] = expandRingPosition(b, op);
-      op.getSlot().replaceAllUsesWith(slot);
+      auto [slot, wraps] = dividedPosition(b, op);
+      op.getSlot().replaceAllUsesWith(
+          arith::IndexCastUIOp::create(b, op.getLoc(), b.getIndexType(), slot));
       op.getWraps().replaceAllUsesWith(wraps);
       op.erase();
     }

@@ -253,33 +253,3 @@ std::pair<Value, Value> mlir::tile::emitRingPosition(OpBuilder &b, Location loc,
   auto position = RingPositionOp::create(b, loc, base, offset, slots);
   return {position.getSlot(), position.getWraps()};
 }
-
-std::pair<Value, Value>
-mlir::tile::expandRingPosition(OpBuilder &b, RingPositionOp position) {
-  Location loc = position.getLoc();
-  int64_t slots = position.getSlots();
-  Value base = position.getBase();
-  Type i32 = b.getI32Type(), index = b.getIndexType();
-  auto c32 = [&](int64_t v) {
-    return arith::ConstantIntOp::create(b, loc, v, 32).getResult();
-  };
-  Value count = c32(slots);
-  Value narrow = arith::MaxSIOp::create(
-      b, loc, arith::IndexCastOp::create(b, loc, i32, position.getOffset()),
-      c32(0));
-  Value first = c32(0), wraps = c32(0);
-  if (base) {
-    Value divisor = arith::ConstantIndexOp::create(b, loc, slots);
-    first = arith::IndexCastUIOp::create(
-        b, loc, i32, arith::RemUIOp::create(b, loc, base, divisor));
-    wraps = arith::IndexCastOp::create(
-        b, loc, i32, arith::DivUIOp::create(b, loc, base, divisor));
-  }
-  // first + offset < slots + 2^31: exact as an unsigned 32-bit number.
-  Value sum = arith::AddIOp::create(b, loc, first, narrow);
-  Value quotient = arith::DivUIOp::create(b, loc, sum, count);
-  Value remainder = arith::RemUIOp::create(b, loc, sum, count);
-  Value slot = arith::IndexCastUIOp::create(b, loc, index, remainder);
-  wraps = arith::AddIOp::create(b, loc, wraps, quotient);
-  return {slot, wraps};
-}

@@ -91,15 +91,9 @@ SmallVector<Block *> getTileLoopBlocks(Block &body);
 /// a loop-invariant count, such as a pipe's base; `offset` (index) lies in
 /// [0, 2^31), as a pipelined loop's iteration does, negative offsets taken
 /// as 0. `tile-carry-ring-positions` carries it through the loop whose
-/// iterations `offset` counts, or divides (expandRingPosition).
+/// iterations `offset` counts, or divides.
 std::pair<Value, Value> emitRingPosition(OpBuilder &b, Location loc, Value base,
                                          Value offset, int64_t slots);
-
-/// `position`'s slot and wraps computed by division: the base divided once
-/// in 64 bits (LLVM hoists it out of a loop), the offset added and divided
-/// in 32 bits (no 64-bit division and no test of its range in the loop).
-std::pair<Value, Value> expandRingPosition(OpBuilder &b,
-                                           RingPositionOp position);
 
 } // namespace mlir::tile
 
