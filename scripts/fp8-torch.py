@@ -10,6 +10,10 @@ events, median of timed runs).
       [--check=SHAPES] [--offsets=0,16,1] [--bench=SHAPES] [--runs=5] \
       [--target-ms=100] [--quantize=LIB2] [--out-dtype=bf16|f16|f32]
 
+FP8_FAST_ACCUM=1 in the environment calls torch._scaled_mm with
+use_fast_accum=True (cuBLASLt's kernels that sum in the tensor core's
+accumulator without promotion); the default is off.
+
 Kinds (the host function, fp8_gemm_<kind> unless --function; every argument
 a memref descriptor pointer; A[M,K], B[N,K] fp8, K-contiguous; C[M,N] bf16):
   tensor     F(A, B, sa[1], sb[1], C): C = (A sa) (B sb)^T
@@ -174,7 +178,8 @@ def torch_run(kind, qa, qb, sa, sb, form=0):
 
     def run():
         return torch._scaled_mm(a, bt, scale_a=scale_a, scale_b=scale_b,
-                                out_dtype=OUT["dtype"])[:m, :n]
+                                out_dtype=OUT["dtype"],
+                                use_fast_accum=os.environ.get("FP8_FAST_ACCUM") == "1")[:m, :n]
     return run
 
 

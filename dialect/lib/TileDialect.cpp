@@ -176,6 +176,15 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name << "' must be a unit attribute";
     return success();
   }
+  if (name == kUnrollAttrName) {
+    if (!isa<scf::ForOp>(op))
+      return op->emitError()
+             << "'" << name << "' may only be attached to an scf.for loop";
+    auto count = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!count || (count.getInt() != 1 && count.getInt() != 2))
+      return op->emitError() << "'" << name << "' must be 1 or 2";
+    return success();
+  }
   if (name == kWarpSpecializeAttrName || name == kPingpongAttrName ||
       name == kAlternateTilesAttrName || name == kSparseInFlightAttrName) {
     if (!isa<BoolAttr>(attr.getValue()))

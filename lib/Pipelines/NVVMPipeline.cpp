@@ -165,6 +165,8 @@ void mlir::tile::pipelines::addTileLevelPasses(
   // Slots of rings whose size is not a power of two, stepped through their
   // loops instead of divided.
   pm.addPass(createCarryRingPositions());
+  // Loops the lowering marked: a gemm's K blocks two at a time.
+  pm.addPass(createUnrollLoops());
   pm.addPass(createConvertTileToGPU());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

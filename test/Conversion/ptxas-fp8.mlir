@@ -16,6 +16,10 @@
 // RUN: tile-opt %tile_src_root/test/Examples/Inputs/fp8_gemm_128x128.mlir --tile-to-nvvm="chip=sm_90a format=isa" -tile-emit-binary="prefix=%t/narrow_" -o /dev/null
 // RUN: FileCheck %s --check-prefix=DEFER < %t/narrow_fp8_gemm_tensor_kernel_tma_module.ptx
 // RUN: %ptxas -arch=sm_90a -v %t/narrow_fp8_gemm_tensor_kernel_tma_module.ptx -o %t/n.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
+// RUN: sed 's/num_stages = 4/num_stages = 6/' %tile_src_root/test/Examples/Inputs/fp8_gemm_128x128.mlir > %t/six.mlir
+// RUN: tile-opt %t/six.mlir --tile-to-nvvm="chip=sm_90a format=isa" -tile-emit-binary="prefix=%t/six_" -o /dev/null
+// RUN: FileCheck %s --check-prefix=DEFER6 < %t/six_fp8_gemm_tensor_kernel_tma_module.ptx
+// RUN: %ptxas -arch=sm_90a -v %t/six_fp8_gemm_tensor_kernel_tma_module.ptx -o %t/six.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // RUN: tile-opt %examples/fp8_gemm.mlir --tile-to-nvvm="chip=sm_90a format=isa" | FileCheck %s --check-prefix=MAP
 // RUN: tile-opt %tile_src_root/test/Examples/Inputs/fp8_rs.mlir --tile-to-nvvm="chip=sm_90a format=isa" -tile-emit-binary="prefix=%t/rs_" -o /dev/null
 // RUN: FileCheck %s --check-prefix=RS < %t/rs_fp8_rs_kernel_module.ptx
@@ -80,6 +84,40 @@
 // DEFER-NOT: wgmma.wait_group
 // DEFER: mbarrier.arrive.shared.b64
 // DEFER-NOT: wgmma.wait_group.sync.aligned 1
+
+// The same with 6 stages (5 or more slots): the K loop
+// runs two K blocks per pass (tile-unroll-loops), after a lone first block
+// where the count is odd (its MMAs completed before the loop): each block's
+// gemm waits for the previous block's MMAs, issues its own into registers
+// of its own, then adds the previous block's partial sums while they run,
+// and releases the previous block's slot (no wait between its MMAs and
+// that release); the two blocks of a pass write two sets of registers, the
+// second the one the lone block wrote (no copies between them).
+// DEFER6: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// DEFER6: wgmma.wait_group.sync.aligned 0
+// DEFER6-NEXT: wgmma.fence.sync.aligned
+// DEFER6: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3 {%r[[Y:[0-9]+]],
+// DEFER6-COUNT-3: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3 {%r[[Y]],
+// DEFER6: wgmma.commit_group.sync.aligned
+// DEFER6: wgmma.wait_group.sync.aligned 0
+// DEFER6: mbarrier.try_wait.parity.shared.b64
+// DEFER6: wgmma.wait_group.sync.aligned 0
+// DEFER6-NEXT: wgmma.fence.sync.aligned
+// DEFER6-NOT: {%r[[Y]],
+// DEFER6: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3 {%r[[X:[0-9]+]],
+// DEFER6-COUNT-3: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3 {%r[[X]],
+// DEFER6: wgmma.commit_group.sync.aligned
+// DEFER6-NOT: wgmma.wait_group
+// DEFER6: add.rn.f32
+// DEFER6-NOT: wgmma.wait_group
+// DEFER6: mbarrier.arrive.shared.b64
+// DEFER6: wgmma.wait_group.sync.aligned 0
+// DEFER6-NEXT: wgmma.fence.sync.aligned
+// DEFER6-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3 {%r[[Y]],
+// DEFER6: wgmma.commit_group.sync.aligned
+// DEFER6-NOT: wgmma.wait_group
+// DEFER6: mbarrier.arrive.shared.b64
+// DEFER6-NOT: wgmma.wait_group.sync.aligned 1
 
 // The block-scaled gemm clears its accumulator per K block: no promotion
 // (one K block is one span), the user's tile.parallel adds it scaled.

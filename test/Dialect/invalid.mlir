@@ -1909,6 +1909,28 @@ func.func @tile_loop_not_unit(%n: index) {
 
 // -----
 
+func.func @unroll_not_loop() {
+  // expected-error @+1 {{'tile.unroll' may only be attached to an scf.for loop}}
+  tile.kernel @k blocks(%bx) in [1] threads(128) attributes {tile.unroll = 2 : i64} {
+  }
+  return
+}
+
+// -----
+
+func.func @unroll_count(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    // expected-error @+1 {{'tile.unroll' must be 1 or 2}}
+    scf.for %i = %c0 to %n step %c1 {
+    } {tile.unroll = 4 : i64}
+  }
+  return
+}
+
+// -----
+
 func.func @turn_wait_outside_ws() {
   tile.kernel @k blocks(%bx) in [1] threads(128) {
     // expected-error @+1 {{'tile.turn_wait' op must be nested in a tile.ws region: turns pass between the regions of a kernel}}

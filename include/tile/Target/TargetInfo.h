@@ -98,6 +98,11 @@ struct GemmEmission {
   const RegisterOperand *c = nullptr;
   /// The gemm's `partials` (deferred promotion), or null.
   const RegisterOperand *partials = nullptr;
+  /// With `partials`: the previous partial sums are added after this gemm's
+  /// MMAs are issued (into other registers), not before. Set where the
+  /// gemm's loop is unrolled by two (`tile.unroll`), so that no copy at the
+  /// back edge reads registers the MMAs are writing.
+  bool addPartialsAfterIssue = false;
   /// Thread id within the threads executing the gemm.
   Value tid;
   /// Emits a barrier over the threads executing the gemm at the builder's

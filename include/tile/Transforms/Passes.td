@@ -928,6 +928,56 @@ def CarryRingPositions : Pass<"tile-carry-ring-positions", "ModuleOp"> {
   ];
 }
 
+def UnrollLoops : Pass<"tile-unroll-loops", "ModuleOp"> {
+  let summary = "Unroll by two the loops marked `tile.unroll = 2`";
+  let description = [{
+    Replaces each `scf.for` marked `tile.unroll = 2` (a positive constant
+    step) by an `scf.if` that runs its first iteration alone where the trip
+    count is odd, then a loop whose body runs two iterations, the second
+    reading the first's `iter_args` results. The ops placed right after the
+    loop that take no operands and give no results (the wait for the
+    asynchronous MMAs the loop leaves running) also end the lone iteration,
+    so that no value merged with the loop's initial ones is still being
+    written. `tile.unroll = 1` is removed and the loop kept; a loop whose
+    step is not a positive constant is kept with a remark.
+
+    Why: `tile-lower-ops` marks the loop of a gemm that promotes one K
+    block late (`partials`, docs/design.md 5.6) and issues each block's
+    MMAs before it adds the previous block's partial sums. A copy between
+    the two at the loop's back edge would read registers the MMAs are still
+    writing, which makes `ptxas` serialize every wgmma of the kernel
+    (warning C7514); unrolled, the two iterations of a pass keep their
+    partial sums in registers of their own and no copy is needed. (An odd
+    iteration left at the end instead met the loop's results in flight, and
+    LLVM merged the waits of both sides of that branch into one after it.)
+
+    ```mlir
+    scf.for %k = %lb to %ub step %c1 iter_args(%a = %x) -> (i32) {
+      ...
+    } {tile.unroll = 2 : i64}
+    nvvm.wgmma.wait.group.sync.aligned 0
+    // becomes
+    %odd = (ceildiv(max(%ub - %lb, 0), 1) & 1) != 0
+    %f = scf.if %odd -> (i32) {
+      ... (%lb, %x) ...
+      nvvm.wgmma.wait.group.sync.aligned 0
+      scf.yield ...
+    } else {
+      scf.yield %x
+    }
+    %start = select %odd, %lb + 1, %lb
+    %r = scf.for %k = %start to %ub step %c2 iter_args(%a = %f) -> (i32) {
+      ... (%k) ... (%k + 1) ...
+    }
+    nvvm.wgmma.wait.group.sync.aligned 0
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
 def RotateLoops : Pass<"tile-rotate-loops", "ModuleOp"> {
   let summary = "Run a loop's second gemm one iteration behind its first";
   let description = [{

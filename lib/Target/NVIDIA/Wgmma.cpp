@@ -397,7 +397,9 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
     // Deferred promotion: the descriptors first (CSE keeps these), so that
     // their arithmetic runs while the previous MMAs do; then the previous
     // partial sums, complete, join the accumulator, and this gemm's go in
-    // flight into the same registers.
+    // flight into the same registers. In a loop unrolled by two the
+    // additions come after the issue instead, while the MMAs run into the
+    // registers of the other iteration of the pass.
     for (int64_t ks = 0; ks < kSteps; ++ks) {
       for (int64_t ch = 0; ch < chunks; ++ch)
         descriptorAt(b, loc, *bd, ib.idx(ch * instrN), ks * instrK);
@@ -406,41 +408,48 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
     }
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
     SmallVector<Value> partial(units);
-    for (int64_t u = 0; u < units; ++u) {
+    for (int64_t u = 0; u < units; ++u)
       partial[u] = LLVM::PoisonOp::create(b, loc, accType);
-      // accs[u] + the unit's partial sums.
-      auto add = [&, u](OpBuilder &b, Location loc) {
-        IndexBuilder ib{b, loc};
-        Value sums = accs[u];
-        for (int64_t i = 0; i < perUnit; ++i) {
-          int64_t at[] = {i};
-          Value p = memref::LoadOp::create(b, loc, g.partials->regs,
-                                           ib.idx(u * perUnit + i));
-          Value sum = arith::AddFOp::create(
-              b, loc, LLVM::ExtractValueOp::create(b, loc, sums, at), p);
-          sums = LLVM::InsertValueOp::create(b, loc, sums, sum, at);
+    auto addPartials = [&]() {
+      for (int64_t u = 0; u < units; ++u) {
+        // accs[u] + the unit's partial sums.
+        auto add = [&, u](OpBuilder &b, Location loc) {
+          IndexBuilder ib{b, loc};
+          Value sums = accs[u];
+          for (int64_t i = 0; i < perUnit; ++i) {
+            int64_t at[] = {i};
+            Value p = memref::LoadOp::create(b, loc, g.partials->regs,
+                                             ib.idx(u * perUnit + i));
+            Value sum = arith::AddFOp::create(
+                b, loc, LLVM::ExtractValueOp::create(b, loc, sums, at), p);
+            sums = LLVM::InsertValueOp::create(b, loc, sums, sum, at);
+          }
+          return sums;
+        };
+        if (!g.accumulate) {
+          accs[u] = add(b, loc);
+          continue;
         }
-        return sums;
-      };
-      if (!g.accumulate) {
-        accs[u] = add(b, loc);
-        continue;
+        accs[u] = scf::IfOp::create(
+                      b, loc, g.accumulate,
+                      [&](OpBuilder &b, Location loc) {
+                        scf::YieldOp::create(b, loc, add(b, loc));
+                      },
+                      [&, u](OpBuilder &b, Location loc) {
+                        scf::YieldOp::create(b, loc, accs[u]);
+                      })
+                      .getResult(0);
       }
-      accs[u] = scf::IfOp::create(
-                    b, loc, g.accumulate,
-                    [&](OpBuilder &b, Location loc) {
-                      scf::YieldOp::create(b, loc, add(b, loc));
-                    },
-                    [&, u](OpBuilder &b, Location loc) {
-                      scf::YieldOp::create(b, loc, accs[u]);
-                    })
-                    .getResult(0);
-    }
+    };
+    if (!g.addPartialsAfterIssue)
+      addPartials();
     NVVM::WgmmaFenceAlignedOp::create(b, loc);
     issue(partial, 0, kSteps, /*overwrite=*/true, Value(), 0, units);
     NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
     if (g.passTurn)
       g.passTurn(b, loc);
+    if (g.addPartialsAfterIssue)
+      addPartials();
     for (int64_t u = 0; u < units; ++u)
       for (int64_t i = 0; i < perUnit; ++i)
         memref::StoreOp::create(b, loc,

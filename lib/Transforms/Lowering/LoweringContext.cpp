@@ -108,15 +108,17 @@ Value LoweringContext::uniformWarpgroupId(Operation *op) {
 void LoweringContext::initUniformWarp() {
   // Warp-specialized kernels branch on a warp index that ptxas can tell is
   // the same in every lane: it then keeps the roles' loop counters and
-  // wgmma descriptors in uniform registers. Not where consumer regions
-  // take turns: ptxas spilled those kernels' accumulators (docs/perf.md,
-  // run 49).
-  bool specialized = false, turns = false;
+  // wgmma descriptors in uniform registers. Warpgroups taking turns at a
+  // gemm (`pingpong`) too: with the thread-index test their descriptors
+  // were moved from ordinary registers before every wgmma (docs/perf.md
+  // run 151). Not where consumer regions take tiles in turn: ptxas spilled
+  // those kernels' accumulators (run 49), and they gained nothing (run 151).
+  bool specialized = false, regionTurns = false;
   kernel->walk([&](WsOp ws) {
     specialized = true;
-    turns |= ws.getPingpong() || ws.getRegionTurn().has_value();
+    regionTurns |= ws.getRegionTurn().has_value();
   });
-  if (!specialized || turns)
+  if (!specialized || regionTurns)
     return;
   Type i32 = b.getI32Type();
   Value warp = arith::IndexCastUIOp::create(

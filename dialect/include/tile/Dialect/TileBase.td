@@ -125,6 +125,12 @@ def Tile_Dialect : Dialect {
     /// `tile-persistent-blocks` makes: the loop over a block's tiles.
     static constexpr ::llvm::StringLiteral kTileLoopAttrName =
         "tile.tile_loop";
+    /// Discardable attribute on an `scf.for`: how many iterations one pass
+    /// of its body runs once `tile-unroll-loops` has unrolled it (1 or 2;
+    /// 1 keeps it). `tile-lower-ops` writes 2 on the loop of a gemm whose
+    /// promotion it defers, so that the two K blocks of a pass keep their
+    /// partial sums in registers of their own (docs/design.md 5.6).
+    static constexpr ::llvm::StringLiteral kUnrollAttrName = "tile.unroll";
     /// Discardable attribute on a `tile.kernel`: the number of its blocks
     /// that should fit one multiprocessor at once (the compiler then
     /// launches it with the registers of that many blocks: `.minnctapersm`
