@@ -84,8 +84,7 @@ static bool unrollForPartials(LoweringContext &ctx, GemmOp op) {
   // A block's slot is released one gemm later, once its MMAs are known
   // complete; with the additions after the issue the consumers hold their
   // slots longer, and with fewer than 5 slots the producer then starved
-  // (docs/perf.md run 156: 0.68 of cuBLASLt at 4 stages, 0.94-0.96 at 5
-  // and 6, 0.84-0.85 before at any depth).
+  // (docs/perf.md run 156).
   AllocOp slots = getRootAlloc(op.getA());
   auto type = slots ? dyn_cast<MemRefType>(slots.getType()) : MemRefType();
   if (!type || type.getRank() < 3 || type.getDimSize(0) < kMinSlotsForLateAdds)
