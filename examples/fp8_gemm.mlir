@@ -23,11 +23,14 @@
 // fewer bits than f32) promotes its partial sums to f32 registers every
 // 128 of K (`promote_k`, decided by tile-select-mma).
 //
-// Tiles: 128 x 256 for per-tensor and row-wise scales (the wider tile
-// reads less of shared memory per product; the compiler promotes it in
-// two column halves so that one half's partial sums fit in registers
-// beside the accumulator), 128 x 128 for block-wise scales, whose second
-// accumulator (the K block's) leaves no room for a wider one.
+// Tiles: 128 x 128 with 5 pipeline stages for per-tensor and row-wise
+// scales: one instruction spans the tile, so the compiler promotes each K
+// block's partial sums one block late, adding them while the next block's
+// MMAs run, and has the two consumer warpgroups take turns at the tensor
+// cores (measured faster than 128 x 256 tiles, which it must promote in
+// column halves: docs/perf.md run 161); 128 x 128 with 4 stages for
+// block-wise scales, whose second accumulator (the K block's) leaves no
+// room for a wider tile.
 
 !gA = memref<?x?xf8E4M3FN>
 !gB = memref<?x?xf8E4M3FN>
@@ -38,9 +41,6 @@
 !sB = memref<128x128xf8E4M3FN, #gpu.address_space<workgroup>>
 !fC = memref<128x128xf32, #tile.mem<fragment>>
 !fS = memref<128xf32, #tile.mem<fragment>>
-!sBw = memref<256x128xf8E4M3FN, #gpu.address_space<workgroup>>
-!fCw = memref<128x256xf32, #tile.mem<fragment>>
-!fSw = memref<256xf32, #tile.mem<fragment>>
 !gCol = memref<?xf32, strided<[?], offset: ?>>
 
 func.func @fp8_gemm_tensor(%A: !gA {tile.shape = ["M", "K"]},
@@ -51,7 +51,7 @@ func.func @fp8_gemm_tensor(%A: !gA {tile.shape = ["M", "K"]},
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %BM = arith.constant 128 : index
-  %BN = arith.constant 256 : index
+  %BN = arith.constant 128 : index
   %BK = arith.constant 128 : index
   %M = memref.dim %A, %c0 : !gA
   %K = memref.dim %A, %c1 : !gA
@@ -62,27 +62,27 @@ func.func @fp8_gemm_tensor(%A: !gA {tile.shape = ["M", "K"]},
   tile.kernel @fp8_gemm_tensor_kernel blocks(%bx, %by) in [%gx, %gy]
       threads(256) {
     %As = tile.alloc : !sA
-    %Bs = tile.alloc : !sBw
-    %acc = tile.alloc : !fCw
+    %Bs = tile.alloc : !sB
+    %acc = tile.alloc : !fC
     %zero = arith.constant 0.0 : f32
-    tile.fill %acc, %zero : !fCw
+    tile.fill %acc, %zero : !fC
     %m0 = arith.muli %by, %BM : index
     %n0 = arith.muli %bx, %BN : index
     scf.for %k = %c0 to %kt step %c1 {
       %k0 = arith.muli %k, %BK : index
       tile.copy %A[%m0, %k0], %As : !gA to !sA
-      tile.copy %B[%n0, %k0], %Bs : !gB to !sBw
-      tile.gemm %As, %Bs, %acc transpose_b : !sA, !sBw, !fCw
-    } {tile.num_stages = 4 : i64}
+      tile.copy %B[%n0, %k0], %Bs : !gB to !sB
+      tile.gemm %As, %Bs, %acc transpose_b : !sA, !sB, !fC
+    } {tile.num_stages = 5 : i64}
     %a = memref.load %sa[%c0] : !gS
     %b = memref.load %sb[%c0] : !gS
     %s = arith.mulf %a, %b : f32
-    tile.parallel (%i, %j) in [128, 256] {
-      %x = memref.load %acc[%i, %j] : !fCw
+    tile.parallel (%i, %j) in [128, 128] {
+      %x = memref.load %acc[%i, %j] : !fC
       %y = arith.mulf %x, %s : f32
-      memref.store %y, %acc[%i, %j] : !fCw
+      memref.store %y, %acc[%i, %j] : !fC
     }
-    tile.copy %acc, %C[%m0, %n0] : !fCw to !gC
+    tile.copy %acc, %C[%m0, %n0] : !fC to !gC
   }
   return
 }
@@ -95,7 +95,7 @@ func.func @fp8_gemm_rowwise(%A: !gA {tile.shape = ["M", "K"]},
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %BM = arith.constant 128 : index
-  %BN = arith.constant 256 : index
+  %BN = arith.constant 128 : index
   %BK = arith.constant 128 : index
   %M = memref.dim %A, %c0 : !gA
   %K = memref.dim %A, %c1 : !gA
@@ -106,31 +106,31 @@ func.func @fp8_gemm_rowwise(%A: !gA {tile.shape = ["M", "K"]},
   tile.kernel @fp8_gemm_rowwise_kernel blocks(%bx, %by) in [%gx, %gy]
       threads(256) {
     %As = tile.alloc : !sA
-    %Bs = tile.alloc : !sBw
-    %acc = tile.alloc : !fCw
+    %Bs = tile.alloc : !sB
+    %acc = tile.alloc : !fC
     %sa_t = tile.alloc : !fS
-    %sb_t = tile.alloc : !fSw
+    %sb_t = tile.alloc : !fS
     %zero = arith.constant 0.0 : f32
-    tile.fill %acc, %zero : !fCw
+    tile.fill %acc, %zero : !fC
     %m0 = arith.muli %by, %BM : index
     %n0 = arith.muli %bx, %BN : index
     scf.for %k = %c0 to %kt step %c1 {
       %k0 = arith.muli %k, %BK : index
       tile.copy %A[%m0, %k0], %As : !gA to !sA
-      tile.copy %B[%n0, %k0], %Bs : !gB to !sBw
-      tile.gemm %As, %Bs, %acc transpose_b : !sA, !sBw, !fCw
-    } {tile.num_stages = 4 : i64}
+      tile.copy %B[%n0, %k0], %Bs : !gB to !sB
+      tile.gemm %As, %Bs, %acc transpose_b : !sA, !sB, !fC
+    } {tile.num_stages = 5 : i64}
     tile.copy %sa[%m0], %sa_t : !gS to !fS
-    tile.copy %sb[%n0], %sb_t : !gS to !fSw
-    tile.parallel (%i, %j) in [128, 256] {
-      %x = memref.load %acc[%i, %j] : !fCw
+    tile.copy %sb[%n0], %sb_t : !gS to !fS
+    tile.parallel (%i, %j) in [128, 128] {
+      %x = memref.load %acc[%i, %j] : !fC
       %a = memref.load %sa_t[%i] : !fS
-      %b = memref.load %sb_t[%j] : !fSw
+      %b = memref.load %sb_t[%j] : !fS
       %ab = arith.mulf %a, %b : f32
       %y = arith.mulf %x, %ab : f32
-      memref.store %y, %acc[%i, %j] : !fCw
+      memref.store %y, %acc[%i, %j] : !fC
     }
-    tile.copy %acc, %C[%m0, %n0] : !fCw to !gC
+    tile.copy %acc, %C[%m0, %n0] : !fC to !gC
   }
   return
 }

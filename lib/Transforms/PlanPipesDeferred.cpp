@@ -94,17 +94,6 @@ struct DeferredLoop {
   SmallVector<FillOp> fills;
 };
 
-/// Whether `gemm` promotes its partial sums in one span (promote_k = K), so
-/// that its promotion can be deferred by one gemm (`partials`). Not where
-/// its instruction is narrower than its tile: that instruction was narrowed
-/// because partial sums of the whole tile would not fit in registers, and
-/// deferring holds those of the whole tile.
-static bool promotesOnce(GemmOp gemm) {
-  MmaAttr mma = gemm.getMmaAttr();
-  return gemm.getPromotionSpan() && gemm.getPromotionSpan() == gemm.getK() &&
-         !gemm.getClearAccum() && !gemm.getAccumulate() &&
-         (!mma || mma.getInstrN() == gemm.getN());
-}
 } // namespace
 
 /// Checks one release of a pipe (see planDeferredRelease).
@@ -152,7 +141,7 @@ checkDeferredRelease(PipePlanner &ctx, Value pipe,
     Operation *guard = gemm->getParentOp();
     ok &= !isFragment(gemm.getA()) && !isFragment(gemm.getB()) &&
           (!gemm.isSparse() || sparseInFlight) &&
-          (!gemm.getPromotionSpan() || promotesOnce(gemm)) &&
+          (!gemm.getPromotionSpan() || promotesOncePerCall(gemm)) &&
           isa<scf::IfOp>(guard) && guard->getParentOp() == loop &&
           pipelineStage(guard) == pipelineStage(release) &&
           guard->isBeforeInBlock(release);
@@ -167,16 +156,16 @@ checkDeferredRelease(PipePlanner &ctx, Value pipe,
   for (GemmOp gemm : result.gemms) {
     AllocOp acc = getRootAlloc(gemm.getC());
     if (!acc || loop->isAncestor(acc) ||
-        (promotesOnce(gemm) && acc.getResult() != gemm.getC()))
+        (promotesOncePerCall(gemm) && acc.getResult() != gemm.getC()))
       return std::nullopt;
     accumulators.insert(acc);
-    if (!promotesOnce(gemm))
+    if (!promotesOncePerCall(gemm))
       inFlight.insert(acc);
   }
   // A promoting gemm's accumulator takes partial sums from it alone.
   llvm::SmallPtrSet<Operation *, 4> promoted;
   for (GemmOp gemm : result.gemms)
-    if (promotesOnce(gemm) &&
+    if (promotesOncePerCall(gemm) &&
         (inFlight.contains(getRootAlloc(gemm.getC())) ||
          !promoted.insert(getRootAlloc(gemm.getC())).second))
       return std::nullopt;
@@ -265,7 +254,7 @@ bool plan_pipes::planDeferredRelease(PipePlanner &ctx, Value pipe) {
     llvm::SmallPtrSet<Operation *, 4> overwritten;
     for (GemmOp gemm : deferred.gemms) {
       gemm.setMmaGroupsInFlightAttr(inFlight);
-      if (promotesOnce(gemm)) {
+      if (promotesOncePerCall(gemm)) {
         // Its partial sums go in flight into a tile of their own, which
         // the accumulator takes one gemm later (from the second gemm of
         // the loop on: the first has none to take).
@@ -278,7 +267,7 @@ bool plan_pipes::planDeferredRelease(PipePlanner &ctx, Value pipe) {
         }
         gemm.getPartialsMutable().assign(partials);
       }
-      if (!promotesOnce(gemm) &&
+      if (!promotesOncePerCall(gemm) &&
           !overwritten.insert(getRootAlloc(gemm.getC())).second)
         continue;
       Value firstIt =

@@ -2,6 +2,8 @@
 
 #include "tile/Transforms/Utils.h"
 
+#include "tile/Transforms/Pipelining.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "llvm/ADT/APInt.h"
 #include "llvm/ADT/StringExtras.h"
@@ -233,6 +235,20 @@ loopUnrollByFactor(scf::ForOp forOp, uint64_t unrollFactor,
 
 LogicalResult mlir::tile::unrollByTwo(scf::ForOp loop) {
   return success(succeeded(loopUnrollByFactor(loop, 2, nullptr)));
+}
+
+bool mlir::tile::promotesOncePerCall(GemmOp gemm) {
+  MmaAttr mma = gemm.getMmaAttr();
+  return gemm.getPromotionSpan() && gemm.getPromotionSpan() == gemm.getK() &&
+         !gemm.getClearAccum() && !gemm.getAccumulate() &&
+         (!mma || mma.getInstrN() == gemm.getN());
+}
+
+bool mlir::tile::hasSlotsForLateAdds(GemmOp gemm) {
+  AllocOp slots = getRootAlloc(gemm.getA());
+  auto type = slots ? dyn_cast<MemRefType>(slots.getType()) : MemRefType();
+  return type && type.getRank() >= 3 &&
+         type.getDimSize(0) >= kMinSlotsForLateAdds;
 }
 
 Operation *mlir::tile::findHandWrittenSync(KernelOp kernel) {

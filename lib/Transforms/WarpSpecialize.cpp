@@ -29,6 +29,7 @@
 
 #include "tile/Transforms/Passes.h"
 #include "tile/Transforms/Pipelining.h"
+#include "tile/Transforms/Utils.h"
 
 #include "tile/Dialect/ChipDescription.h"
 #include "tile/Target/TargetInfo.h"
@@ -136,15 +137,29 @@ static std::string checkProducerOp(Operation *op) {
          "', which has side effects";
 }
 
-/// Whether the consumer warpgroups of `consumer` take turns at the MMAs:
-/// when the kernel asks for it (`tile.pingpong = true`) and there are
-/// several. Not a default: turns around each gemm of FlashAttention's
-/// loop cost 3-12% instead of hiding the softmax (docs/perf.md run 36), and
-/// 15-17% on the loop tile-rotate-loops rotates with a turn per gemm (run
-/// 100; its two gemms now make one turn, not measured yet).
+/// Whether the consumer warpgroups of `consumer` take turns at the MMAs
+/// (there must be several): as the kernel says (`tile.pingpong`), else
+/// where one of their gemms promotes one K block at a time from a pipe of
+/// kMinSlotsForLateAdds slots or more. Such a gemm is lowered with its
+/// previous block's additions after its own MMAs' issue, so a turn ends
+/// before the additions and one warpgroup adds while the other's MMAs run
+/// (docs/design.md 5.6). Not a default elsewhere: around each gemm of
+/// FlashAttention's loop turns cost 3-12 % (docs/perf.md run 36) and in the
+/// 2:4-sparse GEMM 5-10 % (run 141); with the additions inside the turn
+/// (4 slots) FP8 lost a third (run 154).
 static bool wantsTurns(KernelOp kernel, WsOp consumer) {
-  auto flag = kernel->getAttrOfType<BoolAttr>(TileDialect::kPingpongAttrName);
-  return flag && flag.getValue() && consumer.getWarpgroups().size() >= 2;
+  if (consumer.getWarpgroups().size() < 2)
+    return false;
+  if (auto flag =
+          kernel->getAttrOfType<BoolAttr>(TileDialect::kPingpongAttrName))
+    return flag.getValue();
+  WalkResult found = consumer.walk([](GemmOp gemm) {
+    if (gemm->getParentOfType<scf::ForOp>() && promotesOncePerCall(gemm) &&
+        hasSlotsForLateAdds(gemm))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return found.wasInterrupted();
 }
 
 /// Whether the persistent `kernel` asks for consumer warpgroups that take

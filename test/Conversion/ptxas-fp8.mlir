@@ -6,7 +6,7 @@
 // REQUIRES: ptxas
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: tile-opt %examples/fp8_gemm.mlir --tile-to-nvvm="chip=sm_90a format=isa" -tile-emit-binary="prefix=%t/sm90_" -o /dev/null
-// RUN: FileCheck %s --check-prefix=TMA < %t/sm90_fp8_gemm_tensor_kernel_tma_module.ptx
+// RUN: FileCheck %s --check-prefix=TURNS < %t/sm90_fp8_gemm_tensor_kernel_tma_module.ptx
 // RUN: FileCheck %s --check-prefix=BLOCK < %t/sm90_fp8_gemm_blockwise_kernel_tma_module.ptx
 // RUN: FileCheck %s --check-prefix=FALLBACK < %t/sm90_fp8_gemm_rowwise_kernel_module.ptx
 // RUN: %ptxas -arch=sm_90a -v %t/sm90_fp8_gemm_tensor_kernel_tma_module.ptx -o %t/t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
@@ -27,6 +27,8 @@
 // RUN: tile-opt %tile_src_root/test/Examples/Inputs/fp8_gemm_128x256.mlir --tile-to-nvvm="chip=sm_90a format=isa" -tile-emit-binary="prefix=%t/wide_" -o /dev/null
 // RUN: FileCheck %s --check-prefix=WIDE < %t/wide_fp8_gemm_fast_kernel_tma_module.ptx
 // RUN: %ptxas -arch=sm_90a -v %t/wide_fp8_gemm_fast_kernel_tma_module.ptx -o %t/wide.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
+// RUN: FileCheck %s --check-prefix=TMA < %t/wide_fp8_gemm_tensor_kernel_tma_module.ptx
+// RUN: %ptxas -arch=sm_90a -v %t/wide_fp8_gemm_tensor_kernel_tma_module.ptx -o %t/widep.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // RUN: tile-opt %tile_src_root/test/Examples/Inputs/fp8_gemm_blockwise_128x256.mlir --tile-to-nvvm="chip=sm_90a format=isa" -tile-emit-binary="prefix=%t/fused_" -o /dev/null
 // RUN: FileCheck %s --check-prefix=FUSED < %t/fused_fp8_gemm_blockwise_kernel_tma_module.ptx
 // RUN: %ptxas -arch=sm_90a -v %t/fused_fp8_gemm_blockwise_kernel_tma_module.ptx -o %t/fused.cubin 2>&1 | FileCheck %s --check-prefix=FUSEDPTXAS
@@ -49,7 +51,25 @@
 // RUN: tile-compile %examples/fp8_gemm.mlir -o %t/libfp8.so --header %t/fp8.h --chip sm_90a --format isa
 // RUN: FileCheck %s --check-prefix=HEADER < %t/fp8.h
 
-// The tensor copies' kernel (128 x 256 tiles): TMA copies of the 8-bit
+// The example's per-tensor kernel (128 x 128 tiles, 5 stages): the consumer
+// warpgroups take turns (tile-warp-specialize's default for a gemm that
+// promotes one K block late from 5 slots or more): each waits for its turn
+// at a named barrier, waits for its previous block's MMAs, issues its four
+// m64n128k32 MMAs and passes the turn on before it adds the previous
+// block's partial sums.
+// TURNS: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// TURNS: mbarrier.try_wait.parity.shared.b64
+// TURNS: bar.sync %r{{[0-9]+}}, 256;
+// TURNS: wgmma.wait_group.sync.aligned 0;
+// TURNS-NEXT: wgmma.fence.sync.aligned;
+// TURNS-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3
+// TURNS: wgmma.commit_group.sync.aligned;
+// TURNS-NOT: wgmma
+// TURNS: bar.arrive %r{{[0-9]+}}, %r{{[0-9]+}};
+// TURNS: add.rn.f32
+
+// 128 x 256 tiles (test/Examples/Inputs/fp8_gemm_128x256.mlir's
+// @fp8_gemm_tensor, the example's until run 162): TMA copies of the 8-bit
 // tiles, wgmma k32 on e4m3 with m64n128 instructions, two per 64-row slab
 // and k step (tile-select-mma narrows them: m64n256's partial sums beside
 // the slab's accumulator would not fit), each column half promoted in
@@ -85,7 +105,8 @@
 // DEFER: mbarrier.arrive.shared.b64
 // DEFER-NOT: wgmma.wait_group.sync.aligned 1
 
-// The same with 6 stages (5 or more slots): the K loop
+// The same with 6 stages (5 or more slots; the consumer warpgroups then
+// take turns by default, whose barriers these checks do not show): the K loop
 // runs two K blocks per pass (tile-unroll-loops), after a lone first block
 // where the count is odd (its MMAs completed before the loop): each block's
 // gemm waits for the previous block's MMAs, issues its own into registers

@@ -3,7 +3,8 @@
 // RUN: tile-opt %examples/gemm.mlir --tile-attach-target=chip=sm_90a --tile-launch-order --tile-persistent-blocks --tile-specialize-bounds --tile-pipeline-planning --tile-inject-pipeline --tile-register-prefetch --tile-layout-inference --tile-select-tma --tile-warp-specialize --tile-insert-barriers --tile-plan-pipes | FileCheck %s --check-prefix=GEMM
 // RUN: tile-opt %examples/gemm.mlir --tile-attach-target=chip=sm_90a --tile-launch-order --tile-persistent-blocks=clusters=true --tile-specialize-bounds --tile-pipeline-planning --tile-inject-pipeline --tile-register-prefetch --tile-layout-inference --tile-select-tma --tile-warp-specialize --tile-insert-barriers --tile-plan-pipes | FileCheck %s --check-prefix=CLUSTER
 // RUN: tile-opt %tile_src_root/test/Examples/Inputs/fp8_gemm_128x128.mlir --tile-attach-target=chip=sm_90a --tile-launch-order --tile-persistent-blocks --tile-specialize-bounds --tile-pipeline-planning --tile-inject-pipeline --tile-register-prefetch --tile-layout-inference --tile-select-tma --tile-warp-specialize --tile-insert-barriers --tile-plan-pipes | FileCheck %s --check-prefix=FP8
-// RUN: tile-opt %examples/fp8_gemm.mlir --tile-attach-target=chip=sm_90a --tile-launch-order --tile-persistent-blocks --tile-specialize-bounds --tile-pipeline-planning --tile-inject-pipeline --tile-register-prefetch --tile-layout-inference --tile-select-tma --tile-warp-specialize --tile-insert-barriers --tile-plan-pipes | FileCheck %s --check-prefix=FP8W
+// RUN: tile-opt %tile_src_root/test/Examples/Inputs/fp8_gemm_128x256.mlir --tile-attach-target=chip=sm_90a --tile-launch-order --tile-persistent-blocks --tile-specialize-bounds --tile-pipeline-planning --tile-inject-pipeline --tile-register-prefetch --tile-layout-inference --tile-select-tma --tile-warp-specialize --tile-insert-barriers --tile-plan-pipes | FileCheck %s --check-prefix=FP8W
+// RUN: tile-opt %examples/fp8_gemm.mlir --tile-attach-target=chip=sm_90a --tile-launch-order --tile-persistent-blocks --tile-specialize-bounds --tile-pipeline-planning --tile-inject-pipeline --tile-register-prefetch --tile-layout-inference --tile-select-tma --tile-warp-specialize --tile-insert-barriers --tile-plan-pipes | FileCheck %s --check-prefix=FP8X
 // RUN: tile-opt %examples/flash_attention.mlir --tile-attach-target=chip=sm_90a --tile-launch-order --tile-persistent-blocks --tile-specialize-bounds --tile-pipeline-planning --tile-inject-pipeline --tile-register-prefetch --tile-layout-inference --tile-select-tma --tile-warp-specialize --tile-insert-barriers --tile-plan-pipes | FileCheck %s --check-prefix=FA
 // RUN: tile-opt %examples/gemm_sparse.mlir --tile-attach-target=chip=sm_90a --tile-launch-order --tile-persistent-blocks --tile-specialize-bounds --tile-pipeline-planning --tile-inject-pipeline --tile-register-prefetch --tile-layout-inference --tile-select-tma --tile-warp-specialize --tile-insert-barriers --tile-plan-pipes | FileCheck %s --check-prefix=SPARSE
 // RUN: sed 's/threads(256) {/threads(256) attributes {tile.sparse_in_flight = true} {/' %examples/gemm_sparse.mlir | tile-opt --tile-attach-target=chip=sm_90a --tile-launch-order --tile-persistent-blocks --tile-specialize-bounds --tile-pipeline-planning --tile-inject-pipeline --tile-register-prefetch --tile-layout-inference --tile-select-tma --tile-warp-specialize --tile-insert-barriers --tile-plan-pipes | FileCheck %s --check-prefix=INFLIGHT
@@ -62,18 +63,34 @@
 // FP8: tile.pipe.create : <4>
 // FP8-NOT: partials
 //
-// The example's 128 x 256 tiles promote each column half in place
-// (m64n128 instructions, narrowed by tile-select-mma): the partial sums of
-// the whole tile would not fit beside the accumulator, so nothing is
-// deferred and each gemm completes its MMAs.
+// 128 x 256 tiles (test/Examples/Inputs/fp8_gemm_128x256.mlir's
+// @fp8_gemm_tensor) promote each column half in place (m64n128
+// instructions, narrowed by tile-select-mma): the partial sums of the
+// whole tile would not fit beside the accumulator, so nothing is deferred
+// and each gemm completes its MMAs.
 // FP8W-LABEL: tile.kernel @fp8_gemm_tensor_kernel_tma
 // FP8W: tile.pipe.create plan <full = 2, empty = 8> : <4>
 // FP8W-NOT: partials
 // FP8W: tile.gemm {{.*}} {mma = #tile.mma<wgmma, shape = [64, 128, 32], warps = [8, 1]>, promote_k = 128 : i64} : {{.*}}, memref<128x256xf32, #tile.mem<fragment>>
 // FP8W-NOT: partials
-// FP8W-LABEL: tile.kernel @fp8_gemm_rowwise_kernel_tma
-// FP8W-NOT: partials
-// FP8W-LABEL: tile.kernel @fp8_gemm_blockwise_kernel_tma
+// FP8W-LABEL: tile.kernel @fp8_gemm_tensor_kernel blocks
+//
+// The example's per-tensor and row-wise kernels (128 x 128, 5 stages):
+// deferred one K block, and the consumer warpgroups take turns
+// (tile-warp-specialize's default for such a gemm with 5 slots or more);
+// the block-scaled one clears its accumulator per K block: no partials,
+// no turns.
+// FP8X-LABEL: tile.kernel @fp8_gemm_tensor_kernel_tma
+// FP8X: tile.pipe.create plan <full = 2, empty = 8, deferred> : <5>
+// FP8X: tile.ws [0, 1] registers(232) pingpong
+// FP8X: tile.gemm {{.*}} partials({{.*}}promote_k = 128 : i64} : {{.*}}, memref<128x128xf32, #tile.mem<fragment>>
+// FP8X-LABEL: tile.kernel @fp8_gemm_rowwise_kernel_tma
+// FP8X: tile.ws [0, 1] registers(232) pingpong
+// FP8X: tile.gemm {{.*}} partials(
+// FP8X-LABEL: tile.kernel @fp8_gemm_blockwise_kernel_tma
+// FP8X-NOT: pingpong
+// FP8X-NOT: partials
+// FP8X-LABEL: tile.kernel @fp8_gemm_blockwise_kernel blocks
 //
 // FlashAttention's pipe (persistent: one for the key loop's versions): K and
 // V, one tensor copy each per hand-off, read by wgmma only, released by the

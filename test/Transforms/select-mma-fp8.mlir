@@ -3,16 +3,16 @@
 // RUN: tile-opt %s -split-input-file --tile-select-mma | FileCheck %s
 
 // The FP8 example: wgmma k32 on sm_90a, whose gemms that sum their K block
-// into a running accumulator promote every 128 of K, with m64n128 on the
-// per-tensor and row-wise kernels' 128 x 256 tiles (narrowed for the
-// promotion: @wide_promoted below); the block-scaled gemm (128 x 128)
+// into a running accumulator promote every 128 of K, with m64n128 across
+// the per-tensor and row-wise kernels' 128 x 128 tiles (128 x 256 ones are
+// narrowed for the promotion: @wide_promoted below); the block-scaled gemm
 // clears its own accumulator per K block of 128 and needs no promotion.
 // sm_89: mma.sync m16n8k32, no promotion.
-// EX90: tile.gemm {{.*}} transpose_b {mma = #tile.mma<wgmma, shape = [64, 128, 32], warps = [8, 1]>, promote_k = 128 : i64} : {{.*}}memref<128x256xf32
-// EX90: tile.gemm {{.*}} transpose_b {mma = #tile.mma<wgmma, shape = [64, 128, 32], warps = [8, 1]>, promote_k = 128 : i64} : {{.*}}memref<128x256xf32
+// EX90: tile.gemm {{.*}} transpose_b {mma = #tile.mma<wgmma, shape = [64, 128, 32], warps = [8, 1]>, promote_k = 128 : i64} : {{.*}}memref<128x128xf32
+// EX90: tile.gemm {{.*}} transpose_b {mma = #tile.mma<wgmma, shape = [64, 128, 32], warps = [8, 1]>, promote_k = 128 : i64} : {{.*}}memref<128x128xf32
 // EX90: tile.gemm {{.*}} transpose_b clear_accum {mma = #tile.mma<wgmma, shape = [64, 128, 32], warps = [8, 1]>} : {{.*}}memref<128x128xf32
-// EX89: tile.gemm {{.*}} transpose_b {mma = #tile.mma<mma_sync, shape = [16, 8, 32], warps = [2, 4]>}
-// EX89: tile.gemm {{.*}} transpose_b {mma = #tile.mma<mma_sync, shape = [16, 8, 32], warps = [2, 4]>}
+// EX89: tile.gemm {{.*}} transpose_b {mma = #tile.mma<mma_sync, shape = [16, 8, 32], warps = [4, 2]>}
+// EX89: tile.gemm {{.*}} transpose_b {mma = #tile.mma<mma_sync, shape = [16, 8, 32], warps = [4, 2]>}
 // EX89: tile.gemm {{.*}} transpose_b clear_accum {mma = #tile.mma<mma_sync, shape = [16, 8, 32], warps = [4, 2]>}
 // EX89-NOT: promote_k
 

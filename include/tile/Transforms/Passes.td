@@ -148,6 +148,16 @@ def WarpSpecialize : Pass<"tile-warp-specialize", "ModuleOp"> {
     around each tile's main loop keep the two regions' waits on the pipe
     in the producer's order. Not a default (docs/perf.md, run 41).
 
+    Several consumer warpgroups take turns at the MMAs (`tile.ws ...
+    pingpong`) where the kernel says so (`tile.pingpong`) or, without it,
+    where one of their gemms in a loop promotes its partial sums once per
+    call (one K block of 8-bit floats, one instruction across the tile)
+    from a pipe of 5 slots or more: the lowering then issues each block's
+    MMAs before it adds the previous block's partial sums, so a turn ends
+    before the additions and one warpgroup adds while the other's MMAs run
+    (docs/design.md 5.6; 3-4 % faster than without turns, docs/perf.md
+    runs 155, 161 and 162).
+
     A candidate kernel that cannot be specialized keeps its shape, with a
     remark saying why: copies handed off without tensor copies, tensor
     copies nested in other regions than loops and branches, copies whose

@@ -38,6 +38,23 @@ LinearLayout getPartitionLayout(ArrayRef<int64_t> shape, int64_t threads,
 /// operand and its last offset must be multiples of it.
 int64_t getCopyVectorWidth(CopyOp copy, const TargetInfo &target);
 
+/// Whether `gemm` promotes its partial sums in one span (promote_k = K), so
+/// that its promotion can be deferred by one gemm (`partials`,
+/// tile-plan-pipes). Not where its instruction is narrower than its tile:
+/// that instruction was narrowed because partial sums of the whole tile
+/// would not fit in registers, and deferring holds those of the whole tile.
+bool promotesOncePerCall(GemmOp gemm);
+
+/// The fewest slots of the pipe feeding a gemm that promotes one K block
+/// late for which its previous block's partial sums are added after its own
+/// MMAs are issued (docs/design.md 5.6): with fewer, the consumers holding
+/// their slots longer starved the producer (docs/perf.md run 156).
+inline constexpr int64_t kMinSlotsForLateAdds = 5;
+
+/// Whether `gemm`'s A is a pipelined shared tile with at least
+/// kMinSlotsForLateAdds versions (its root alloc's leading dimension).
+bool hasSlotsForLateAdds(GemmOp gemm);
+
 /// The instruction `gemm` is computed with: its `mma` attribute, checked
 /// against `target` (a user may pin it), or, when it has none, the target's
 /// choice, recorded on the gemm. Diagnoses gemms the target cannot compute.

@@ -10,6 +10,7 @@
 #include "LoweringContext.h"
 
 #include "tile/Transforms/Pipelining.h"
+#include "tile/Transforms/Utils.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -67,10 +68,6 @@ static FailureOr<ParallelOp> findChunkConsumer(GemmOp op) {
   return consumer;
 }
 
-/// The fewest pipeline slots for which a promotion one K block late adds
-/// after the issue (see unrollForPartials).
-static constexpr int64_t kMinSlotsForLateAdds = 5;
-
 /// Whether the loop around a gemm that promotes one K block late
 /// (`partials`) runs two K blocks per pass once `tile-unroll-loops` has run:
 /// then the gemm adds the previous block's partial sums after issuing its
@@ -83,11 +80,8 @@ static bool unrollForPartials(LoweringContext &ctx, GemmOp op) {
     return false;
   // A block's slot is released one gemm later, once its MMAs are known
   // complete; with the additions after the issue the consumers hold their
-  // slots longer, and with fewer than 5 slots the producer then starved
-  // (docs/perf.md run 156).
-  AllocOp slots = getRootAlloc(op.getA());
-  auto type = slots ? dyn_cast<MemRefType>(slots.getType()) : MemRefType();
-  if (!type || type.getRank() < 3 || type.getDimSize(0) < kMinSlotsForLateAdds)
+  // slots longer, which needs a deep enough pipe.
+  if (!hasSlotsForLateAdds(op))
     return false;
   std::optional<int64_t> step = getConstantIntValue(loop.getStep());
   if (!step || *step <= 0)
