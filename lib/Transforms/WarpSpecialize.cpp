@@ -143,10 +143,9 @@ static std::string checkProducerOp(Operation *op) {
 /// kMinSlotsForLateAdds slots or more. Such a gemm is lowered with its
 /// previous block's additions after its own MMAs' issue, so a turn ends
 /// before the additions and one warpgroup adds while the other's MMAs run
-/// (docs/design.md 5.6). Not a default elsewhere: around each gemm of
-/// FlashAttention's loop turns cost 3-12 % (docs/perf.md run 36) and in the
-/// 2:4-sparse GEMM 5-10 % (run 141); with the additions inside the turn
-/// (4 slots) FP8 lost a third (run 154).
+/// (docs/design.md 5.6). Not a default elsewhere: turns were slower around
+/// FlashAttention's gemms (docs/perf.md run 36), in the 2:4-sparse GEMM
+/// (run 141), and in FP8 with the additions inside the turn (run 154).
 static bool wantsTurns(KernelOp kernel, WsOp consumer) {
   if (consumer.getWarpgroups().size() < 2)
     return false;

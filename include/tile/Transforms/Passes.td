@@ -155,8 +155,8 @@ def WarpSpecialize : Pass<"tile-warp-specialize", "ModuleOp"> {
     from a pipe of 5 slots or more: the lowering then issues each block's
     MMAs before it adds the previous block's partial sums, so a turn ends
     before the additions and one warpgroup adds while the other's MMAs run
-    (docs/design.md 5.6; 3-4 % faster than without turns, docs/perf.md
-    runs 155, 161 and 162).
+    (docs/design.md 5.6; measured in docs/perf.md runs 155, 161 and
+    162).
 
     A candidate kernel that cannot be specialized keeps its shape, with a
     remark saying why: copies handed off without tensor copies, tensor
