@@ -78,8 +78,8 @@
 // The example's per-tensor and row-wise kernels (128 x 128, 5 stages):
 // deferred one K block, and the consumer warpgroups take turns
 // (tile-warp-specialize's default for such a gemm with 5 slots or more);
-// the block-scaled one clears its accumulator per K block: no partials,
-// no turns.
+// the block-scaled one (5 slots too) clears its accumulator per K block:
+// no partials, no turns.
 // FP8X-LABEL: tile.kernel @fp8_gemm_tensor_kernel_tma
 // FP8X: tile.pipe.create plan <full = 2, empty = 8, deferred> : <5>
 // FP8X: tile.ws [0, 1] registers(232) pingpong
@@ -88,6 +88,7 @@
 // FP8X: tile.ws [0, 1] registers(232) pingpong
 // FP8X: tile.gemm {{.*}} partials(
 // FP8X-LABEL: tile.kernel @fp8_gemm_blockwise_kernel_tma
+// FP8X: tile.pipe.create plan <full = 2, empty = 8> : <5>
 // FP8X-NOT: pingpong
 // FP8X-NOT: partials
 // FP8X-LABEL: tile.kernel @fp8_gemm_blockwise_kernel blocks

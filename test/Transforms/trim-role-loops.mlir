@@ -261,4 +261,5 @@ func.func @kept(%n: index) {
 // FP8: tile.pipe.consume_release
 // FP8-NEXT: }
 // FP8-LABEL: tile.kernel @fp8_gemm_tensor_kernel blocks
-// FP8: tile.pipeline_drain = 3 : i64
+// FP8: tile.pipeline_drain = 4 : i64
+// FP8-LABEL: tile.kernel @fp8_gemm_rowwise_kernel_tma
