@@ -254,6 +254,13 @@ LogicalResult TargetInfo::emitSharedToRegisters(OpBuilder &, Location,
   return failure();
 }
 
+LogicalResult TargetInfo::emitRegistersToShared(
+    OpBuilder &, Location, const LinearLayout &, ArrayRef<int64_t>,
+    function_ref<Value(int64_t)>, function_ref<Value(Value, Value)>,
+    Value) const {
+  return failure();
+}
+
 std::optional<std::pair<int64_t, int64_t>>
 mlir::tile::partitionWarps(WarpPolicy policy, int64_t m, int64_t n,
                            int64_t numWarps, int64_t unitM, int64_t unitN) {

@@ -25,14 +25,12 @@
 // CHECK: nvvm.cp.async.bulk.wait_group 3 {read}
 // CHECK-NEXT: }
 // CHECK-NEXT: gpu.barrier
-// The element 8 rows below a thread's first lies 256 elements further in
-// every thread: its index is the first's plus that constant (the store's
-// immediate offset), with no arithmetic of its own on the thread id.
-// CHECK: vector.store %{{.*}}, %[[STAGE:.*]][%[[FIRST:.*]]] {alignment = 4 : i64} : memref<16384xbf16, #gpu.address_space<workgroup>>, vector<2xbf16>
-// CHECK-NEXT: %[[ROWS8:.*]] = arith.constant 256 : index
-// CHECK-NEXT: %[[NEXT:.*]] = arith.addi %[[FIRST]], %[[ROWS8]] : index
-// CHECK-NOT: thread_id
-// CHECK: vector.store %{{.*}}, %[[STAGE]][%[[NEXT]]]
+// The accumulator's registers are stmatrix's 8x8 blocks of 16-bit values:
+// a thread's 16 registers of a panel leave in two stores of four blocks
+// each (the lanes of each eight give the rows' addresses), with no element
+// stores.
+// CHECK-COUNT-2: nvvm.stmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : !llvm.ptr<3>, i32, i32, i32, i32
+// CHECK-NOT: vector.store
 // CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK: nvvm.cp.async.bulk.wait_group 2 {read}
 // CHECK: gpu.barrier
@@ -90,7 +88,7 @@ func.func @epilogue(%A: !g, %B: !g, %C: !g, %kt: index) {
 // CHECK: nvvm.cp.async.bulk.wait_group 1 {read}
 // CHECK-NEXT: }
 // CHECK-NEXT: gpu.barrier
-// CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}] {alignment = 4 : i64} : memref<16384xbf16, #gpu.address_space<workgroup>>, vector<2xbf16>
+// CHECK-COUNT-4: nvvm.stmatrix
 // CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK: nvvm.cp.async.bulk.wait_group 0 {read}
 // CHECK: gpu.barrier
@@ -98,7 +96,7 @@ func.func @epilogue(%A: !g, %B: !g, %C: !g, %kt: index) {
 // CHECK-NEXT: nvvm.cp.async.bulk.commit.group
 // The next panel goes to the other buffer at once.
 // CHECK-NOT: nvvm.cp.async.bulk.wait_group
-// CHECK: vector.store
+// CHECK: nvvm.stmatrix
 // CHECK-COUNT-3: nvvm.cp.async.bulk.tensor.global.shared.cta
 // CHECK-NOT: nvvm.cp.async.bulk.tensor.global.shared.cta
 // CHECK: nvvm.cp.async.bulk.wait_group 0{{$}}
@@ -140,7 +138,15 @@ func.func @wide_panels(%A: !g, %B: !g, %C: !g, %kt: index) {
 // CHECK: nvvm.cp.async.bulk.wait_group 0 {read}
 // CHECK-NEXT: }
 // CHECK-NEXT: gpu.barrier
-// CHECK: vector.store %{{.*}} : memref<8192xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+// 32-bit values keep element stores (stmatrix stores 16-bit ones); the
+// element 8 rows below a thread's first lies 256 elements further in every
+// thread: its index is the first's plus that constant (the store's
+// immediate offset), with no arithmetic of its own on the thread id.
+// CHECK: vector.store %{{.*}}, %[[STAGE:.*]][%[[FIRST:.*]]] {alignment = 8 : i64} : memref<8192xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+// CHECK-NEXT: %[[ROWS8:.*]] = arith.constant 256 : index
+// CHECK-NEXT: %[[NEXT:.*]] = arith.addi %[[FIRST]], %[[ROWS8]] : index
+// CHECK-NOT: thread_id
+// CHECK: vector.store %{{.*}}, %[[STAGE]][%[[NEXT]]]
 // CHECK: nvvm.fence.proxy
 // CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta
 // CHECK-NEXT: nvvm.cp.async.bulk.commit.group

@@ -438,6 +438,18 @@ public:
                                               const RegisterOperand &dst,
                                               Value tid) const;
 
+  /// Stores the 16-bit values of a fragment of `layout` to shared memory with
+  /// a dedicated register -> shared instruction when the layout allows one
+  /// (e.g. stmatrix): for each register r of `firsts` (multiples of 8), the
+  /// values of registers r .. r + 7, `value(i)` giving register i's, at
+  /// `pointer(row, col)` for the elements' coordinates, where 8 elements of
+  /// a row from a column that is a multiple of 8 must be contiguous. Fails
+  /// without emitting anything otherwise.
+  virtual LogicalResult emitRegistersToShared(
+      OpBuilder &b, Location loc, const LinearLayout &layout,
+      ArrayRef<int64_t> firsts, function_ref<Value(int64_t)> value,
+      function_ref<Value(Value, Value)> pointer, Value tid) const;
+
   /// `x` (f32) rounded to the 8-bit float `type`, nearest even, values
   /// beyond the type's range saturating to its largest finite one (what
   /// `arith.truncf` to an 8-bit float becomes: LLVM has no such types); a

@@ -1,11 +1,11 @@
-//===- LdMatrix.cpp - NVIDIA shared -> register loads (ldmatrix) -*- C++
-//-*-===//
+//===- LdMatrix.cpp - NVIDIA shared <-> register (ldmatrix, stmatrix) -===//
 //
 // `ldmatrix` gives lane l the elements (l / 4, 2 * (l % 4) + {0, 1}) of an
-// 8x8 matrix of 16-bit elements whose rows lanes 8m..8m+7 address. A fragment
+// 8x8 matrix of 16-bit elements whose rows lanes 8m..8m+7 address, and
+// `stmatrix` (sm_90) stores them back from the same lanes. A fragment
 // layout matches when register bit 0 and the lane bits are that pattern and
 // its other register and warp bits move by whole 8x8 blocks; such fragments
-// load up to four matrices per instruction.
+// load or store up to four matrices per instruction.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +13,7 @@
 
 #include "tile/Target/IndexBuilder.h"
 
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -21,14 +22,10 @@ using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::nvidia;
 
-/// Whether `layout` (of a tile of `type`) is the ldmatrix pattern.
-static bool isLdMatrixLayout(const LinearLayout &layout, MemRefType type,
-                             Type sharedElement) {
-  if (layout.getOutRank() != 2 || type.getElementTypeBitWidth() != 16 ||
-      type.getElementType() != sharedElement ||
-      !llvm::all_of(type.getShape(),
-                    [](int64_t s) { return llvm::isPowerOf2_64(s); }) ||
-      layout.getInDimBits(LinearLayout::kLane) != 5)
+/// Whether register bit 0 and the lane bits of the 2-D `layout` are the 8x8
+/// matrix pattern, its other register and warp bits whole 8x8 blocks.
+static bool isMatrixPattern(const LinearLayout &layout) {
+  if (layout.getOutRank() != 2 || layout.getInDimBits(LinearLayout::kLane) != 5)
     return false;
   int64_t cols = layout.getOutShape()[1];
   auto flat = [&](int64_t row, int64_t col) {
@@ -48,6 +45,64 @@ static bool isLdMatrixLayout(const LinearLayout &layout, MemRefType type,
          llvm::all_of(layout.getBases(LinearLayout::kWarp), blockAligned);
 }
 
+/// Whether `layout` (of a tile of `type`) is the ldmatrix pattern.
+static bool isLdMatrixLayout(const LinearLayout &layout, MemRefType type,
+                             Type sharedElement) {
+  return type.getElementTypeBitWidth() == 16 &&
+         type.getElementType() == sharedElement &&
+         llvm::all_of(type.getShape(),
+                      [](int64_t s) { return llvm::isPowerOf2_64(s); }) &&
+         isMatrixPattern(layout);
+}
+
+namespace {
+/// The coordinates lane `tid % 32` addresses in matrix stores and loads: its
+/// warp's part of every element's coordinates, and which row of which of an
+/// instruction's matrices it gives the address of.
+struct MatrixLanes {
+  MatrixLanes(IndexBuilder &ib, const LinearLayout &layout, Value tid,
+              int64_t warpSize) {
+    int64_t laneBits = llvm::Log2_64(warpSize);
+    Value lane = ib.andConst(tid, warpSize - 1);
+    warp.assign(2, ib.idx(0));
+    for (auto [bit, basis] :
+         llvm::enumerate(layout.getBases(LinearLayout::kWarp))) {
+      SmallVector<int64_t> c = layout.unpackCoord(basis);
+      Value set = ib.andConst(ib.shrConst(tid, laneBits + bit), 1);
+      for (unsigned d = 0; d < 2; ++d)
+        if (c[d])
+          warp[d] = ib.xorV(warp[d], ib.mul(set, ib.idx(c[d])));
+    }
+    row = ib.andConst(lane, 7);
+    matrix = ib.shrConst(lane, 3);
+  }
+
+  /// The element whose address this lane gives for matrices `first`, ...,
+  /// `first + count - 1` (matrix m: registers 2m and 2m + 1; lanes past the
+  /// last matrix repeat valid addresses).
+  std::pair<Value, Value> element(IndexBuilder &ib, const LinearLayout &layout,
+                                  int64_t first, int64_t count) const {
+    OpBuilder &b = ib.b;
+    Location loc = ib.loc;
+    Value rowOrigin = ib.idx(0), colOrigin = ib.idx(0);
+    for (int64_t m = 0; m < count; ++m) {
+      SmallVector<int64_t> origin = layout.unpackCoord(
+          layout.applyFlat({{LinearLayout::kRegister, 2 * (first + m)}}));
+      Value isM = ib.eq(matrix, ib.idx(m));
+      rowOrigin =
+          arith::SelectOp::create(b, loc, isM, ib.idx(origin[0]), rowOrigin);
+      colOrigin =
+          arith::SelectOp::create(b, loc, isM, ib.idx(origin[1]), colOrigin);
+    }
+    return {ib.add(ib.xorV(rowOrigin, warp[0]), row),
+            ib.xorV(colOrigin, warp[1])};
+  }
+
+  SmallVector<Value> warp;
+  Value row, matrix;
+};
+} // namespace
+
 LogicalResult NVIDIATargetInfo::emitSharedToRegisters(
     OpBuilder &b, Location loc, const SharedOperand &src,
     const RegisterOperand &dst, Value tid) const {
@@ -55,38 +110,12 @@ LogicalResult NVIDIATargetInfo::emitSharedToRegisters(
   if (!isLdMatrixLayout(layout, dst.type, src.elementType))
     return failure();
   IndexBuilder ib{b, loc};
-  // Warp part of the coordinates (lanes are inside the 8x8 matrices).
-  int64_t laneBits = llvm::Log2_64(getWarpSize());
-  Value lane = ib.andConst(tid, getWarpSize() - 1);
-  SmallVector<Value> warpCoords(2, ib.idx(0));
-  for (auto [bit, basis] :
-       llvm::enumerate(layout.getBases(LinearLayout::kWarp))) {
-    SmallVector<int64_t> c = layout.unpackCoord(basis);
-    Value set = ib.andConst(ib.shrConst(tid, laneBits + bit), 1);
-    for (unsigned d = 0; d < 2; ++d)
-      if (c[d])
-        warpCoords[d] = ib.xorV(warpCoords[d], ib.mul(set, ib.idx(c[d])));
-  }
+  MatrixLanes lanes(ib, layout, tid, getWarpSize());
   int64_t numMatrices = layout.getRegistersPerThread() / 2;
   int64_t perLoad = std::min<int64_t>(4, numMatrices);
-  Value laneRow = ib.andConst(lane, 7);
-  Value laneMatrix = ib.shrConst(lane, 3);
   Type elt = dst.type.getElementType();
   for (int64_t first = 0; first < numMatrices; first += perLoad) {
-    // Lane l addresses row l % 8 of matrix first + l / 8 (lanes past the
-    // last matrix of an x1/x2 load repeat valid addresses).
-    Value rowOrigin = ib.idx(0), colOrigin = ib.idx(0);
-    for (int64_t m = 0; m < perLoad; ++m) {
-      SmallVector<int64_t> origin = layout.unpackCoord(
-          layout.applyFlat({{LinearLayout::kRegister, 2 * (first + m)}}));
-      Value isM = ib.eq(laneMatrix, ib.idx(m % perLoad));
-      rowOrigin =
-          arith::SelectOp::create(b, loc, isM, ib.idx(origin[0]), rowOrigin);
-      colOrigin =
-          arith::SelectOp::create(b, loc, isM, ib.idx(origin[1]), colOrigin);
-    }
-    Value row = ib.add(ib.xorV(rowOrigin, warpCoords[0]), laneRow);
-    Value col = ib.xorV(colOrigin, warpCoords[1]);
+    auto [row, col] = lanes.element(ib, layout, first, perLoad);
     Value index = src.index(b, loc, {row, col});
     auto type = VectorType::get({perLoad, 2}, elt);
     Value loaded = nvgpu::LdMatrixOp::create(
@@ -99,6 +128,36 @@ LogicalResult NVIDIATargetInfo::emitSharedToRegisters(
         memref::StoreOp::create(b, loc, v, dst.regs,
                                 ib.idx(2 * (first + m) + e));
       }
+  }
+  return success();
+}
+
+LogicalResult NVIDIATargetInfo::emitRegistersToShared(
+    OpBuilder &b, Location loc, const LinearLayout &layout,
+    ArrayRef<int64_t> firsts, function_ref<Value(int64_t)> value,
+    function_ref<Value(Value, Value)> pointer, Value tid) const {
+  if (!chip->tma || !isMatrixPattern(layout) ||
+      llvm::any_of(firsts, [](int64_t r) { return r % 8 != 0; }))
+    return failure();
+  IndexBuilder ib{b, loc};
+  MatrixLanes lanes(ib, layout, tid, getWarpSize());
+  auto shape = NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8);
+  for (int64_t first : firsts) {
+    auto [row, col] = lanes.element(ib, layout, first / 2, 4);
+    // Matrix m's register: the 16-bit values of registers 2m and 2m + 1.
+    SmallVector<Value> sources;
+    for (int64_t m = 0; m < 4; ++m) {
+      Value lo = value(first + 2 * m), hi = value(first + 2 * m + 1);
+      auto pair = VectorType::get({2}, lo.getType());
+      Value packed =
+          vector::FromElementsOp::create(b, loc, pair, ValueRange{lo, hi});
+      Value word = vector::BitCastOp::create(
+          b, loc, VectorType::get({1}, b.getI32Type()), packed);
+      sources.push_back(vector::ExtractOp::create(b, loc, word, 0));
+    }
+    NVVM::StMatrixOp::create(b, loc, pointer(row, col), sources,
+                             NVVM::MMALayout::row, shape,
+                             NVVM::LdStMatrixEltType::B16);
   }
   return success();
 }

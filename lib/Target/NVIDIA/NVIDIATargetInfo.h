@@ -10,7 +10,8 @@
 //   CpAsync.cpp   the asynchronous copy engine (cp.async groups)
 //   Tma.cpp       tensor maps, tensor copies and stores, mbarriers,
 //                 clusters
-//   LdMatrix.cpp  shared -> register fragment loads
+//   LdMatrix.cpp  shared <-> register fragment loads and stores (ldmatrix,
+//                 stmatrix)
 //   NVIDIATargetInfo.cpp  the factory; which MMA family computes a gemm
 //   MmaSync.cpp   mma.sync selection, operand layouts and emission
 //   Wgmma.cpp     wgmma selection, descriptors and emission (the same
@@ -143,6 +144,12 @@ public:
   LogicalResult emitSharedToRegisters(OpBuilder &b, Location loc,
                                       const SharedOperand &src,
                                       const RegisterOperand &dst,
+                                      Value tid) const override;
+  LogicalResult emitRegistersToShared(OpBuilder &b, Location loc,
+                                      const LinearLayout &layout,
+                                      ArrayRef<int64_t> firsts,
+                                      function_ref<Value(int64_t)> value,
+                                      function_ref<Value(Value, Value)> pointer,
                                       Value tid) const override;
 };
 

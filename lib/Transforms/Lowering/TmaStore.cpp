@@ -8,7 +8,9 @@
 //   thread 0: waits until buffer 0 is no longer read by an earlier store
 //   barrier over the copy's threads
 //   for each panel p:
-//     every thread writes its elements of p into buffer p mod N
+//     every thread writes its elements of p into buffer p mod N (16-bit
+//       values of 8x8-block fragments four blocks a store, through the
+//       target's emitRegistersToShared: stmatrix)
 //     every thread: fence.proxy.async (its writes, to the copy engine)
 //     thread 0 (not at the last panel): waits until the store that last
 //               read buffer p + 1 mod N is done
@@ -156,6 +158,40 @@ LogicalResult mlir::tile::lowering::lowerTmaStore(LoweringContext &ctx,
       groupByConstantOffset(table);
   SmallVector<Value> indices(entries.size());
   unsigned entry = 0;
+  // Matrix stores (stmatrix) where 8 consecutive registers of a panel are
+  // four 8x8 blocks and rows of 8 elements stay contiguous in the buffers.
+  SmallVector<SmallVector<int64_t>> matrixFirsts(panels);
+  bool matrices =
+      bytes == 2 && vec == 2 && panelCols % 8 == 0 &&
+      layout.getRegistersPerThread() % 8 == 0 &&
+      (!stage.layout ||
+       (stage.layout.getPad() == 0 &&
+        (stage.layout.getSwizzle() == 0 || stage.layout.getUnit() == 16)));
+  for (int64_t p = 0; matrices && p < panels; ++p)
+    for (int64_t r : byPanel[p]) {
+      if (r % 8 != 0)
+        continue;
+      SmallVector<int64_t> c = layout.apply({{LinearLayout::kRegister, r + 7}});
+      if (c[1] / panelCols != p)
+        matrices = false;
+      matrixFirsts[p].push_back(r);
+    }
+  auto storeMatrices = [&](int64_t p, int64_t buffer) -> LogicalResult {
+    return ctx.target.emitRegistersToShared(
+        b, loc, layout, matrixFirsts[p],
+        [&](int64_t r) {
+          return ctx.convert(
+              memref::LoadOp::create(b, loc, frag->regs, ctx.idx(r)), elt);
+        },
+        [&](Value row, Value col) {
+          auto [sr, sc] = place(
+              row, col, buffer,
+              [&](Value x, int64_t m) { return ctx.andConst(x, m); },
+              [&](Value x, int64_t k) { return ctx.add(x, ctx.idx(k)); });
+          return ctx.sharedPointer(stage.view, ctx.sharedIndex(ref, {sr, sc}));
+        },
+        tid);
+  };
   for (int64_t p = 0; p < panels; ++p) {
     int64_t buffer = p % buffers;
     // One buffer: the last panel's store reads it until thread 0 has waited.
@@ -163,7 +199,11 @@ LogicalResult mlir::tile::lowering::lowerTmaStore(LoweringContext &ctx,
       waitForReads(0);
       ctx.barrier(op);
     }
-    for (int64_t r : byPanel[p]) {
+    // The target takes all panels or none (it decides by the layout alone,
+    // before emitting anything).
+    if (matrices && failed(storeMatrices(p, buffer)))
+      matrices = false;
+    for (int64_t r : matrices ? ArrayRef<int64_t>() : byPanel[p]) {
       auto [rep, offset] = groups[entry];
       Value index;
       if (rep == entry) {
