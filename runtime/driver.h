@@ -76,6 +76,7 @@ enum { CU_MEM_ATTACH_GLOBAL = 1 };
 enum {
   CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4,
   CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE = 5,
+  CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6,
 };
 enum { CU_CLUSTER_SCHEDULING_POLICY_SPREAD = 1 };
 
@@ -85,6 +86,7 @@ typedef union CUlaunchAttributeValue_union {
     unsigned x, y, z;
   } clusterDim;
   int clusterSchedulingPolicyPreference;
+  int programmaticStreamSerializationAllowed;
 } CUlaunchAttributeValue;
 
 typedef struct CUlaunchAttribute_st {
@@ -156,6 +158,8 @@ enum {
   X(cuModuleUnload, "cuModuleUnload", CUresult, (CUmodule))                    \
   X(cuModuleGetFunction, "cuModuleGetFunction", CUresult,                      \
     (CUfunction *, CUmodule, const char *))                                    \
+  X(cuModuleGetGlobal, "cuModuleGetGlobal_v2", CUresult,                       \
+    (CUdeviceptr *, size_t *, CUmodule, const char *))                         \
   X(cuFuncGetAttribute, "cuFuncGetAttribute", CUresult,                        \
     (int *, int, CUfunction))                                                  \
   X(cuFuncSetAttribute, "cuFuncSetAttribute", CUresult,                        \
@@ -266,6 +270,11 @@ TILE_RT_HIDDEN int tileLoadModuleImage(CUmodule *module, const void *image,
 TILE_RT_HIDDEN CUresult tileAllowDynamicShared(CUfunction fn, unsigned bytes,
                                                unsigned *limit,
                                                const char **failedCall);
+
+/// Whether `function` is a kernel of a module that defines
+/// TILE_MGPU_DEPENDENT_LAUNCH_SYMBOL, as mgpuModuleGetFunction gave it out
+/// (mgpu_module.c).
+TILE_RT_HIDDEN int tileMgpuIsDependentLaunch(CUfunction function);
 
 /// The kernel's name through cuFuncGetName where the driver has it, else
 /// NULL.

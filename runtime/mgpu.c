@@ -97,6 +97,23 @@ static int prepareLaunch(const char *api, CUfunction function,
   return 0;
 }
 
+/// cuLaunchKernelEx's configuration of a launch, without attributes.
+static CUlaunchConfig launchConfig(const unsigned grid[3],
+                                   const unsigned block[3], int32_t smem,
+                                   CUstream stream) {
+  CUlaunchConfig config;
+  memset(&config, 0, sizeof(config));
+  config.gridDimX = grid[0];
+  config.gridDimY = grid[1];
+  config.gridDimZ = grid[2];
+  config.blockDimX = block[0];
+  config.blockDimY = block[1];
+  config.blockDimZ = block[2];
+  config.sharedMemBytes = (unsigned)smem;
+  config.hStream = stream;
+  return config;
+}
+
 void mgpuLaunchKernel(struct CUfunc_st *function, intptr_t gridX,
                       intptr_t gridY, intptr_t gridZ, intptr_t blockX,
                       intptr_t blockY, intptr_t blockZ, int32_t smem,
@@ -133,6 +150,27 @@ void mgpuLaunchKernel(struct CUfunc_st *function, intptr_t gridX,
   if (prepareLaunch(api, function, gridValues, blockValues, smem, grid, block,
                     &scope))
     return;
+  // A programmatic dependent where the driver can launch one (without
+  // cuLaunchKernelEx the plain launch is just as correct).
+  if (tileCu.cuLaunchKernelEx && tileMgpuIsDependentLaunch(function)) {
+    CUlaunchAttribute attribute;
+    memset(&attribute, 0, sizeof(attribute));
+    attribute.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    attribute.value.programmaticStreamSerializationAllowed = 1;
+    CUlaunchConfig config = launchConfig(grid, block, smem, stream);
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+    CUresult result = tileCu.cuLaunchKernelEx(&config, function, params, extra);
+    if (result != CUDA_SUCCESS)
+      tileRecordError(result,
+                      "%s: cuLaunchKernelEx(%s, programmatic dependent, grid "
+                      "(%u, %u, %u), block (%u, %u, %u), %d bytes of dynamic "
+                      "shared memory)",
+                      api, kernelLabel(function).text, grid[0], grid[1],
+                      grid[2], block[0], block[1], block[2], (int)smem);
+    tileScopeExit(&scope);
+    return;
+  }
   CUresult result = tileCu.cuLaunchKernel(
       function, grid[0], grid[1], grid[2], block[0], block[1], block[2],
       (unsigned)smem, stream, params, extra);
@@ -183,7 +221,7 @@ void mgpuLaunchClusterKernel(struct CUfunc_st *function, intptr_t clusterX,
       return;
     }
   }
-  CUlaunchAttribute attributes[2];
+  CUlaunchAttribute attributes[3];
   memset(attributes, 0, sizeof(attributes));
   attributes[0].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
   attributes[0].value.clusterDim.x = cluster[0];
@@ -192,18 +230,15 @@ void mgpuLaunchClusterKernel(struct CUfunc_st *function, intptr_t clusterX,
   attributes[1].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE;
   attributes[1].value.clusterSchedulingPolicyPreference =
       CU_CLUSTER_SCHEDULING_POLICY_SPREAD;
-  CUlaunchConfig config;
-  memset(&config, 0, sizeof(config));
-  config.gridDimX = grid[0];
-  config.gridDimY = grid[1];
-  config.gridDimZ = grid[2];
-  config.blockDimX = block[0];
-  config.blockDimY = block[1];
-  config.blockDimZ = block[2];
-  config.sharedMemBytes = (unsigned)smem;
-  config.hStream = stream;
+  unsigned numAttributes = 2;
+  if (tileMgpuIsDependentLaunch(function)) {
+    attributes[2].id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    attributes[2].value.programmaticStreamSerializationAllowed = 1;
+    numAttributes = 3;
+  }
+  CUlaunchConfig config = launchConfig(grid, block, smem, stream);
   config.attrs = attributes;
-  config.numAttrs = 2;
+  config.numAttrs = numAttributes;
   CUresult result = tileCu.cuLaunchKernelEx(&config, function, params, extra);
   if (result != CUDA_SUCCESS)
     tileRecordError(result,

@@ -38,6 +38,9 @@ typedef struct TileLazyModule {
   pthread_mutex_t lock;
   /// The module loaded in each device's primary context, or NULL.
   CUmodule loaded[kTileMaxDevices];
+  /// Whether the module loaded on each device defines
+  /// TILE_MGPU_DEPENDENT_LAUNCH_SYMBOL.
+  int dependent[kTileMaxDevices];
 } TileLazyModule;
 
 //===----------------------------------------------------------------------===//
@@ -128,11 +131,75 @@ static CUmodule loadOnDevice(TileLazyModule *module, int device,
                         options);
     }
     module->loaded[device] = loaded;
-    if (!loaded)
+    if (!loaded) {
       rememberLoadFailure();
+    } else {
+      CUdeviceptr address = 0;
+      size_t bytes = 0;
+      module->dependent[device] =
+          tileCu.cuModuleGetGlobal(&address, &bytes, loaded,
+                                   TILE_MGPU_DEPENDENT_LAUNCH_SYMBOL) ==
+          CUDA_SUCCESS;
+    }
   }
   pthread_mutex_unlock(&module->lock);
   return loaded;
+}
+
+//===----------------------------------------------------------------------===//
+// Kernels launched as programmatic dependents
+//===----------------------------------------------------------------------===//
+
+// The kernels of modules that define TILE_MGPU_DEPENDENT_LAUNCH_SYMBOL, as
+// mgpuModuleGetFunction gave them out (compiled host code asks before each
+// launch), for the process. A kernel that is not found here is launched
+// plainly, which is always correct: its grid dependency control then
+// returns at once.
+enum { kMaxDependentFunctions = 1024 };
+static pthread_mutex_t dependentLock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+  CUfunction function;
+  CUmodule module;
+} dependentFunctions[kMaxDependentFunctions];
+static int numDependentFunctions;
+
+static int findDependentLocked(CUfunction function) {
+  for (int i = 0; i < numDependentFunctions; ++i)
+    if (dependentFunctions[i].function == function)
+      return 1;
+  return 0;
+}
+
+static void rememberDependent(CUfunction function, CUmodule module) {
+  pthread_mutex_lock(&dependentLock);
+  if (!findDependentLocked(function) &&
+      numDependentFunctions < kMaxDependentFunctions) {
+    dependentFunctions[numDependentFunctions].function = function;
+    dependentFunctions[numDependentFunctions].module = module;
+    ++numDependentFunctions;
+  }
+  pthread_mutex_unlock(&dependentLock);
+}
+
+/// Drops the kernels of `module`, which is being unloaded (the driver may
+/// hand out their handles again for other kernels).
+static void forgetDependent(CUmodule module) {
+  pthread_mutex_lock(&dependentLock);
+  int kept = 0;
+  for (int i = 0; i < numDependentFunctions; ++i)
+    if (dependentFunctions[i].module != module)
+      dependentFunctions[kept++] = dependentFunctions[i];
+  numDependentFunctions = kept;
+  pthread_mutex_unlock(&dependentLock);
+}
+
+int tileMgpuIsDependentLaunch(CUfunction function) {
+  if (!function)
+    return 0;
+  pthread_mutex_lock(&dependentLock);
+  int found = findDependentLocked(function);
+  pthread_mutex_unlock(&dependentLock);
+  return found;
 }
 
 static struct CUmod_st *createModule(const char *api, const void *data,
@@ -189,6 +256,8 @@ void mgpuModuleUnload(struct CUmod_st *handle) {
     }
     int previous = tileDefaultDevice();
     mgpuSetDefaultDevice(device);
+    if (module->dependent[device])
+      forgetDependent(module->loaded[device]);
     TileScope scope;
     if (tileScopeEnter(&scope, "mgpuModuleUnload") == 0) {
       CUresult result = tileCu.cuModuleUnload(module->loaded[device]);
@@ -234,6 +303,8 @@ struct CUfunc_st *mgpuModuleGetFunction(struct CUmod_st *handle,
     if (result != CUDA_SUCCESS) {
       function = NULL;
       tileRecordError(result, "%s: cuModuleGetFunction", what);
+    } else if (module->dependent[tileDefaultDevice()]) {
+      rememberDependent(function, loaded);
     }
   }
   tileScopeExit(&scope);

@@ -48,7 +48,7 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
            kAlternateTilesAttrName.str(), kPersistentAttrName.str(),
            kClusterAttrName.str(), kSplitKAttrName.str(),
            kSplitTailAttrName.str(), kSynchronizedAttrName.str(),
-           kTileOrderAttrName.str()},
+           kTileOrderAttrName.str(), kDependentLaunchAttrName.str()},
           name) &&
       !isa<KernelOp>(op))
     return op->emitError() << "'" << name
@@ -111,6 +111,11 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     auto parts = dyn_cast<IntegerAttr>(attr.getValue());
     if (!parts || parts.getInt() < 1)
       return op->emitError() << "'" << name << "' must be a positive integer";
+    return success();
+  }
+  if (name == kDependentLaunchAttrName) {
+    if (!isa<BoolAttr>(attr.getValue()))
+      return op->emitError() << "'" << name << "' must be a boolean";
     return success();
   }
   if (name == kClusterAttrName) {

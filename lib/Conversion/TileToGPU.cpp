@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -93,6 +94,48 @@ LogicalResult collectCaptures(KernelOp kernel,
   });
   sunk.clear();
   sunk.insert(ordered.begin(), ordered.end());
+  return success();
+}
+
+/// The global a kernel's module defines when the kernel is launched as a
+/// programmatic dependent (`tile.dependent_launch`): the runtime looks it
+/// up when it loads the kernel and launches such kernels with the launch
+/// attribute (TILE_MGPU_DEPENDENT_LAUNCH_SYMBOL in
+/// runtime/include/tile_mgpu.h).
+constexpr StringLiteral kDependentLaunchSymbol = "__tile_dependent_launch";
+
+/// The grid dependency control of a kernel launched as a programmatic
+/// dependent, or null.
+const DependentLaunchInfo *getDependentLaunch(KernelOp kernel,
+                                              const TargetInfo *target) {
+  auto asked =
+      kernel->getAttrOfType<BoolAttr>(TileDialect::kDependentLaunchAttrName);
+  if (!asked || !asked.getValue() || !target)
+    return nullptr;
+  return target->dependentLaunch();
+}
+
+/// Emits the entry of a kernel launched as a programmatic dependent (the
+/// wait, before any of its other code) and marks its module for the
+/// runtime.
+LogicalResult emitDependentLaunch(KernelOp kernel, gpu::GPUModuleOp gpuModule,
+                                  const TargetInfo *target, OpBuilder &b) {
+  auto asked =
+      kernel->getAttrOfType<BoolAttr>(TileDialect::kDependentLaunchAttrName);
+  if (!asked || !asked.getValue())
+    return success();
+  const DependentLaunchInfo *info = getDependentLaunch(kernel, target);
+  if (!info)
+    return kernel.emitOpError("tile.dependent_launch = true needs a chip "
+                              "with grid dependency control");
+  Location loc = kernel.getLoc();
+  info->emitDependentLaunchWait(b, loc);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(gpuModule.getBody());
+  LLVM::GlobalOp::create(b, loc, b.getI32Type(), /*isConstant=*/true,
+                         LLVM::Linkage::External, kDependentLaunchSymbol,
+                         b.getI32IntegerAttr(1), /*alignment=*/4,
+                         /*addrSpace=*/1);
   return success();
 }
 
@@ -211,11 +254,15 @@ LogicalResult outline(KernelOp kernel, ModuleOp module) {
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
       {static_cast<int32_t>(kernel.getThreads()), 1, 1}));
-  if (getTargetAttr(kernel))
-    getTargetInfo(kernel)->annotateKernelFunc(func, kernel);
+  std::unique_ptr<TargetInfo> target =
+      getTargetAttr(kernel) ? getTargetInfo(kernel) : nullptr;
+  if (target)
+    target->annotateKernelFunc(func, kernel);
 
   Block &entry = func.getBody().front();
   b.setInsertionPointToStart(&entry);
+  if (failed(emitDependentLaunch(kernel, gpuModule, target.get(), b)))
+    return failure();
   IRMapping mapping;
   for (auto [arg, param] : llvm::zip_equal(args, entry.getArguments()))
     mapping.map(arg, param);
@@ -227,6 +274,13 @@ LogicalResult outline(KernelOp kernel, ModuleOp module) {
     b.clone(*op, mapping);
   for (Operation &op : kernel.getBody().front().without_terminator())
     b.clone(op, mapping);
+  // The next kernel may launch once every block is done: signalled at the
+  // start, its blocks would wait on the multiprocessors this kernel's last
+  // blocks leave while those finish, which measured slower (docs/perf.md
+  // run 176).
+  if (const DependentLaunchInfo *info =
+          getDependentLaunch(kernel, target.get()))
+    info->emitDependentLaunchSignal(b, loc);
   gpu::ReturnOp::create(b, loc);
   if (failed(useExternSharedMemory(kernel, gpuModule, func)))
     return failure();

@@ -115,6 +115,12 @@ void mlir::tile::pipelines::addTileLevelPasses(
   splitTail.minIterations = options.splitTailMinIterations;
   splitTail.emitRemarks = options.remarks;
   pm.addPass(createSplitTail(splitTail));
+  // Every kernel is made by now: launches that overlap the end of the
+  // kernel before (applied by convert-tile-to-gpu and the runtime).
+  DependentLaunchOptions dependentLaunch;
+  dependentLaunch.decide = options.dependentLaunch;
+  dependentLaunch.emitRemarks = options.remarks;
+  pm.addPass(createDependentLaunch(dependentLaunch));
   if (options.fpContract)
     pm.addPass(createFpContract());
   // A loop's second gemm one iteration behind its first (FlashAttention's
@@ -259,6 +265,7 @@ void mlir::tile::buildTileToNVVMPipeline(
   tileLevel.splitTailParts = options.splitTailParts;
   tileLevel.splitTailMinIterations = options.splitTailMinIterations;
   tileLevel.clusters = options.clusters;
+  tileLevel.dependentLaunch = options.dependentLaunch;
   tileLevel.specializeBounds = options.specializeBounds;
   tileLevel.hostRuntime = options.hostRuntime;
   tileLevel.cInterface = options.cInterface;

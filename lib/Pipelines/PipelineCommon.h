@@ -78,6 +78,7 @@ struct TileLevelOptions {
   int64_t splitTailParts = 8;
   int64_t splitTailMinIterations = 32;
   bool clusters = false;
+  bool dependentLaunch = true;
   bool specializeBounds = true;
   bool hostRuntime = true;
   bool cInterface = true;

@@ -197,6 +197,7 @@ LogicalResult TargetInfo::verifyKernel(KernelOp kernel) const {
 AsyncCopyInfo::~AsyncCopyInfo() = default;
 TensorCopyInfo::~TensorCopyInfo() = default;
 ClusterInfo::~ClusterInfo() = default;
+DependentLaunchInfo::~DependentLaunchInfo() = default;
 AsyncMmaInfo::~AsyncMmaInfo() = default;
 NamedBarrierInfo::~NamedBarrierInfo() = default;
 RegisterBudgetInfo::~RegisterBudgetInfo() = default;

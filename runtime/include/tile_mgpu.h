@@ -57,6 +57,18 @@ struct CUmod_st *mgpuModuleLoadJIT(void *data, int optLevel);
 /// Unloads `module` (NULL is allowed).
 void mgpuModuleUnload(struct CUmod_st *module);
 
+/// The global a module defines (any type) when its kernels are launched as
+/// programmatic dependents of the kernel before them in the stream: each
+/// kernel starts with grid dependency control (`griddepcontrol.wait`: it
+/// waits until the previous kernel has completed and its memory is
+/// visible) and lets the next kernel launch when its blocks are done, so
+/// mgpuLaunchKernel and
+/// mgpuLaunchClusterKernel launch it with
+/// CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION, and its launch
+/// overlaps the end of the kernel before. tile-mlir's compiler defines it
+/// for kernels with `tile.dependent_launch = true`.
+#define TILE_MGPU_DEPENDENT_LAUNCH_SYMBOL "__tile_dependent_launch"
+
 /// The kernel `name` of `module`, or NULL.
 struct CUfunc_st *mgpuModuleGetFunction(struct CUmod_st *module,
                                         const char *name);

@@ -159,3 +159,39 @@ func.func @row_major_host(%A: memref<?x?xf16>, %gx: index, %gy: index) {
   }
   return
 }
+
+// -----
+
+// A kernel launched as a programmatic dependent (tile.dependent_launch =
+// true, sm_90+) starts with the wait for the kernel before, before anything
+// else, and ends with the signal that the next may launch; its module
+// defines the global the runtime launches it by. With false (or without
+// the attribute) none of them.
+
+// CHECK-LABEL: gpu.module @dependent_module
+// CHECK-NEXT: llvm.mlir.global external constant @__tile_dependent_launch(1 : i32) {addr_space = 1 : i32, alignment = 4 : i64} : i32
+// CHECK: gpu.func @dependent(
+// CHECK-NEXT: nvvm.griddepcontrol wait
+// CHECK-NEXT: gpu.block_id x
+// CHECK: memref.store
+// CHECK-NEXT: nvvm.griddepcontrol launch_dependents
+// CHECK-NEXT: gpu.return
+// CHECK-LABEL: gpu.module @independent_module
+// CHECK-NOT: __tile_dependent_launch
+// CHECK-NOT: nvvm.griddepcontrol
+// CHECK: gpu.return
+module attributes {tile.target = #tile.target<"sm_90a">} {
+func.func @dependent_host(%A: memref<?xf32>, %n: index) {
+  tile.kernel @dependent blocks(%bx) in [%n] threads(128)
+      attributes {tile.dependent_launch = true} {
+    %v = arith.constant 1.0 : f32
+    memref.store %v, %A[%bx] : memref<?xf32>
+  }
+  tile.kernel @independent blocks(%bx) in [%n] threads(128)
+      attributes {tile.dependent_launch = false} {
+    %v = arith.constant 2.0 : f32
+    memref.store %v, %A[%bx] : memref<?xf32>
+  }
+  return
+}
+}

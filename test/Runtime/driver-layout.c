@@ -48,6 +48,7 @@ int main(void) {
   OFFSET(CUlaunchAttributeValue, clusterDim.y);
   OFFSET(CUlaunchAttributeValue, clusterDim.z);
   OFFSET(CUlaunchAttributeValue, clusterSchedulingPolicyPreference);
+  OFFSET(CUlaunchAttributeValue, programmaticStreamSerializationAllowed);
   SIZE(CUlaunchConfig);
   OFFSET(CUlaunchConfig, gridDimX);
   OFFSET(CUlaunchConfig, blockDimZ);
@@ -80,6 +81,7 @@ int main(void) {
   VALUE(CU_MEM_ATTACH_GLOBAL);
   VALUE(CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION);
   VALUE(CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE);
+  VALUE(CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION);
   VALUE(CU_CLUSTER_SCHEDULING_POLICY_SPREAD);
   return 0;
 }

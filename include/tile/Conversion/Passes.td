@@ -19,9 +19,18 @@ def ConvertTileToGPU : Pass<"convert-tile-to-gpu", "ModuleOp"> {
     descriptors). Side-effect-free values computed from them above the
     kernel (constants, sizes, index arithmetic) are recomputed inside it; a
     kernel that uses any other value defined outside it is rejected.
+
+    A kernel with `tile.dependent_launch = true` starts with the target's
+    wait for the kernel before (on NVIDIA: `griddepcontrol.wait`), before
+    anything else, and ends with its signal that the next kernel may launch
+    (`griddepcontrol.launch_dependents`); its `gpu.module` defines the i32
+    global `__tile_dependent_launch`, by which the runtime knows to launch
+    it as a programmatic dependent.
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
-                           "::mlir::arith::ArithDialect"];
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect"];
 }
 
 def AttachGPUTarget : Pass<"tile-attach-gpu-target", "ModuleOp"> {

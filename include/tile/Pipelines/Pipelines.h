@@ -121,6 +121,13 @@ struct TileToNVVMPipelineOptions
                      "panel once (false, the default: only kernels with "
                      "tile.cluster = 2)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> dependentLaunch{
+      *this, "dependent-launch",
+      llvm::cl::desc("Launch kernels as programmatic dependents of the "
+                     "kernel before them in the stream, so that their launch "
+                     "overlaps its end (false: only kernels with "
+                     "tile.dependent_launch = true)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> exactExp2{
       *this, "exact-exp2",
       llvm::cl::desc("Keep subnormal results of f32 math.exp2 (libdevice's "

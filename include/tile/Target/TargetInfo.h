@@ -274,6 +274,21 @@ public:
                                         Value rank) const = 0;
 };
 
+/// Kernels launched as programmatic dependents of the kernel before them in
+/// the stream (`tile.dependent_launch`).
+class DependentLaunchInfo {
+public:
+  virtual ~DependentLaunchInfo();
+  /// At the kernel's entry: waits until the kernel before in the stream has
+  /// completed and its memory operations are visible. No access to global
+  /// memory may come before it.
+  virtual void emitDependentLaunchWait(OpBuilder &b, Location loc) const = 0;
+  /// Where the executing block's work is done (before it exits): lets the
+  /// next kernel in the stream launch once every block has said so or
+  /// exited.
+  virtual void emitDependentLaunchSignal(OpBuilder &b, Location loc) const = 0;
+};
+
 /// MMAs that run asynchronously from the threads issuing them, completed
 /// by a wait on the threads' groups of MMAs.
 class AsyncMmaInfo {
@@ -471,6 +486,7 @@ public:
   virtual const TensorCopyInfo *tensorCopies() const { return nullptr; }
   /// Clusters of blocks sharing barriers and tensor copies.
   virtual const ClusterInfo *clusters() const { return nullptr; }
+  virtual const DependentLaunchInfo *dependentLaunch() const { return nullptr; }
   /// MMAs running asynchronously from the threads that issue them.
   virtual const AsyncMmaInfo *asyncMma() const { return nullptr; }
   /// Hardware barriers over warp-aligned subsets of the block.

@@ -435,6 +435,46 @@ def SplitTail : Pass<"tile-split-tail", "ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def DependentLaunch : Pass<"tile-dependent-launch", "ModuleOp"> {
+  let summary = "Launch kernels as programmatic dependents of the kernel "
+                "before them";
+  let description = [{
+    A kernel in a stream normally launches once the kernel before it has
+    ended: the last blocks of one kernel and the first of the next do not
+    overlap, and the next kernel's launch and block start are on the
+    critical path of every call (about a microsecond, a few percent of a
+    GEMM of 20-30 us). On chips with grid dependency control (sm_90+), a
+    kernel marked `tile.dependent_launch = true` is launched so that it may
+    start before the kernel before it has ended: its blocks wait at their
+    entry until the kernel before has completed and its memory is visible
+    (`griddepcontrol.wait`), before they touch global memory, and each block
+    of a kernel says when its work is done, after which the next kernel may
+    launch. So a sequence of such kernels, one GEMM after another, launches
+    each while the one before exits; after any other kernel (a library's, a
+    framework's) it starts when that one ends, as before.
+
+    Where the kernel says nothing, the pass decides: every kernel for a
+    chip that has it gets `tile.dependent_launch = true`;
+    `tile.dependent_launch = false` opts out, and `decide=false` leaves the
+    kernels without the attribute alone. A kernel that asks for it on a
+    chip without it is an error. `convert-tile-to-gpu` emits the entry and
+    marks the kernel's module, and the runtime launches the kernels of
+    marked modules with the launch attribute. With `remarks=true` the pass
+    says what it decided.
+
+    Runs after the passes that add kernels (`tile-split-k`,
+    `tile-split-tail`), so that every kernel of a host function is decided.
+  }];
+  let options = [
+    Option<"decide", "decide", "bool", /*default=*/"true",
+           "Decide for kernels without tile.dependent_launch (false: only "
+           "apply the attribute)">,
+    Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
+           "Report the decision on each kernel">
+  ];
+  let dependentDialects = ["::mlir::tile::TileDialect"];
+}
+
 def CheckHandoffs : Pass<"tile-check-handoffs", "ModuleOp"> {
   let summary = "Check the hand-off protocol of the pipes of each kernel";
   let description = [{

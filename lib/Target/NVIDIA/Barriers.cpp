@@ -5,7 +5,9 @@
 // `tile.ws` region, use one of the 15 other hardware barriers with the
 // participating thread count (`bar.sync id, N`). Register budgets are
 // `setmaxnreg` (sm_90a), an increase or a decrease from the count every
-// warp starts with (TargetInfo::getEntryRegisters).
+// warp starts with (TargetInfo::getEntryRegisters). A kernel launched as a
+// programmatic dependent (sm_90) waits for the kernel before at its entry
+// and lets the next launch at its end (`griddepcontrol`).
 //
 //===----------------------------------------------------------------------===//
 
@@ -126,4 +128,17 @@ void NVIDIATargetInfo::annotateKernelFunc(Operation *func,
     func->setAttr(
         NVVM::NVVMDialect::getMinctasmAttrName(),
         IntegerAttr::get(IntegerType::get(func->getContext(), 32), count));
+}
+
+void NVIDIATargetInfo::emitDependentLaunchWait(OpBuilder &b,
+                                               Location loc) const {
+  // Returns once the kernel before has completed and flushed its memory (at
+  // once where the launch was not programmatic).
+  NVVM::GriddepcontrolOp::create(b, loc, NVVM::GridDepActionKind::wait);
+}
+
+void NVIDIATargetInfo::emitDependentLaunchSignal(OpBuilder &b,
+                                                 Location loc) const {
+  NVVM::GriddepcontrolOp::create(b, loc,
+                                 NVVM::GridDepActionKind::launch_dependents);
 }

@@ -6,7 +6,8 @@
 // and `setmaxnreg`. Each instruction family has its own file in this
 // folder:
 //
-//   Barriers.cpp  block and named barriers, shuffles, register budgets
+//   Barriers.cpp  block and named barriers, shuffles, register budgets,
+//                 grid dependency control
 //   CpAsync.cpp   the asynchronous copy engine (cp.async groups)
 //   Tma.cpp       tensor maps, tensor copies and stores, mbarriers,
 //                 clusters
@@ -33,6 +34,7 @@ class NVIDIATargetInfo : public TargetInfo,
                          public AsyncCopyInfo,
                          public TensorCopyInfo,
                          public ClusterInfo,
+                         public DependentLaunchInfo,
                          public AsyncMmaInfo,
                          public NamedBarrierInfo,
                          public RegisterBudgetInfo {
@@ -49,6 +51,11 @@ public:
     return chip->tma ? this : nullptr;
   }
   const ClusterInfo *clusters() const override {
+    return chip->tma ? this : nullptr;
+  }
+  // Grid dependency control (`griddepcontrol`) came with sm_90, as tensor
+  // copies did.
+  const DependentLaunchInfo *dependentLaunch() const override {
     return chip->tma ? this : nullptr;
   }
   const AsyncMmaInfo *asyncMma() const override {
@@ -87,6 +94,8 @@ public:
   void emitTurnPass(OpBuilder &b, Location loc, Value id,
                     int64_t numThreads) const override;
   void annotateKernelFunc(Operation *func, KernelOp kernel) const override;
+  void emitDependentLaunchWait(OpBuilder &b, Location loc) const override;
+  void emitDependentLaunchSignal(OpBuilder &b, Location loc) const override;
   int64_t getNumNamedBarriers() const override { return 15; }
   // CUTLASS's budget for one consumer warpgroup; a 64 x 256 f32 accumulator
   // slab takes 128 registers of the 168.

@@ -191,6 +191,17 @@ def Tile_Dialect : Dialect {
     /// Written by `tile-persistent-blocks` on the kernels it makes
     /// persistent, which pairs their tiles.
     static constexpr ::llvm::StringLiteral kClusterAttrName = "tile.cluster";
+    /// Discardable boolean attribute on a `tile.kernel`: whether it is
+    /// launched as a programmatic dependent of the kernel before it in the
+    /// stream (sm_90+). With true, its blocks may start while that kernel's
+    /// last blocks still exit: each waits at entry until the kernel before
+    /// has completed and its memory is visible, and says when its own work
+    /// is done, so the next kernel's launch overlaps this one's end.
+    /// false launches it after the previous kernel ends. Written by
+    /// `tile-dependent-launch` unless the kernel has it already; applied by
+    /// `convert-tile-to-gpu` and the runtime's launch.
+    static constexpr ::llvm::StringLiteral kDependentLaunchAttrName =
+        "tile.dependent_launch";
     /// Discardable unit attribute on a tensor copy (`tile.copy async tma`)
     /// of a kernel with `tile.cluster = 2` whose source position is the
     /// same in both blocks of a cluster: each block issues half of it and
