@@ -30,7 +30,12 @@
 // cores (measured faster than 128 x 256 tiles, which it must promote in
 // column halves: docs/perf.md run 161); 128 x 128 with 5 stages for
 // block-wise scales too (1-2 % ahead of 4, run 165), whose second
-// accumulator (the K block's) leaves no room for a wider tile.
+// accumulator (the K block's) leaves no room for a wider tile. There the
+// compiler hands each K block's product to the scaling tile.parallel one
+// gemm late (tile.consumer_late), so that the scaling runs while the next
+// block's MMAs do, the consumer warpgroups taking turns (runs 180, 181):
+// the block's scales are read after its gemm, and %b, loaded in the loop,
+// reaches the late tile.parallel through a fragment the compiler fills.
 
 !gA = memref<?x?xf8E4M3FN>
 !gB = memref<?x?xf8E4M3FN>

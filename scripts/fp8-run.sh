@@ -122,7 +122,9 @@ if [[ -f $(lib e4m3) && -z ${SKIP_SANITIZER:-} ]]; then
       --check "$SANITIZER_SHAPES" --offsets 0,1
   done
   # The per-tensor kernel promotes one K block late (partial sums in
-  # flight, releases deferred); the block-wise one completes its MMAs.
+  # flight, releases deferred); the block-wise one scales each K block one
+  # gemm late (tile.consumer_late: its product in flight, releases
+  # deferred).
   for tool in racecheck synccheck; do
     for kind in tensor blockwise; do
       step "$tool-$kind" compute-sanitizer --tool "$tool" --error-exitcode 9 \

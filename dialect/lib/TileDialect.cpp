@@ -181,6 +181,16 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name << "' must be a unit attribute";
     return success();
   }
+  if (name == kConsumerLateAttrName) {
+    auto gemm = dyn_cast<GemmOp>(op);
+    if (!gemm || !gemm.getClearAccum())
+      return op->emitError() << "'" << name
+                             << "' may only be attached to a clearing "
+                                "tile.gemm (clear_accum)";
+    if (!isa<BoolAttr>(attr.getValue()))
+      return op->emitError() << "'" << name << "' must be a boolean";
+    return success();
+  }
   if (name == kUnrollAttrName) {
     if (!isa<scf::ForOp>(op))
       return op->emitError()

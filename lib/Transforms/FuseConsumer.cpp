@@ -10,6 +10,12 @@
 // each chunk right after its MMAs complete. The rules (findConsumer) keep
 // the move and the interleaving equivalent to the program as written.
 //
+// A product small enough to hold at once, in a loop pipelined for an
+// asynchronous MMA, gets `tile.consumer_late = true` instead where nothing
+// else in the loop touches the consumer's tiles: the consumer of K block j
+// then runs inside the gemm of block j + 1, after its MMAs are issued (once
+// tile-plan-pipes leaves them in flight), and the last after the loop.
+//
 //===----------------------------------------------------------------------===//
 
 #include "tile/Transforms/Passes.h"
@@ -17,6 +23,7 @@
 #include "tile/Transforms/Utils.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::tile {
@@ -65,7 +72,7 @@ bool movesBeforeGemm(Operation *op, GemmOp gemm, std::string &why) {
 /// The tile.parallel that alone reads `gemm`'s accumulator after it, with
 /// the ops between them in `between`; null with `why` otherwise.
 ParallelOp findConsumer(GemmOp gemm, SmallVectorImpl<Operation *> &between,
-                        std::string &why) {
+                        std::string &why, bool movable = true) {
   auto alloc = gemm.getC().getDefiningOp<AllocOp>();
   if (!alloc) {
     why = "its accumulator is not a tile.alloc of its own";
@@ -122,7 +129,7 @@ ParallelOp findConsumer(GemmOp gemm, SmallVectorImpl<Operation *> &between,
   }
   for (Operation *op = gemm->getNextNode(); op != consumer;
        op = op->getNextNode()) {
-    if (!movesBeforeGemm(op, gemm, why))
+    if (movable && !movesBeforeGemm(op, gemm, why))
       return nullptr;
     between.push_back(op);
   }
@@ -132,6 +139,93 @@ ParallelOp findConsumer(GemmOp gemm, SmallVectorImpl<Operation *> &between,
 struct FuseConsumerPass
     : public tile::impl::FuseConsumerBase<FuseConsumerPass> {
   using Base::Base;
+
+  /// The floats of the loop that `consumer` uses (a K block's scale loaded
+  /// in the loop) would not exist at the next iteration's gemm: each is
+  /// filled into a fragment of the consumer's rows right before it, which
+  /// the consumer reads at its row instead.
+  static void passThroughFragments(GemmOp gemm, ParallelOp consumer,
+                                   ArrayRef<Value> scalars) {
+    if (scalars.empty())
+      return;
+    auto kernel = gemm->getParentOfType<KernelOp>();
+    OpBuilder b(gemm.getContext());
+    Block &body = consumer.getBody().front();
+    for (Value scalar : scalars) {
+      // (The product's memory space: a fragment's.)
+      auto type = MemRefType::get(
+          {consumer.getExtents().front()}, scalar.getType(), AffineMap(),
+          cast<MemRefType>(gemm.getC().getType()).getMemorySpace());
+      b.setInsertionPointToStart(&kernel.getBody().front());
+      Value tile = AllocOp::create(b, consumer.getLoc(), type);
+      b.setInsertionPoint(consumer);
+      FillOp::create(b, consumer.getLoc(), tile, scalar);
+      b.setInsertionPointToStart(&body);
+      Value row = memref::LoadOp::create(b, consumer.getLoc(), tile,
+                                         ValueRange{body.getArgument(0)});
+      scalar.replaceUsesWithIf(row, [&](OpOperand &use) {
+        return consumer->isAncestor(use.getOwner());
+      });
+    }
+  }
+
+  /// A product small enough to hold at once: whether its consumer runs one
+  /// gemm late (`tile.consumer_late`), inside the next K block's gemm once
+  /// that gemm's MMAs are issued. Asynchronous MMAs only, in a loop
+  /// pipelined deep enough for the consumers to hold a slot one gemm
+  /// longer (kMinSlotsForLateAdds, as a promotion one K block late).
+  void decideLate(GemmOp gemm, MmaAttr mma, const AsyncMmaInfo *async,
+                  int64_t registers) {
+    auto decline = [&](const Twine &why) {
+      if (emitRemarks)
+        gemm.emitRemark("product consumed in place: ") << why;
+    };
+    auto asked =
+        gemm->getAttrOfType<BoolAttr>(TileDialect::kConsumerLateAttrName);
+    if (asked && !asked.getValue())
+      return decline("tile.consumer_late = false");
+    auto fail = [&](const Twine &why) {
+      if (asked) {
+        gemm.emitError("cannot consume its product one gemm late "
+                       "(tile.consumer_late): ")
+            << why;
+        return signalPassFailure();
+      }
+      decline(why);
+    };
+    if (!async || !async->isAsync(mma))
+      return fail("its MMAs are not asynchronous");
+    auto loop = dyn_cast<scf::ForOp>(gemm->getParentOp());
+    if (!loop)
+      return fail("it is not in a loop");
+    auto stages =
+        loop->getAttrOfType<IntegerAttr>(TileDialect::kNumStagesAttrName);
+    if (!asked && (!stages || stages.getInt() < kMinSlotsForLateAdds))
+      return decline("its loop is not pipelined with " +
+                     Twine(kMinSlotsForLateAdds) + " stages or more");
+    std::string why;
+    SmallVector<Operation *> between;
+    ParallelOp consumer = findConsumer(gemm, between, why,
+                                       /*movable=*/false);
+    if (!consumer)
+      return fail(why);
+    SmallVector<Value> scalars;
+    if (!canConsumeLate(gemm, consumer, why, &scalars))
+      return fail(why);
+    for (Value scalar : scalars)
+      if (!isa<FloatType>(scalar.getType()) ||
+          !scalar.getParentBlock()->findAncestorOpInBlock(*consumer))
+        return fail("its consumer uses a value of the loop other than a "
+                    "float computed before it in its block");
+    passThroughFragments(gemm, consumer, scalars);
+    gemm->setAttr(TileDialect::kConsumerLateAttrName,
+                  BoolAttr::get(gemm.getContext(), true));
+    if (emitRemarks)
+      gemm.emitRemark() << "product (" << registers
+                        << " registers a thread) consumed one gemm late by "
+                           "the tile.parallel that follows, while the next "
+                           "K block's MMAs run";
+  }
 
   void runOnOperation() override {
     getOperation().walk([&](KernelOp kernel) {
@@ -170,8 +264,7 @@ struct FuseConsumerPass
                             cType.getElementTypeBitWidth() / 32 / threads;
         int64_t n = gemm.getN();
         if (registers <= kPartRegisters)
-          return skip("its product takes " + Twine(registers) +
-                      " registers a thread, few enough to hold at once");
+          return decideLate(gemm, mma, async, registers);
         int64_t chunk = n * kPartRegisters / registers;
         if (chunk < 8 || n % chunk != 0)
           return skip("its columns do not split into parts of " +

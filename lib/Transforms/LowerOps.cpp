@@ -345,10 +345,29 @@ static LogicalResult checkBarrierIds(KernelOp kernel,
   return failure(result.wasInterrupted());
 }
 
+/// Gemms whose product's consumer runs one gemm late (tile.consumer_late
+/// with MMAs left in flight): checked on the tile IR, before lowering
+/// rewrites the tiles the rule looks at.
+static LogicalResult checkLateConsumers(KernelOp kernel) {
+  WalkResult walk = kernel.walk([&](GemmOp gemm) {
+    if (!consumesLate(gemm) || !gemm.getMmaGroupsInFlight().value_or(0))
+      return WalkResult::advance();
+    std::string why;
+    if (canConsumeLate(gemm, findProductConsumer(gemm), why))
+      return WalkResult::advance();
+    gemm.emitOpError("consumes its product one gemm late "
+                     "(tile.consumer_late), which its loop does not allow: ")
+        << why;
+    return WalkResult::interrupt();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 static LogicalResult lowerKernel(KernelOp kernel) {
   std::unique_ptr<TargetInfo> target = getTargetInfo(kernel);
   if (failed(target->verifyKernel(kernel)) || failed(checkLayouts(kernel)) ||
-      failed(checkTmaStores(kernel, *target)))
+      failed(checkTmaStores(kernel, *target)) ||
+      failed(checkLateConsumers(kernel)))
     return failure();
   LoweringContext ctx(kernel, *target);
   if (auto cluster =

@@ -12,6 +12,7 @@
 
 #include "tile/Transforms/Handoffs.h"
 #include "tile/Transforms/Pipelining.h"
+#include "tile/Transforms/Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -139,6 +140,11 @@ checkDeferredRelease(PipePlanner &ctx, Value pipe,
          !tiles.contains(getRootAlloc(gemm.getB()))))
       return;
     Operation *guard = gemm->getParentOp();
+    // A product consumed one gemm late: its consumer, in the gemm's guard,
+    // must still be free to run at the next gemm once pipelined.
+    std::string why;
+    ok &= !consumesLate(gemm) ||
+          canConsumeLate(gemm, findProductConsumer(gemm), why);
     ok &= !isFragment(gemm.getA()) && !isFragment(gemm.getB()) &&
           (!gemm.isSparse() || sparseInFlight) &&
           (!gemm.getPromotionSpan() || promotesOncePerCall(gemm)) &&
@@ -159,9 +165,15 @@ checkDeferredRelease(PipePlanner &ctx, Value pipe,
         (promotesOncePerCall(gemm) && acc.getResult() != gemm.getC()))
       return std::nullopt;
     accumulators.insert(acc);
-    if (!promotesOncePerCall(gemm))
+    // A clearing gemm whose product is consumed late needs no zero fill.
+    if (!promotesOncePerCall(gemm) && !consumesLate(gemm))
       inFlight.insert(acc);
   }
+  // The consumers of late-consumed products read them in the loop.
+  llvm::DenseSet<Operation *> lateConsumers;
+  for (GemmOp gemm : result.gemms)
+    if (consumesLate(gemm))
+      lateConsumers.insert(findProductConsumer(gemm));
   // A promoting gemm's accumulator takes partial sums from it alone.
   llvm::SmallPtrSet<Operation *, 4> promoted;
   for (GemmOp gemm : result.gemms)
@@ -174,6 +186,9 @@ checkDeferredRelease(PipePlanner &ctx, Value pipe,
       if (!accumulators.contains(getRootAlloc(operand.get())))
         continue;
       auto gemm = dyn_cast<GemmOp>(op);
+      Operation *parallel = op->getParentOfType<ParallelOp>();
+      if (parallel && lateConsumers.contains(parallel))
+        continue;
       ok &= gemm && operand.get() == gemm.getC() &&
             llvm::is_contained(result.gemms, gemm);
     }
@@ -212,6 +227,11 @@ checkDeferredRelease(PipePlanner &ctx, Value pipe,
 ///    flight into a tile of their own, which the next gemm, after its wait,
 ///    adds to the accumulator; the lowering adds the last after the loop),
 ///    and the accumulator, never in flight, keeps its fill;
+///  - or they clear their accumulator and hand it to their consumer one gemm
+///    late (`tile.consumer_late`, canConsumeLate checked again on the
+///    pipelined loop): the lowering runs the previous gemm's consumer once
+///    the gemm's wait has completed that product, and the last after the
+///    loop; no zero fill is needed;
 ///  - they read no operand from registers (wgmma's RS form) and no sparsity
 ///    metadata (wgmma.sp reads its metadata register as it runs, like a
 ///    register A): the next iteration would redefine registers an MMA in
@@ -254,6 +274,10 @@ bool plan_pipes::planDeferredRelease(PipePlanner &ctx, Value pipe) {
     llvm::SmallPtrSet<Operation *, 4> overwritten;
     for (GemmOp gemm : deferred.gemms) {
       gemm.setMmaGroupsInFlightAttr(inFlight);
+      // A late-consumed product: the lowering runs the previous gemm's
+      // consumer at this one (from the second gemm of the loop on).
+      if (consumesLate(gemm))
+        continue;
       if (promotesOncePerCall(gemm)) {
         // Its partial sums go in flight into a tile of their own, which
         // the accumulator takes one gemm later (from the second gemm of

@@ -5,7 +5,11 @@
 #include "tile/Transforms/Pipelining.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/APInt.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -242,6 +246,90 @@ bool mlir::tile::promotesOncePerCall(GemmOp gemm) {
   return gemm.getPromotionSpan() && gemm.getPromotionSpan() == gemm.getK() &&
          !gemm.getClearAccum() && !gemm.getAccumulate() &&
          (!mma || mma.getInstrN() == gemm.getN());
+}
+
+bool mlir::tile::consumesLate(GemmOp gemm) {
+  auto late = gemm->getAttrOfType<BoolAttr>(TileDialect::kConsumerLateAttrName);
+  return late && late.getValue();
+}
+
+ParallelOp mlir::tile::findProductConsumer(GemmOp gemm) {
+  Operation *acc = getRootAlloc(gemm.getC());
+  for (Operation *op = gemm->getNextNode(); op; op = op->getNextNode()) {
+    auto parallel = dyn_cast<ParallelOp>(op);
+    if (!parallel)
+      continue;
+    WalkResult reads = parallel.getBody().walk([&](memref::LoadOp load) {
+      return getRootAlloc(load.getMemRef()) == acc ? WalkResult::interrupt()
+                                                   : WalkResult::advance();
+    });
+    if (reads.wasInterrupted())
+      return parallel;
+  }
+  return nullptr;
+}
+
+bool mlir::tile::canConsumeLate(GemmOp gemm, ParallelOp consumer,
+                                std::string &why,
+                                SmallVectorImpl<Value> *loopValues) {
+  // In a pipelined loop the gemm sits in its stage's guard.
+  Operation *parent = gemm->getParentOp();
+  if (isa_and_nonnull<scf::IfOp>(parent))
+    parent = parent->getParentOp();
+  auto loop = dyn_cast_or_null<scf::ForOp>(parent);
+  if (!loop) {
+    why = "it is not in a loop";
+    return false;
+  }
+  if (!consumer || consumer->getBlock() != gemm->getBlock() ||
+      !gemm->isBeforeInBlock(consumer)) {
+    why = "no tile.parallel after it in its block reads its product";
+    return false;
+  }
+  // The consumer's tiles (besides the product) and the values it uses.
+  Operation *product = getRootAlloc(gemm.getC());
+  llvm::SmallPtrSet<Operation *, 8> tiles;
+  llvm::SetVector<Value> fromLoop;
+  consumer.getBody().walk([&](Operation *inner) {
+    for (Value operand : inner->getOperands()) {
+      if (Operation *alloc = getRootAlloc(operand)) {
+        if (alloc != product)
+          tiles.insert(alloc);
+        continue;
+      }
+      // Values of the loop, its induction variable included, but for the
+      // consumer's own and constants.
+      Operation *home = operand.getParentRegion()->getParentOp();
+      if (!matchPattern(operand, m_Constant()) && loop->isAncestor(home) &&
+          !consumer->isAncestor(home))
+        fromLoop.insert(operand);
+    }
+  });
+  if (!fromLoop.empty() && !loopValues) {
+    why = "its consumer uses values computed in the loop";
+    return false;
+  }
+  if (loopValues)
+    loopValues->append(fromLoop.begin(), fromLoop.end());
+  bool touched = false;
+  auto segment = [&](Operation *op) {
+    Operation *top = gemm->getBlock()->findAncestorOpInBlock(*op);
+    return top && !top->isBeforeInBlock(gemm) &&
+           (top == consumer || top->isBeforeInBlock(consumer));
+  };
+  loop.getBody()->walk([&](Operation *op) {
+    if (segment(op))
+      return;
+    for (Value operand : op->getOperands())
+      if (Operation *alloc = getRootAlloc(operand))
+        touched |= alloc == product || tiles.contains(alloc);
+  });
+  if (touched) {
+    why = "ops of its loop outside the gemm and its consumer use the tiles "
+          "the consumer reads or writes";
+    return false;
+  }
+  return true;
 }
 
 bool mlir::tile::hasSlotsForLateAdds(GemmOp gemm) {

@@ -140,9 +140,10 @@ static std::string checkProducerOp(Operation *op) {
 /// Whether the consumer warpgroups of `consumer` take turns at the MMAs
 /// (there must be several): as the kernel says (`tile.pingpong`), else
 /// where one of their gemms promotes one K block at a time from a pipe of
-/// kMinSlotsForLateAdds slots or more. Such a gemm is lowered with its
-/// previous block's additions after its own MMAs' issue, so a turn ends
-/// before the additions and one warpgroup adds while the other's MMAs run
+/// kMinSlotsForLateAdds slots or more, or hands its product to its consumer
+/// one gemm late (tile.consumer_late). Such a gemm is lowered with its
+/// previous block's additions (or consumer) after its own MMAs' issue, so a
+/// turn ends before them and one warpgroup adds while the other's MMAs run
 /// (docs/design.md 5.6). Not a default elsewhere: turns were slower around
 /// FlashAttention's gemms (docs/perf.md run 36), in the 2:4-sparse GEMM
 /// (run 141), and in FP8 with the additions inside the turn (run 154).
@@ -153,7 +154,8 @@ static bool wantsTurns(KernelOp kernel, WsOp consumer) {
           kernel->getAttrOfType<BoolAttr>(TileDialect::kPingpongAttrName))
     return flag.getValue();
   WalkResult found = consumer.walk([](GemmOp gemm) {
-    if (gemm->getParentOfType<scf::ForOp>() && promotesOncePerCall(gemm) &&
+    if (gemm->getParentOfType<scf::ForOp>() &&
+        (promotesOncePerCall(gemm) || consumesLate(gemm)) &&
         hasSlotsForLateAdds(gemm))
       return WalkResult::interrupt();
     return WalkResult::advance();

@@ -141,10 +141,25 @@
 // DEFER6-NOT: wgmma.wait_group.sync.aligned 1
 
 // The block-scaled gemm clears its accumulator per K block: no promotion
-// (one K block is one span), the user's tile.parallel adds it scaled.
-// BLOCK: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3
+// (one K block is one span), the user's tile.parallel adds it scaled, one
+// gemm late (tile.consumer_late): after a lone first K block (an odd
+// count), each K block of the loop, its turn taken, waits for the previous
+// block's MMAs, issues its own, passes the turn and only then runs the
+// previous block's consumer (64 FMAs a thread) while its MMAs run, before
+// it releases the previous block's slot.
+// BLOCK: wgmma.commit_group.sync.aligned
 // BLOCK: wgmma.wait_group.sync.aligned 0
-// BLOCK: fma.rn.f32
+// BLOCK: mbarrier.try_wait.parity
+// BLOCK: bar.sync {{%r[0-9]+}}, 256;
+// BLOCK: wgmma.wait_group.sync.aligned 0
+// BLOCK-NEXT: wgmma.fence.sync.aligned
+// BLOCK-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3
+// BLOCK: wgmma.commit_group.sync.aligned
+// BLOCK: bar.arrive
+// BLOCK-NOT: wgmma.wait_group
+// BLOCK-COUNT-64: fma.rn.f32
+// BLOCK-NOT: wgmma.wait_group
+// BLOCK: mbarrier.arrive.shared.b64
 
 // The fall-back kernel (views not aligned for tensor copies): cp.async of
 // 16 bytes, the same wgmmas. (ptxas spills in the 128 x 256 ones, where

@@ -2944,3 +2944,29 @@ func.func @gemm_sparse_promote() {
   }
   return
 }
+
+// -----
+
+func.func @consumer_late_not_clearing() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %a = tile.alloc : memref<64x16xf16, #gpu.address_space<workgroup>>
+    %b = tile.alloc : memref<16x64xf16, #gpu.address_space<workgroup>>
+    %c = tile.alloc : memref<64x64xf32, #tile.mem<fragment>>
+    // expected-error @+1 {{'tile.consumer_late' may only be attached to a clearing tile.gemm (clear_accum)}}
+    tile.gemm %a, %b, %c {tile.consumer_late = true} : memref<64x16xf16, #gpu.address_space<workgroup>>, memref<16x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.mem<fragment>>
+  }
+  return
+}
+
+// -----
+
+func.func @consumer_late_not_bool() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %a = tile.alloc : memref<64x16xf16, #gpu.address_space<workgroup>>
+    %b = tile.alloc : memref<16x64xf16, #gpu.address_space<workgroup>>
+    %c = tile.alloc : memref<64x64xf32, #tile.mem<fragment>>
+    // expected-error @+1 {{'tile.consumer_late' must be a boolean}}
+    tile.gemm %a, %b, %c clear_accum {tile.consumer_late = 1 : i64} : memref<64x16xf16, #gpu.address_space<workgroup>>, memref<16x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.mem<fragment>>
+  }
+  return
+}

@@ -96,3 +96,35 @@ module attributes {tile.target = #tile.target<"sm_90a">} {
     return
   }
 }
+
+// -----
+
+// The consumer's scales are written before the gemm in its loop: run one
+// gemm late, the consumer would read the next K block's, so the lowering
+// refuses a hand-written tile.consumer_late with MMAs in flight.
+module attributes {tile.target = #tile.target<"sm_90a">} {
+func.func @late_not_allowed(%sa: memref<?xf32>, %kt: index) {
+  tile.kernel @k blocks(%bx) in [1] threads(256) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %as = tile.alloc : memref<128x128xf8E4M3FN, #gpu.address_space<workgroup>>
+    %bs = tile.alloc : memref<128x128xf8E4M3FN, #gpu.address_space<workgroup>>
+    %acc = tile.alloc : memref<128x128xf32, #tile.mem<fragment>>
+    %part = tile.alloc : memref<128x128xf32, #tile.mem<fragment>>
+    %s = tile.alloc : memref<128xf32, #tile.mem<fragment>>
+    scf.for %k = %c0 to %kt step %c1 {
+      tile.copy %sa[%c0], %s : memref<?xf32> to memref<128xf32, #tile.mem<fragment>>
+      // expected-error @below {{consumes its product one gemm late (tile.consumer_late), which its loop does not allow: ops of its loop outside the gemm and its consumer use the tiles the consumer reads or writes}}
+      tile.gemm %as, %bs, %part transpose_b clear_accum {mma_groups_in_flight = 1 : i64, tile.consumer_late = true} : memref<128x128xf8E4M3FN, #gpu.address_space<workgroup>>, memref<128x128xf8E4M3FN, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.mem<fragment>>
+      tile.parallel (%i, %j) in [128, 128] {
+        %x = memref.load %acc[%i, %j] : memref<128x128xf32, #tile.mem<fragment>>
+        %p = memref.load %part[%i, %j] : memref<128x128xf32, #tile.mem<fragment>>
+        %f = memref.load %s[%i] : memref<128xf32, #tile.mem<fragment>>
+        %y = math.fma %p, %f, %x : f32
+        memref.store %y, %acc[%i, %j] : memref<128x128xf32, #tile.mem<fragment>>
+      }
+    }
+  }
+  return
+}
+}

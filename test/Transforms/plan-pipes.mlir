@@ -4,7 +4,7 @@
 // RUN: tile-opt %examples/gemm.mlir --tile-attach-target=chip=sm_90a --tile-launch-order --tile-persistent-blocks=clusters=true --tile-specialize-bounds --tile-pipeline-planning --tile-inject-pipeline --tile-register-prefetch --tile-layout-inference --tile-select-tma --tile-warp-specialize --tile-insert-barriers --tile-plan-pipes | FileCheck %s --check-prefix=CLUSTER
 // RUN: tile-opt %tile_src_root/test/Examples/Inputs/fp8_gemm_128x128.mlir --tile-attach-target=chip=sm_90a --tile-launch-order --tile-persistent-blocks --tile-specialize-bounds --tile-pipeline-planning --tile-inject-pipeline --tile-register-prefetch --tile-layout-inference --tile-select-tma --tile-warp-specialize --tile-insert-barriers --tile-plan-pipes | FileCheck %s --check-prefix=FP8
 // RUN: tile-opt %tile_src_root/test/Examples/Inputs/fp8_gemm_128x256.mlir --tile-attach-target=chip=sm_90a --tile-launch-order --tile-persistent-blocks --tile-specialize-bounds --tile-pipeline-planning --tile-inject-pipeline --tile-register-prefetch --tile-layout-inference --tile-select-tma --tile-warp-specialize --tile-insert-barriers --tile-plan-pipes | FileCheck %s --check-prefix=FP8W
-// RUN: tile-opt %examples/fp8_gemm.mlir --tile-attach-target=chip=sm_90a --tile-launch-order --tile-persistent-blocks --tile-specialize-bounds --tile-pipeline-planning --tile-inject-pipeline --tile-register-prefetch --tile-layout-inference --tile-select-tma --tile-warp-specialize --tile-insert-barriers --tile-plan-pipes | FileCheck %s --check-prefix=FP8X
+// RUN: tile-opt %examples/fp8_gemm.mlir --tile-attach-target=chip=sm_90a --tile-fuse-consumer --tile-launch-order --tile-persistent-blocks --tile-specialize-bounds --tile-pipeline-planning --tile-inject-pipeline --tile-register-prefetch --tile-layout-inference --tile-select-tma --tile-warp-specialize --tile-insert-barriers --tile-plan-pipes | FileCheck %s --check-prefix=FP8X
 // RUN: tile-opt %examples/flash_attention.mlir --tile-attach-target=chip=sm_90a --tile-launch-order --tile-persistent-blocks --tile-specialize-bounds --tile-pipeline-planning --tile-inject-pipeline --tile-register-prefetch --tile-layout-inference --tile-select-tma --tile-warp-specialize --tile-insert-barriers --tile-plan-pipes | FileCheck %s --check-prefix=FA
 // RUN: tile-opt %examples/gemm_sparse.mlir --tile-attach-target=chip=sm_90a --tile-launch-order --tile-persistent-blocks --tile-specialize-bounds --tile-pipeline-planning --tile-inject-pipeline --tile-register-prefetch --tile-layout-inference --tile-select-tma --tile-warp-specialize --tile-insert-barriers --tile-plan-pipes | FileCheck %s --check-prefix=SPARSE
 // RUN: sed 's/threads(256) {/threads(256) attributes {tile.sparse_in_flight = true} {/' %examples/gemm_sparse.mlir | tile-opt --tile-attach-target=chip=sm_90a --tile-launch-order --tile-persistent-blocks --tile-specialize-bounds --tile-pipeline-planning --tile-inject-pipeline --tile-register-prefetch --tile-layout-inference --tile-select-tma --tile-warp-specialize --tile-insert-barriers --tile-plan-pipes | FileCheck %s --check-prefix=INFLIGHT
@@ -78,8 +78,9 @@
 // The example's per-tensor and row-wise kernels (128 x 128, 5 stages):
 // deferred one K block, and the consumer warpgroups take turns
 // (tile-warp-specialize's default for such a gemm with 5 slots or more);
-// the block-scaled one (5 slots too) clears its accumulator per K block:
-// no partials, no turns.
+// the block-scaled one (5 slots too) clears its accumulator per K block
+// and hands it to its consumer one gemm late (tile-fuse-consumer): no
+// partials, its MMAs in flight past the release, turns too.
 // FP8X-LABEL: tile.kernel @fp8_gemm_tensor_kernel_tma
 // FP8X: tile.pipe.create plan <full = 2, empty = 8, deferred> : <5>
 // FP8X: tile.ws [0, 1] registers(232) pingpong
@@ -88,9 +89,10 @@
 // FP8X: tile.ws [0, 1] registers(232) pingpong
 // FP8X: tile.gemm {{.*}} partials(
 // FP8X-LABEL: tile.kernel @fp8_gemm_blockwise_kernel_tma
-// FP8X: tile.pipe.create plan <full = 2, empty = 8> : <5>
-// FP8X-NOT: pingpong
+// FP8X: tile.pipe.create plan <full = 2, empty = 8, deferred> : <5>
+// FP8X: tile.ws [0, 1] registers(232) pingpong
 // FP8X-NOT: partials
+// FP8X: tile.gemm {{.*}} clear_accum {mma = {{.*}}, mma_groups_in_flight = 1 : i64, tile.consumer_late = true}
 // FP8X-LABEL: tile.kernel @fp8_gemm_blockwise_kernel blocks
 //
 // FlashAttention's pipe (persistent: one for the key loop's versions): K and

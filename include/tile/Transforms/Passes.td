@@ -520,7 +520,8 @@ def CheckResources : Pass<"tile-check-resources", "ModuleOp"> {
 }
 
 def FuseConsumer : Pass<"tile-fuse-consumer", "ModuleOp"> {
-  let summary = "Let a tile.parallel consume a gemm's product chunk by chunk";
+  let summary = "Let a tile.parallel consume a gemm's product chunk by "
+                "chunk, or one gemm late";
   let description = [{
     A `tile.gemm ... clear_accum` whose accumulator only a following
     `tile.parallel` of the same block reads, element by element (the
@@ -535,8 +536,22 @@ def FuseConsumer : Pass<"tile-fuse-consumer", "ModuleOp"> {
     then computes, completes and consumes one part at a time (wgmma: w
     columns per instruction; mma.sync: each warp's n tiles in N / w
     parts). Gemms of asynchronous MMAs that promote their partial sums are
-    left alone; gemms that already have `consumer_chunk` keep it. With `remarks=true`
-    it says which gemms it fused and why others were not.
+    left alone; gemms that already have `consumer_chunk` keep it.
+
+    A product of 64 registers a thread or fewer, computed by asynchronous
+    MMAs (wgmma) in a loop asking for 5 pipeline stages or more, gets
+    `tile.consumer_late = true` where the loop allows its consumer to run
+    one gemm late: the consumer uses only fragments and values of the
+    loop's floats, and no op of the loop outside the ops from the gemm to
+    the consumer touches the product or the consumer's tiles. The floats of
+    the loop the consumer uses (a K block's scale loaded as a scalar) are
+    passed to it through fragments of its rows, filled right before it.
+    Once `tile-plan-pipes` leaves the gemm's MMAs in flight, the lowering
+    runs the consumer of K block j inside the gemm of block j + 1, after its
+    MMAs are issued, and the last one after the loop.
+    `tile.consumer_late = false` keeps the consumer in place; `true` asks
+    for it, an error where the loop does not allow it. With `remarks=true`
+    it says which gemms it fused or consumes late and why others were not.
   }];
   let dependentDialects = ["::mlir::tile::TileDialect"];
   let options = [

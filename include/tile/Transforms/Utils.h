@@ -55,6 +55,26 @@ inline constexpr int64_t kMinSlotsForLateAdds = 5;
 /// kMinSlotsForLateAdds versions (its root alloc's leading dimension).
 bool hasSlotsForLateAdds(GemmOp gemm);
 
+/// Whether `gemm` hands its product to its consumer one gemm late
+/// (`tile.consumer_late = true`, tile-fuse-consumer).
+bool consumesLate(GemmOp gemm);
+
+/// The `tile.parallel` after `gemm` in its block that reads its
+/// accumulator (the consumer of its product), or null.
+ParallelOp findProductConsumer(GemmOp gemm);
+
+/// Whether, in the loop around `gemm` (a gemm whose product `consumer`
+/// consumes), nothing outside the ops from the gemm to the consumer in
+/// their block touches the tiles the consumer reads or writes: then the
+/// consumer of one iteration may run at the next iteration's gemm (or, for
+/// the last, after the loop) instead of in its place. Says why not in
+/// `why`. The consumer may use only values defined outside the loop (or in
+/// it), unless `loopValues` is given: then the values of the loop it uses
+/// are collected there instead (tile-fuse-consumer passes them through
+/// fragments).
+bool canConsumeLate(GemmOp gemm, ParallelOp consumer, std::string &why,
+                    SmallVectorImpl<Value> *loopValues = nullptr);
+
 /// The instruction `gemm` is computed with: its `mma` attribute, checked
 /// against `target` (a user may pin it), or, when it has none, the target's
 /// choice, recorded on the gemm. Diagnoses gemms the target cannot compute.

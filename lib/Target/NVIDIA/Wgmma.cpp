@@ -393,19 +393,24 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
     }
   };
 
-  if (g.partials) {
-    // Deferred promotion: the descriptors first (CSE keeps these), so that
-    // their arithmetic runs while the previous MMAs do; then the previous
-    // partial sums, complete, join the accumulator, and this gemm's go in
-    // flight into the same registers. In a loop unrolled by two the
-    // additions come after the issue instead, while the MMAs run into the
-    // registers of the other iteration of the pass.
+  // The descriptors of every step, ahead of a wait for MMAs in flight (CSE
+  // keeps these for the issue), so that their arithmetic runs while the
+  // previous MMAs do.
+  auto computeDescriptors = [&]() {
     for (int64_t ks = 0; ks < kSteps; ++ks) {
       for (int64_t ch = 0; ch < chunks; ++ch)
         descriptorAt(b, loc, *bd, ib.idx(ch * instrN), ks * instrK);
       for (int64_t s = 0; a && s < slabs; ++s)
         descriptorAt(b, loc, *a, ib.add(rowBase, ib.idx(s * 64)), ks * instrK);
     }
+  };
+  if (g.partials) {
+    // Deferred promotion: the descriptors first, then the previous
+    // partial sums, complete, join the accumulator, and this gemm's go in
+    // flight into the same registers. In a loop unrolled by two the
+    // additions come after the issue instead, while the MMAs run into the
+    // registers of the other iteration of the pass.
+    computeDescriptors();
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
     SmallVector<Value> partial(units);
     for (int64_t u = 0; u < units; ++u)
@@ -456,6 +461,38 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
                                 LLVM::ExtractValueOp::create(
                                     b, loc, partial[u], ArrayRef<int64_t>{i}),
                                 g.partials->regs, ib.idx(u * perUnit + i));
+  } else if (!span && g.consumeChunk && g.mmaGroupsInFlight) {
+    // A product consumed one gemm late (tile.consumer_late): C holds the
+    // previous gemm's product, complete once the wait below returns, which
+    // the consumer takes before (or, in a loop unrolled by two, after) this
+    // gemm's MMAs go in flight into other registers; they are stored into
+    // C for the next gemm (the last is consumed after the loop).
+    if (!op.getClearAccum() || g.accumulate || g.mmaGroupsInFlight != 1)
+      return op.emitOpError("consumes its product one gemm late, so it "
+                            "clears its accumulator and leaves one MMA "
+                            "group in flight");
+    computeDescriptors();
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+    llvm::BitVector all(c.layout.getRegistersPerThread(), true);
+    if (!g.addPartialsAfterIssue && failed(g.consumeChunk(b, loc, all)))
+      return failure();
+    SmallVector<Value> product(units);
+    for (int64_t u = 0; u < units; ++u)
+      product[u] = LLVM::PoisonOp::create(b, loc, accType);
+    NVVM::WgmmaFenceAlignedOp::create(b, loc);
+    issue(product, 0, kSteps, /*overwrite=*/true, Value(), 0, units);
+    NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+    if (g.passTurn)
+      g.passTurn(b, loc);
+    if (g.addPartialsAfterIssue && failed(g.consumeChunk(b, loc, all)))
+      return failure();
+    for (int64_t u = 0; u < units; ++u)
+      for (int64_t i = 0; i < perUnit; ++i)
+        memref::StoreOp::create(b, loc,
+                                LLVM::ExtractValueOp::create(
+                                    b, loc, product[u], ArrayRef<int64_t>{i}),
+                                c.regs, ib.idx(u * perUnit + i));
+    return success();
   } else if (!span && g.consumeChunk) {
     // The product handed over in chunks (consumer_chunk): each unit's MMAs
     // are issued, completed and consumed before the next unit's, so that

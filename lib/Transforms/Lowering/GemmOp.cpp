@@ -191,7 +191,36 @@ LogicalResult mlir::tile::lowering::lowerGemm(LoweringContext &ctx, GemmOp op) {
   // stays in its place).
   ParallelOp consumer;
   auto consumed = std::make_shared<bool>(false);
-  if (op.getConsumerChunk()) {
+  // A product consumed one gemm late (tile.consumer_late, its MMAs left in
+  // flight by tile-plan-pipes): the gemm runs the previous gemm's consumer
+  // on the product it left in C, from the second gemm of the loop on, and
+  // the last one runs after the loop.
+  bool late = consumesLate(op) && g.mmaGroupsInFlight;
+  Value hasPrevious;
+  if (late) {
+    // (tile-lower-ops checked the rule on the tile IR: checkLateConsumers.)
+    consumer = findProductConsumer(op);
+    auto loop = op->getParentOfType<scf::ForOp>();
+    if (!consumer || !loop || !ctx.kernel->isProperAncestor(loop))
+      return op.emitOpError("consumes its product one gemm late "
+                            "(tile.consumer_late), but no tile.parallel in "
+                            "a loop of its kernel consumes it");
+    int64_t stage = std::max<int64_t>(0, getPipelineStage(op->getParentOp()));
+    Value first = createStageStart(ctx.b, ctx.loc(), loop, stage);
+    hasPrevious =
+        arith::CmpIOp::create(ctx.b, ctx.loc(), arith::CmpIPredicate::ne,
+                              loop.getInductionVar(), first);
+    g.consumeChunk = [&ctx, consumer, hasPrevious,
+                      consumed](OpBuilder &, Location loc,
+                                const llvm::BitVector &) -> LogicalResult {
+      *consumed = true;
+      auto guard =
+          scf::IfOp::create(ctx.b, loc, hasPrevious, /*withElse=*/false);
+      OpBuilder::InsertionGuard inside(ctx.b);
+      ctx.b.setInsertionPointToStart(guard.thenBlock());
+      return lowerParallel(ctx, consumer);
+    };
+  } else if (op.getConsumerChunk()) {
     FailureOr<ParallelOp> found = findChunkConsumer(op);
     if (failed(found))
       return failure();
@@ -205,7 +234,7 @@ LogicalResult mlir::tile::lowering::lowerGemm(LoweringContext &ctx, GemmOp op) {
       return lowerParallel(ctx, consumer, &chunk);
     };
   }
-  if (g.partials)
+  if (g.partials || late)
     g.addPartialsAfterIssue = unrollForPartials(ctx, op);
   if (failed(ctx.target.emitGemm(ctx.b, ctx.loc(), g)))
     return failure();
@@ -228,24 +257,28 @@ LogicalResult mlir::tile::lowering::lowerGemm(LoweringContext &ctx, GemmOp op) {
     else
       ctx.b.setInsertionPointAfter(after->getNextNode());
     // Deferred promotion: the last partial sums, now complete, join the
-    // accumulator (after the wait, which is the op right after `after`),
-    // if the gemm ran: a gemm of pipeline stage r runs from iteration
-    // lb + r * step on.
+    // accumulator (after the wait, which is the op right after `after`);
+    // a late consumer takes the last product. Both only if the gemm ran: a
+    // gemm of pipeline stage r runs from iteration lb + r * step on.
+    OpBuilder &b = ctx.b;
+    Location loc = after->getLoc();
+    if (auto loop = dyn_cast<scf::ForOp>(after); loop && (late || g.partials)) {
+      int64_t stage = std::max<int64_t>(0, getPipelineStage(op->getParentOp()));
+      Value first = createStageStart(b, loc, loop, stage);
+      Value ran = arith::CmpIOp::create(b, loc,
+                                        loop.getUnsignedCmp()
+                                            ? arith::CmpIPredicate::ult
+                                            : arith::CmpIPredicate::slt,
+                                        first, loop.getUpperBound());
+      auto ranGuard = scf::IfOp::create(b, loc, ran, /*withElse=*/false);
+      b.setInsertionPointToStart(ranGuard.thenBlock());
+    }
+    if (late) {
+      *consumed = true;
+      if (failed(lowerParallel(ctx, consumer)))
+        return failure();
+    }
     if (g.partials) {
-      OpBuilder &b = ctx.b;
-      Location loc = after->getLoc();
-      if (auto loop = dyn_cast<scf::ForOp>(after)) {
-        int64_t stage =
-            std::max<int64_t>(0, getPipelineStage(op->getParentOp()));
-        Value first = createStageStart(b, loc, loop, stage);
-        Value ran = arith::CmpIOp::create(b, loc,
-                                          loop.getUnsignedCmp()
-                                              ? arith::CmpIPredicate::ult
-                                              : arith::CmpIPredicate::slt,
-                                          first, loop.getUpperBound());
-        auto guard = scf::IfOp::create(b, loc, ran, /*withElse=*/false);
-        b.setInsertionPointToStart(guard.thenBlock());
-      }
       int64_t count = g.c->layout.getRegistersPerThread();
       for (int64_t i = 0; i < count; ++i) {
         Value at = arith::ConstantIndexOp::create(b, loc, i);

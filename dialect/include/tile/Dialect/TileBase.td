@@ -131,6 +131,16 @@ def Tile_Dialect : Dialect {
     /// promotion it defers, so that the two K blocks of a pass keep their
     /// partial sums in registers of their own (docs/design.md 5.6).
     static constexpr ::llvm::StringLiteral kUnrollAttrName = "tile.unroll";
+    /// Discardable boolean attribute on a clearing `tile.gemm` in a loop,
+    /// whose product the next `tile.parallel` of its block consumes: whether
+    /// that consumer may run one gemm late, inside the next iteration's
+    /// gemm after its MMAs are issued, so that the consumer (a block-scaled
+    /// FP8 K block added, scaled, to a running sum) overlaps them (written
+    /// `true` by `tile-fuse-consumer` where the loop allows it; `false`
+    /// keeps the consumer in its place, `true` asks for it;
+    /// docs/design.md 5.6).
+    static constexpr ::llvm::StringLiteral kConsumerLateAttrName =
+        "tile.consumer_late";
     /// Discardable attribute on a `tile.kernel`: the number of its blocks
     /// that should fit one multiprocessor at once (the compiler then
     /// launches it with the registers of that many blocks: `.minnctapersm`
