@@ -135,8 +135,12 @@ struct GemmEmission {
   /// A gemm whose product a tile.parallel consumes in parts
   /// (`consumer_chunk`): emitters that interleave call it once the MMAs of
   /// a part have completed and its registers of C (set in `registers`) are
-  /// stored, before computing the next part. Null otherwise; where the
-  /// emitter does not call it, the caller lowers the consumer in its place.
+  /// stored, before computing the next part. A gemm whose product is
+  /// consumed one gemm late (`tile.consumer_late` with MMA groups in
+  /// flight): asynchronous emitters call it once, with every register set,
+  /// while C still holds the previous gemm's product, complete (it runs
+  /// the consumer only if there is one). Null otherwise; where the emitter
+  /// does not call it, the caller lowers the consumer in its place.
   std::function<LogicalResult(OpBuilder &, Location,
                               const llvm::BitVector &registers)>
       consumeChunk;
