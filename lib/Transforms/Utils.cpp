@@ -255,6 +255,8 @@ bool mlir::tile::consumesLate(GemmOp gemm) {
 
 ParallelOp mlir::tile::findProductConsumer(GemmOp gemm) {
   Operation *acc = getRootAlloc(gemm.getC());
+  if (!acc)
+    return nullptr;
   for (Operation *op = gemm->getNextNode(); op; op = op->getNextNode()) {
     auto parallel = dyn_cast<ParallelOp>(op);
     if (!parallel)

@@ -26,18 +26,7 @@ using namespace mlir::tile::lowering;
 /// the ops between must not write the fragments it reads
 /// (tile-fuse-consumer moved them before the gemm).
 static FailureOr<ParallelOp> findChunkConsumer(GemmOp op) {
-  Value c = op.getC();
-  ParallelOp consumer;
-  for (Operation *next = op->getNextNode(); next && !consumer;
-       next = next->getNextNode()) {
-    auto parallel = dyn_cast<ParallelOp>(next);
-    auto readsProduct = [&](memref::LoadOp load) {
-      return load.getMemRef() == c ? WalkResult::interrupt()
-                                   : WalkResult::advance();
-    };
-    if (parallel && parallel.getBody().walk(readsProduct).wasInterrupted())
-      consumer = parallel;
-  }
+  ParallelOp consumer = findProductConsumer(op);
   if (!consumer)
     return op.emitOpError("hands its product to a tile.parallel in chunks "
                           "(consumer_chunk), but none after it reads it");
