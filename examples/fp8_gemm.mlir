@@ -34,8 +34,9 @@
 // compiler hands each K block's product to the scaling tile.parallel one
 // gemm late (tile.consumer_late), so that the scaling runs while the next
 // block's MMAs do, the consumer warpgroups taking turns (runs 180, 181):
-// the block's scales are read after its gemm, and %b, loaded in the loop,
-// reaches the late tile.parallel through a fragment the compiler fills.
+// the block's scales are written after its gemm, the compiler reads them
+// before it, a K block ahead of their use (run 184), and %b, loaded in the
+// loop, reaches the late tile.parallel through a fragment it fills.
 
 !gA = memref<?x?xf8E4M3FN>
 !gB = memref<?x?xf8E4M3FN>

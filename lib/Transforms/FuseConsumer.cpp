@@ -169,6 +169,96 @@ struct FuseConsumerPass
     }
   }
 
+  /// Whether `op` writes nothing but fragments (registers of the block's
+  /// own threads), so that loads from global memory may move across it.
+  static bool writesOnlyFragments(Operation *op) {
+    WalkResult walk = op->walk([](Operation *inner) {
+      auto fragment = [](Value memory) {
+        auto type = dyn_cast<MemRefType>(memory.getType());
+        return type && getMemoryKind(type) == MemoryKind::Fragment;
+      };
+      bool ok = true;
+      if (auto store = dyn_cast<memref::StoreOp>(inner))
+        ok = fragment(store.getMemRef());
+      else if (auto copy = dyn_cast<CopyOp>(inner))
+        ok = fragment(copy.getTarget());
+      else if (auto fill = dyn_cast<FillOp>(inner))
+        ok = fragment(fill.getTarget());
+      else if (auto gemm = dyn_cast<GemmOp>(inner))
+        ok = fragment(gemm.getC());
+      else if (!isa<memref::LoadOp>(inner) && !isMemoryEffectFree(inner) &&
+               !inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+        ok = false;
+      return ok ? WalkResult::advance() : WalkResult::interrupt();
+    });
+    return !walk.wasInterrupted();
+  }
+
+  /// The consumer's inputs read from global memory between the gemm and it
+  /// (a K block's scales) are read before the gemm instead: run one gemm
+  /// late, the consumer would otherwise wait for loads issued right before
+  /// it. A copy into a fragment goes to a fragment of its own there, copied
+  /// (register to register) into the consumer's where the copy was, since
+  /// the previous K block's consumer, in the gemm, still reads that one.
+  /// Nothing between writes memory other than fragments.
+  static bool loadInputsEarly(GemmOp gemm, ParallelOp consumer) {
+    SmallVector<Operation *> between;
+    for (Operation *op = gemm->getNextNode(); op != consumer;
+         op = op->getNextNode()) {
+      if (!writesOnlyFragments(op))
+        return false;
+      between.push_back(op);
+    }
+    if (!writesOnlyFragments(gemm))
+      return false;
+    auto fromGlobal = [](Value memory) {
+      return getMemoryKind(cast<MemRefType>(memory.getType())) ==
+             MemoryKind::Global;
+    };
+    // The loads and copies from global memory, and the pure ops they need.
+    llvm::SetVector<Operation *> early;
+    llvm::SmallPtrSet<Operation *, 8> segment(between.begin(), between.end());
+    std::function<bool(Operation *)> add = [&](Operation *op) {
+      if (early.contains(op))
+        return true;
+      for (Value operand : op->getOperands())
+        if (Operation *def = operand.getDefiningOp();
+            def && segment.contains(def) &&
+            !(isMemoryEffectFree(def) && def->getNumRegions() == 0 && add(def)))
+          return false;
+      early.insert(op);
+      return true;
+    };
+    for (Operation *op : between) {
+      auto load = dyn_cast<memref::LoadOp>(op);
+      auto copy = dyn_cast<CopyOp>(op);
+      if ((load && fromGlobal(load.getMemRef())) ||
+          (copy && fromGlobal(copy.getSource()) &&
+           getMemoryKind(copy.getTargetType()) == MemoryKind::Fragment &&
+           copy.getTarget().getDefiningOp<AllocOp>()))
+        (void)add(op);
+    }
+    auto kernel = gemm->getParentOfType<KernelOp>();
+    OpBuilder b(gemm.getContext());
+    for (Operation *op : between) {
+      if (!early.contains(op))
+        continue;
+      auto copy = dyn_cast<CopyOp>(op);
+      if (!copy) {
+        op->moveBefore(gemm);
+        continue;
+      }
+      b.setInsertionPointToStart(&kernel.getBody().front());
+      Value staged = AllocOp::create(b, copy.getLoc(), copy.getTargetType());
+      b.setInsertionPoint(copy);
+      CopyOp::create(b, copy.getLoc(), staged, ValueRange(), copy.getTarget(),
+                     ValueRange());
+      copy.getTargetMutable().assign(staged);
+      copy->moveBefore(gemm);
+    }
+    return !early.empty();
+  }
+
   /// A product small enough to hold at once: whether its consumer runs one
   /// gemm late (`tile.consumer_late`), inside the next K block's gemm once
   /// that gemm's MMAs are issued. Asynchronous MMAs only, in a loop
@@ -218,72 +308,82 @@ struct FuseConsumerPass
         return fail("its consumer uses a value of the loop other than a "
                     "float computed before it in its block");
     passThroughFragments(gemm, consumer, scalars);
+    bool early = loadInputsEarly(gemm, consumer);
     gemm->setAttr(TileDialect::kConsumerLateAttrName,
                   BoolAttr::get(gemm.getContext(), true));
     if (emitRemarks)
       gemm.emitRemark() << "product (" << registers
                         << " registers a thread) consumed one gemm late by "
                            "the tile.parallel that follows, while the next "
-                           "K block's MMAs run";
+                           "K block's MMAs run"
+                        << (early ? ", its inputs from global memory read "
+                                    "before the gemm"
+                                  : "");
+  }
+
+  /// Whether `gemm`'s product is consumed in chunks or one gemm late.
+  void decide(GemmOp gemm, KernelOp kernel, TargetInfo &target,
+              const AsyncMmaInfo *async) {
+    // (A 2:4-sparse gemm's product is not handed over in parts.)
+    if (gemm.getConsumerChunk() || !gemm.getClearAccum() ||
+        gemm.getPartials() || gemm.getAccumulate() || gemm.getPromoteKAttr() ||
+        gemm.getMmaGroupsInFlightAttr() || gemm.isSparse())
+      return;
+    auto skip = [&](const Twine &why) {
+      if (emitRemarks)
+        gemm.emitRemark("product not consumed in chunks: ") << why;
+    };
+    MmaAttr mma = gemm.getMmaAttr();
+    if (!mma) {
+      ScopedDiagnosticHandler quiet(gemm.getContext(),
+                                    [](Diagnostic &) { return success(); });
+      FailureOr<MmaAttr> selected =
+          target.selectMma(gemm, getNumThreads(gemm, kernel));
+      mma = succeeded(selected) ? *selected : MmaAttr();
+    }
+    if (!mma)
+      return skip("the target has no matrix-multiply instruction for it");
+    if (async && async->isAsync(mma)) {
+      int64_t span = async->getPromotionSpan(gemm, mma);
+      if (span && gemm.getK() > span)
+        return skip("it promotes its partial sums");
+    }
+    // Parts of at most kPartRegisters registers a thread, in columns.
+    int64_t threads = std::max<int64_t>(getNumThreads(gemm, kernel), 1);
+    MemRefType cType = cast<MemRefType>(gemm.getC().getType());
+    int64_t registers =
+        cType.getNumElements() * cType.getElementTypeBitWidth() / 32 / threads;
+    int64_t n = gemm.getN();
+    if (registers <= kPartRegisters)
+      return decideLate(gemm, mma, async, registers);
+    int64_t chunk = n * kPartRegisters / registers;
+    if (chunk < 8 || n % chunk != 0)
+      return skip("its columns do not split into parts of " +
+                  Twine(kPartRegisters) + " registers");
+    SmallVector<Operation *> between;
+    std::string why;
+    ParallelOp consumer = findConsumer(gemm, between, why);
+    if (!consumer)
+      return skip(why);
+    for (Operation *op : between)
+      op->moveBefore(gemm);
+    gemm.setConsumerChunkAttr(
+        IntegerAttr::get(IntegerType::get(gemm.getContext(), 64), chunk));
+    if (emitRemarks)
+      gemm.emitRemark() << "product consumed " << chunk
+                        << " columns at a time by the tile.parallel that "
+                           "follows, each chunk as soon as its MMAs "
+                           "complete";
   }
 
   void runOnOperation() override {
     getOperation().walk([&](KernelOp kernel) {
       std::unique_ptr<TargetInfo> target = getTargetInfo(kernel);
-      const AsyncMmaInfo *async = target->asyncMma();
-      kernel.walk([&](GemmOp gemm) {
-        // (A 2:4-sparse gemm's product is not handed over in parts.)
-        if (gemm.getConsumerChunk() || !gemm.getClearAccum() ||
-            gemm.getPartials() || gemm.getAccumulate() ||
-            gemm.getPromoteKAttr() || gemm.getMmaGroupsInFlightAttr() ||
-            gemm.isSparse())
-          return;
-        auto skip = [&](const Twine &why) {
-          if (emitRemarks)
-            gemm.emitRemark("product not consumed in chunks: ") << why;
-        };
-        MmaAttr mma = gemm.getMmaAttr();
-        if (!mma) {
-          ScopedDiagnosticHandler quiet(gemm.getContext(),
-                                        [](Diagnostic &) { return success(); });
-          FailureOr<MmaAttr> selected =
-              target->selectMma(gemm, getNumThreads(gemm, kernel));
-          mma = succeeded(selected) ? *selected : MmaAttr();
-        }
-        if (!mma)
-          return skip("the target has no matrix-multiply instruction for it");
-        if (async && async->isAsync(mma)) {
-          int64_t span = async->getPromotionSpan(gemm, mma);
-          if (span && gemm.getK() > span)
-            return skip("it promotes its partial sums");
-        }
-        // Parts of at most kPartRegisters registers a thread, in columns.
-        int64_t threads = std::max<int64_t>(getNumThreads(gemm, kernel), 1);
-        MemRefType cType = cast<MemRefType>(gemm.getC().getType());
-        int64_t registers = cType.getNumElements() *
-                            cType.getElementTypeBitWidth() / 32 / threads;
-        int64_t n = gemm.getN();
-        if (registers <= kPartRegisters)
-          return decideLate(gemm, mma, async, registers);
-        int64_t chunk = n * kPartRegisters / registers;
-        if (chunk < 8 || n % chunk != 0)
-          return skip("its columns do not split into parts of " +
-                      Twine(kPartRegisters) + " registers");
-        SmallVector<Operation *> between;
-        std::string why;
-        ParallelOp consumer = findConsumer(gemm, between, why);
-        if (!consumer)
-          return skip(why);
-        for (Operation *op : between)
-          op->moveBefore(gemm);
-        gemm.setConsumerChunkAttr(
-            IntegerAttr::get(IntegerType::get(gemm.getContext(), 64), chunk));
-        if (emitRemarks)
-          gemm.emitRemark() << "product consumed " << chunk
-                            << " columns at a time by the tile.parallel that "
-                               "follows, each chunk as soon as its MMAs "
-                               "complete";
-      });
+      // (Collected first: the decisions move ops across the gemms.)
+      SmallVector<GemmOp> gemms;
+      kernel.walk([&](GemmOp gemm) { gemms.push_back(gemm); });
+      for (GemmOp gemm : gemms)
+        decide(gemm, kernel, *target, target->asyncMma());
     });
   }
 };

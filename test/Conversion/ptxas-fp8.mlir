@@ -146,10 +146,15 @@
 // count), each K block of the loop, its turn taken, waits for the previous
 // block's MMAs, issues its own, passes the turn and only then runs the
 // previous block's consumer (64 FMAs a thread) while its MMAs run, before
-// it releases the previous block's slot.
+// it releases the previous block's slot. The block's scales (A's two rows
+// a thread, B's one) are read from global memory before its turn, a whole
+// gemm before the consumer that uses them.
 // BLOCK: wgmma.commit_group.sync.aligned
 // BLOCK: wgmma.wait_group.sync.aligned 0
 // BLOCK: mbarrier.try_wait.parity
+// BLOCK-NOT: bar.sync
+// BLOCK-COUNT-3: ld.global.b32
+// BLOCK-NOT: wgmma.mma_async
 // BLOCK: bar.sync {{%r[0-9]+}}, 256;
 // BLOCK: wgmma.wait_group.sync.aligned 0
 // BLOCK-NEXT: wgmma.fence.sync.aligned

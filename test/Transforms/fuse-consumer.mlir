@@ -202,14 +202,20 @@ func.func @sparse() {
 !gCol = memref<?xf32, strided<[?], offset: ?>>
 
 // The block-scaled FP8 K loop at 128 x 128, 5 stages: each K block's
-// product (64 registers a thread) goes to its consumer one gemm late; the
-// scales' copy and their product with B's stay between the two.
+// product (64 registers a thread) goes to its consumer one gemm late. The
+// scales are read from global memory before the gemm, A's into a fragment
+// of their own, which is copied into the consumer's after the gemm (the
+// previous block's consumer, run in the gemm, still reads that one); their
+// product with B's stays between the two.
 // CHECK-LABEL: func.func @late
+// CHECK: %[[EARLY:.*]] = tile.alloc : memref<128xf32, #tile.mem<fragment>>
+// CHECK: %[[S:.*]] = tile.alloc : memref<128xf32, #tile.mem<fragment>>
 // CHECK: scf.for
-// CHECK: tile.gemm {{.*}} clear_accum {tile.consumer_late = true}
-// CHECK-NEXT: memref.subview
-// CHECK-NEXT: tile.copy
+// CHECK: memref.subview
+// CHECK-NEXT: tile.copy %{{.*}}[%{{.*}}], %[[EARLY]] :
 // CHECK-NEXT: memref.load
+// CHECK-NEXT: tile.gemm {{.*}} clear_accum {tile.consumer_late = true}
+// CHECK-NEXT: tile.copy %[[EARLY]], %[[S]] :
 // CHECK-NEXT: tile.parallel
 // CHECK: tile.parallel
 // CHECK: tile.num_stages = 5
@@ -230,7 +236,7 @@ func.func @late(%A: !gA, %B: !gA, %sa: !gS, %sb: !gS, %m: index,
       %k0 = arith.muli %k, %c128 : index
       tile.copy %A[%c0, %k0], %as : !gA to !sA
       tile.copy %B[%c0, %k0], %bs : !gA to !sB
-      // expected-remark @below {{product (64 registers a thread) consumed one gemm late by the tile.parallel that follows, while the next K block's MMAs run}}
+      // expected-remark @below {{product (64 registers a thread) consumed one gemm late by the tile.parallel that follows, while the next K block's MMAs run, its inputs from global memory read before the gemm}}
       tile.gemm %as, %bs, %part transpose_b clear_accum : !sA, !sB, !fC
       %col = memref.subview %sa[0, %k] [%m, 1] [1, 1] : !gS to !gCol
       tile.copy %col[%c0], %s : !gCol to !fS
@@ -261,12 +267,13 @@ func.func @late(%A: !gA, %B: !gA, %sa: !gS, %sb: !gS, %m: index,
 
 // The consumer multiplies by a scale loaded in the loop, which would not
 // exist at the next iteration's gemm: it reaches the consumer through a
-// fragment of the consumer's rows, filled right before it.
+// fragment of the consumer's rows, filled right before it (and is loaded
+// before the gemm).
 // CHECK-LABEL: func.func @loop_value
 // CHECK: %[[F:.*]] = tile.alloc : memref<128xf32, #tile.mem<fragment>>
 // CHECK: scf.for
-// CHECK: tile.gemm {{.*}} {tile.consumer_late = true}
-// CHECK-NEXT: %[[B:.*]] = memref.load
+// CHECK: %[[B:.*]] = memref.load
+// CHECK-NEXT: tile.gemm {{.*}} {tile.consumer_late = true}
 // CHECK-NEXT: tile.fill %[[F]], %[[B]] : memref<128xf32, #tile.mem<fragment>>
 // CHECK-NEXT: tile.parallel (%[[I:.*]], %{{.*}}) in [128, 128]
 // CHECK-NEXT: %[[R:.*]] = memref.load %[[F]][%[[I]]]
@@ -282,6 +289,45 @@ func.func @loop_value(%sb: !gS, %kt: index) {
     scf.for %k = %c0 to %kt step %c1 {
       // expected-remark @below {{consumed one gemm late}}
       tile.gemm %as, %bs, %part transpose_b clear_accum : !sA, !sB, !fC
+      %b = memref.load %sb[%k] : !gS
+      tile.parallel (%i, %j) in [128, 128] {
+        %x = memref.load %acc[%i, %j] : !fC
+        %p = memref.load %part[%i, %j] : !fC
+        %y = math.fma %p, %b, %x : f32
+        memref.store %y, %acc[%i, %j] : !fC
+      }
+    } {tile.num_stages = 5 : i64}
+  }
+  return
+}
+
+// -----
+
+!sA = memref<128x128xf8E4M3FN, #gpu.address_space<workgroup>>
+!sB = memref<128x128xf8E4M3FN, #gpu.address_space<workgroup>>
+!fC = memref<128x128xf32, #tile.mem<fragment>>
+!gS = memref<?xf32>
+
+// Global memory written between the gemm and its consumer (which may be
+// the memory the scale is read from): the scale stays read after the write.
+// CHECK-LABEL: func.func @write_between
+// CHECK: tile.gemm {{.*}} {tile.consumer_late = true}
+// CHECK-NEXT: memref.store
+// CHECK-NEXT: memref.load
+// CHECK-NEXT: tile.fill
+func.func @write_between(%sb: !gS, %log: !gS, %kt: index) {
+  tile.kernel @k blocks(%bx) in [1] threads(256) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %one = arith.constant 1.0 : f32
+    %as = tile.alloc : !sA
+    %bs = tile.alloc : !sB
+    %acc = tile.alloc : !fC
+    %part = tile.alloc : !fC
+    scf.for %k = %c0 to %kt step %c1 {
+      // expected-remark-re @below {{product (64 registers a thread) consumed one gemm late by the tile.parallel that follows, while the next K block's MMAs run{{$}}}}
+      tile.gemm %as, %bs, %part transpose_b clear_accum : !sA, !sB, !fC
+      memref.store %one, %log[%k] : !gS
       %b = memref.load %sb[%k] : !gS
       tile.parallel (%i, %j) in [128, 128] {
         %x = memref.load %acc[%i, %j] : !fC

@@ -546,7 +546,12 @@ def FuseConsumer : Pass<"tile-fuse-consumer", "ModuleOp"> {
     the consumer touches the product or the consumer's tiles. The floats of
     the loop the consumer uses (a K block's scale loaded as a scalar) are
     passed to it through fragments of its rows, filled right before it.
-    Once `tile-plan-pipes` leaves the gemm's MMAs in flight, the lowering
+    Its inputs read from global memory between the gemm and it (the
+    scales' loads and copies into fragments) move before the gemm, where
+    nothing between writes memory other than fragments: a copy into a
+    fragment then fills a fragment of its own, copied into the consumer's
+    where the copy was, since the previous K block's consumer still reads
+    that one inside the gemm. Once `tile-plan-pipes` leaves the gemm's MMAs in flight, the lowering
     runs the consumer of K block j inside the gemm of block j + 1, after its
     MMAs are issued, and the last one after the loop.
     `tile.consumer_late = false` keeps the consumer in place; `true` asks
