@@ -113,6 +113,7 @@ void mlir::tile::pipelines::addTileLevelPasses(
   splitTail.decide = options.splitTail;
   splitTail.splits = options.splitTailParts;
   splitTail.minIterations = options.splitTailMinIterations;
+  splitTail.minShare = options.splitTailMinShare;
   splitTail.emitRemarks = options.remarks;
   pm.addPass(createSplitTail(splitTail));
   // Every kernel is made by now: launches that overlap the end of the
@@ -264,6 +265,7 @@ void mlir::tile::buildTileToNVVMPipeline(
   tileLevel.splitTail = options.splitTail;
   tileLevel.splitTailParts = options.splitTailParts;
   tileLevel.splitTailMinIterations = options.splitTailMinIterations;
+  tileLevel.splitTailMinShare = options.splitTailMinShare;
   tileLevel.clusters = options.clusters;
   tileLevel.dependentLaunch = options.dependentLaunch;
   tileLevel.specializeBounds = options.specializeBounds;

@@ -77,6 +77,7 @@ struct TileLevelOptions {
   bool splitTail = true;
   int64_t splitTailParts = 8;
   int64_t splitTailMinIterations = 32;
+  int64_t splitTailMinShare = 16;
   bool clusters = false;
   bool dependentLaunch = true;
   bool specializeBounds = true;

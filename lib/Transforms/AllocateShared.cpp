@@ -16,6 +16,14 @@
 // tile-insert-barriers puts before the next write of the tile orders that
 // write after the conversion.
 //
+// The staging buffers of two tensor stores that never run in one pass of
+// their code (the whole tile's epilogue and the partial sums of a split
+// tile, in the two branches of one scf.if) share storage, whether or not
+// the kernel needs the bytes: shared memory a kernel does not claim is L1
+// cache. The same threads issue both stores; the lowering of a store whose
+// staging lies over another's waits, before its first panel, until every
+// earlier store has read its buffers (TmaStore.cpp).
+//
 //===----------------------------------------------------------------------===//
 
 #include "tile/Dialect/TileDialect.h"
@@ -75,6 +83,40 @@ static bool isDeadAt(AllocOp tile, Operation *op) {
     return false;
   return llvm::all_of(
       firstUser, [&](auto entry) { return isFullWrite(entry.second, tile); });
+}
+
+/// The tensor stores of `kernel` with their staging buffers.
+static SmallVector<std::pair<CopyOp, AllocOp>>
+collectStagings(KernelOp kernel) {
+  SmallVector<std::pair<CopyOp, AllocOp>> stores;
+  kernel.walk([&](CopyOp copy) {
+    if (getTmaStoreBuffers(copy) <= 0 || !copy.getScratch())
+      return;
+    if (auto alloc = copy.getScratch().getDefiningOp<AllocOp>())
+      stores.push_back({copy, alloc});
+  });
+  return stores;
+}
+
+/// Staging buffers that lie over a larger one (their host), as
+/// groupTmaStagings groups them.
+static DenseMap<Value, Value> findStagingHosts(KernelOp kernel) {
+  DenseMap<Operation *, AllocOp> stagingOf;
+  SmallVector<CopyOp> stores;
+  for (auto [copy, staging] : collectStagings(kernel)) {
+    stagingOf[copy] = staging;
+    stores.push_back(copy);
+  }
+  DenseMap<Value, Value> hosts;
+  for (ArrayRef<CopyOp> group : groupTmaStagings(stores, [&](CopyOp copy) {
+         return getSharedTileSizeInBytes(stagingOf.lookup(copy));
+       })) {
+    Value host = stagingOf.lookup(group.front()).getResult();
+    for (CopyOp member : group.drop_front())
+      if (Value guest = stagingOf.lookup(member).getResult(); guest != host)
+        hosts[guest] = host;
+  }
+  return hosts;
 }
 
 namespace {
@@ -155,18 +197,34 @@ LogicalResult mlir::tile::verifySharedPlacement(KernelOp kernel) {
   DenseMap<Value, CopyOp> conversionOf;
   for (auto [copy, scratch] : scratchTiles.conversions)
     conversionOf[scratch.getResult()] = copy;
+  DenseMap<Value, SmallVector<CopyOp>> storesOf;
+  for (auto [copy, staging] : collectStagings(kernel))
+    storesOf[staging.getResult()].push_back(copy);
   SmallVector<AllocOp> shared;
   kernel.walk([&](AllocOp alloc) {
     if (getMemoryKind(alloc.getType()) == MemoryKind::Shared &&
         alloc.getOffset())
       shared.push_back(alloc);
   });
+  // Two tensor stores' staging buffers, where every store of one may share
+  // with every store of the other.
+  auto stagingsShare = [&](AllocOp a, AllocOp b) {
+    auto x = storesOf.find(a.getResult()), y = storesOf.find(b.getResult());
+    if (x == storesOf.end() || y == storesOf.end())
+      return false;
+    return llvm::all_of(x->second, [&](CopyOp p) {
+      return llvm::all_of(y->second,
+                          [&](CopyOp q) { return tmaStagingsMayShare(p, q); });
+    });
+  };
   // A conversion's scratch may lie over a tile of the kernel's own that is
   // dead where the conversion runs, or over another conversion's scratch
   // (each is used only between the barriers around its conversion, when
-  // neither runs in a tile.ws region beside the other); no other tiles may
-  // overlap.
+  // neither runs in a tile.ws region beside the other); a tensor store's
+  // staging over another's that may share; no other tiles may overlap.
   auto mayShare = [&](AllocOp guest, AllocOp host) {
+    if (stagingsShare(guest, host))
+      return true;
     auto copy = conversionOf.find(guest.getResult());
     if (copy == conversionOf.end())
       return false;
@@ -217,11 +275,12 @@ static LogicalResult allocateShared(KernelOp kernel, const TargetInfo &target) {
                .attachNote(pinned.front().getLoc())
            << "a pinned tile";
   }
-  DenseMap<Value, Value> hosts;
+  DenseMap<Value, Value> hosts = findStagingHosts(kernel);
   DenseMap<Value, int64_t> offsets;
   int64_t end = place(kernel, hosts, offsets);
   if (end > target.getChip().maxSharedMemoryPerBlock) {
-    hosts = findScratchHosts(kernel);
+    for (auto entry : findScratchHosts(kernel))
+      hosts.insert(entry);
     offsets.clear();
     end = place(kernel, hosts, offsets);
   }

@@ -58,14 +58,7 @@ int64_t getRegisterCap(Operation *op, KernelOp kernel, const TargetInfo &target,
 /// the target cannot compute).
 static MmaAttr getAsyncMma(GemmOp gemm, KernelOp kernel,
                            const TargetInfo &target) {
-  MmaAttr mma = gemm.getMmaAttr();
-  if (!mma) {
-    ScopedDiagnosticHandler quiet(gemm.getContext(),
-                                  [](Diagnostic &) { return success(); });
-    FailureOr<MmaAttr> selected =
-        target.selectMma(gemm, getNumThreads(gemm, kernel));
-    mma = succeeded(selected) ? *selected : MmaAttr();
-  }
+  MmaAttr mma = peekMma(gemm, target, getNumThreads(gemm, kernel));
   return mma && target.isAsyncMma(mma) ? mma : MmaAttr();
 }
 

@@ -9,6 +9,7 @@
 
 #include "tile/Dialect/LinearLayout.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinTypes.h"
 
 using namespace mlir;
@@ -70,4 +71,53 @@ int64_t mlir::tile::getTmaStoreStagingBytes(CopyOp copy, int64_t buffers,
 int64_t mlir::tile::getTmaStoreBuffers(CopyOp copy) {
   auto attr = copy->getAttrOfType<IntegerAttr>(kTmaStoreAttrName);
   return attr ? std::max<int64_t>(attr.getInt(), 0) : 0;
+}
+
+/// Whether no run of the code around `a` and `b` executes both: they lie in
+/// different regions of the scf.if closest around both.
+static bool areExclusive(Operation *a, Operation *b) {
+  Operation *common = a->getParentOp();
+  while (common && !common->isProperAncestor(b))
+    common = common->getParentOp();
+  if (!isa_and_nonnull<scf::IfOp>(common))
+    return false;
+  auto regionIn = [&](Operation *op) {
+    while (op->getParentOp() != common)
+      op = op->getParentOp();
+    return op->getParentRegion();
+  };
+  return regionIn(a) != regionIn(b);
+}
+
+bool mlir::tile::tmaStagingsMayShare(CopyOp a, CopyOp b) {
+  auto kernel = a->getParentOfType<KernelOp>();
+  if (!kernel || kernel != b->getParentOfType<KernelOp>())
+    return false;
+  if (auto turns =
+          kernel->getAttrOfType<BoolAttr>(TileDialect::kAlternateTilesAttrName);
+      turns && turns.getValue())
+    return false;
+  return a->getParentOfType<WsOp>() == b->getParentOfType<WsOp>() &&
+         areExclusive(a, b);
+}
+
+SmallVector<SmallVector<CopyOp>>
+mlir::tile::groupTmaStagings(ArrayRef<CopyOp> stores,
+                             llvm::function_ref<int64_t(CopyOp)> bytes) {
+  SmallVector<CopyOp> sorted(stores);
+  llvm::stable_sort(sorted,
+                    [&](CopyOp x, CopyOp y) { return bytes(x) > bytes(y); });
+  SmallVector<SmallVector<CopyOp>> groups;
+  for (CopyOp store : sorted) {
+    auto *group = llvm::find_if(groups, [&](ArrayRef<CopyOp> members) {
+      return llvm::all_of(members, [&](CopyOp member) {
+        return tmaStagingsMayShare(member, store);
+      });
+    });
+    if (group == groups.end())
+      groups.push_back({store});
+    else
+      group->push_back(store);
+  }
+  return groups;
 }

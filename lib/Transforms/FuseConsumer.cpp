@@ -333,14 +333,7 @@ struct FuseConsumerPass
       if (emitRemarks)
         gemm.emitRemark("product not consumed in chunks: ") << why;
     };
-    MmaAttr mma = gemm.getMmaAttr();
-    if (!mma) {
-      ScopedDiagnosticHandler quiet(gemm.getContext(),
-                                    [](Diagnostic &) { return success(); });
-      FailureOr<MmaAttr> selected =
-          target.selectMma(gemm, getNumThreads(gemm, kernel));
-      mma = succeeded(selected) ? *selected : MmaAttr();
-    }
+    MmaAttr mma = peekMma(gemm, target, getNumThreads(gemm, kernel));
     if (!mma)
       return skip("the target has no matrix-multiply instruction for it");
     if (async && async->isAsync(mma)) {

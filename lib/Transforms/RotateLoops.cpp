@@ -65,12 +65,8 @@ std::string checkProfitable(GemmOp first, GemmOp second, KernelOp kernel) {
   const AsyncMmaInfo *async = target->asyncMma();
   int64_t threads = getNumThreads(first, kernel);
   for (GemmOp gemm : {first, second}) {
-    ScopedDiagnosticHandler quiet(gemm.getContext(),
-                                  [](Diagnostic &) { return success(); });
-    FailureOr<MmaAttr> mma = gemm.getMmaAttr()
-                                 ? FailureOr<MmaAttr>(gemm.getMmaAttr())
-                                 : target->selectMma(gemm, threads);
-    if (!async || failed(mma) || !async->isAsync(*mma))
+    MmaAttr mma = peekMma(gemm, *target, threads);
+    if (!async || !mma || !async->isAsync(mma))
       return "the target's MMAs for its gemms complete when issued, so "
              "nothing runs beside them";
   }

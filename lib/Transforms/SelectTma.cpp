@@ -246,6 +246,21 @@ selectTmaStores(KernelOp kernel, const ChipDescription &chip, bool remarks) {
   auto alternate =
       kernel->getAttrOfType<BoolAttr>(TileDialect::kAlternateTilesAttrName);
   int64_t copies = alternate && alternate.getValue() ? 2 : 1;
+  // The staging bytes of the stores chosen so far and `extra`, as
+  // tile-allocate-shared will lay them out (stores that never run together
+  // share storage).
+  int64_t base = llvm::alignTo(used, 1024);
+  DenseMap<Operation *, int64_t> stagingBytes;
+  SmallVector<CopyOp> chosen;
+  auto stagingEnd = [&](CopyOp extra) {
+    SmallVector<CopyOp> all(chosen);
+    all.push_back(extra);
+    int64_t total = 0;
+    for (ArrayRef<CopyOp> group : groupTmaStagings(
+             all, [&](CopyOp c) { return stagingBytes.lookup(c); }))
+      total += llvm::alignTo(stagingBytes.lookup(group.front()), 1024);
+    return base + copies * total;
+  };
   for (CopyOp copy : candidates) {
     // (buffers, panel bytes) in order of preference.
     SmallVector<std::pair<int64_t, int64_t>> options;
@@ -271,13 +286,12 @@ selectTmaStores(KernelOp kernel, const ChipDescription &chip, bool remarks) {
       n = std::min<int64_t>(
           n, llvm::PowerOf2Ceil(copy.getSourceType().getShape()[1] * bits /
                                 (8 * bytes)));
-      int64_t end = llvm::alignTo(used, 1024) +
-                    copies * getTmaStoreStagingBytes(copy, n, bytes);
+      stagingBytes[copy] = getTmaStoreStagingBytes(copy, n, bytes);
+      int64_t end = stagingEnd(copy);
       if (static_cast<int64_t>(llvm::alignTo(end, 8)) + barriers <=
           chip.maxSharedMemoryPerBlock) {
         buffers = n;
         panelBytes = bytes;
-        used = end;
         break;
       }
     }
@@ -287,6 +301,7 @@ selectTmaStores(KernelOp kernel, const ChipDescription &chip, bool remarks) {
                         "not fit beside the kernel's shared memory");
       continue;
     }
+    chosen.push_back(copy);
     stores.push_back({copy, buffers, panelBytes});
   }
   return stores;

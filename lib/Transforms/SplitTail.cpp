@@ -114,7 +114,7 @@ std::string whyNoTailSplit(KernelOp kernel, const ChipDescription *chip,
 /// Rewrites the persistent `kernel` into the run-time choice between itself
 /// and the form whose last wave is split in at most `most` parts along K.
 void splitTail(KernelOp kernel, TileLoop tiles, KLoopCandidate candidate,
-               int64_t most, int64_t minIterations) {
+               int64_t most, int64_t minIterations, int64_t minShare) {
   Location loc = kernel.getLoc();
   OpBuilder b(kernel);
   scf::ForOp loop = candidate.loop;
@@ -153,6 +153,16 @@ void splitTail(KernelOp kernel, TileLoop tiles, KLoopCandidate candidate,
   Value pick = arith::AndIOp::create(b, loc, hasLeft, hasFull);
   pick = arith::AndIOp::create(b, loc, pick, split);
   pick = arith::AndIOp::create(b, loc, pick, pays);
+  // The tail kernel's whole tiles run a little slower than the kernel's
+  // own: the saving must be a share of the block's whole run.
+  if (minShare > 0) {
+    Value share = index(b, minShare);
+    Value weighed = arith::MulIOp::create(b, loc, saved, share);
+    Value units = arith::AddIOp::create(b, loc, full, one);
+    Value run = arith::MulIOp::create(b, loc, units, trips);
+    Value worth = arith::CmpIOp::create(b, loc, Pred::sge, weighed, run);
+    pick = arith::AndIOp::create(b, loc, pick, worth);
+  }
   auto choice = scf::IfOp::create(b, loc, pick, /*withElseRegion=*/true);
   kernel->moveBefore(choice.elseBlock()->getTerminator());
 
@@ -305,14 +315,15 @@ struct SplitTailPass : public tile::impl::SplitTailBase<SplitTailPass> {
               << "last wave split: up to " << most
               << " parts of the K loops of the tiles left after the full "
                  "waves, where that saves at least "
-              << static_cast<int64_t>(minIterations)
-              << " iterations (picked at run time)";
+              << static_cast<int64_t>(minIterations) << " iterations and 1/"
+              << static_cast<int64_t>(minShare)
+              << " of a block's (picked at run time)";
         else
           kernel.emitRemark() << "last wave kept whole: "
                               << (why.empty() ? "tile.split_tail = 1" : why);
       }
       if (most > 1)
-        splitTail(kernel, tiles, candidate, most, minIterations);
+        splitTail(kernel, tiles, candidate, most, minIterations, minShare);
     }
   }
 };

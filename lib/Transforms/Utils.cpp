@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/APInt.h"
 #include "llvm/ADT/SetVector.h"
@@ -92,6 +93,16 @@ static LogicalResult decidePromotion(GemmOp gemm, MmaAttr mma,
   gemm.setPromoteKAttr(
       IntegerAttr::get(IntegerType::get(gemm.getContext(), 64), span));
   return success();
+}
+
+MmaAttr mlir::tile::peekMma(GemmOp gemm, const TargetInfo &target,
+                            int64_t numThreads) {
+  if (MmaAttr mma = gemm.getMmaAttr())
+    return mma;
+  ScopedDiagnosticHandler quiet(gemm.getContext(),
+                                [](Diagnostic &) { return success(); });
+  FailureOr<MmaAttr> selected = target.selectMma(gemm, numThreads);
+  return succeeded(selected) ? *selected : MmaAttr();
 }
 
 FailureOr<MmaAttr> mlir::tile::getOrSelectMma(GemmOp gemm,

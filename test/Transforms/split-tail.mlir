@@ -1,5 +1,5 @@
 // RUN: tile-opt %s -split-input-file --tile-persistent-blocks --tile-split-tail="remarks=true" -verify-diagnostics | FileCheck %s
-// RUN: tile-opt %s -split-input-file --tile-persistent-blocks --tile-split-tail="splits=4 min-iterations=0" 2>/dev/null | FileCheck %s --check-prefix=S4
+// RUN: tile-opt %s -split-input-file --tile-persistent-blocks --tile-split-tail="splits=4 min-iterations=0 min-share=0" 2>/dev/null | FileCheck %s --check-prefix=S4
 // RUN: tile-opt %s -split-input-file --tile-persistent-blocks --tile-split-tail="decide=false" 2>/dev/null | FileCheck %s --check-prefix=OFF
 
 // tile-split-tail: the K loops of the tiles of a persistent kernel's last,
@@ -11,7 +11,8 @@
 !fC = memref<128x256xf32, #tile.mem<fragment>>
 
 // The choice: W full waves, R tiles left, s = min(4, P / R) parts of
-// ceil(I / s) iterations, where W, R > 0, s >= 2 and I - c >= 32.
+// ceil(I / s) iterations, where W, R > 0, s >= 2, I - c >= 32 and
+// (I - c) 16 >= (W + 1) I.
 // CHECK-LABEL: func.func @gemm(
 // CHECK-SAME: %{{.*}}: memref<?x?xf16>, %{{.*}}: memref<?x?xf16>, %[[C:.*]]: memref<?x?xf16>, %[[GX:.*]]: index, %[[GY:.*]]: index, %[[KT:.*]]: index)
 // CHECK: %[[TILES:.*]] = arith.muli %[[GX]], %[[GY]] : index
@@ -37,7 +38,14 @@
 // CHECK: %[[PAYS:.*]] = arith.cmpi sge, %[[SAVED]], %[[LEAST]] : index
 // CHECK: %[[P1:.*]] = arith.andi %[[HASLEFT]], %[[HASFULL]] : i1
 // CHECK: %[[P2:.*]] = arith.andi %[[P1]], %[[SPLIT]] : i1
-// CHECK: %[[PICK:.*]] = arith.andi %[[P2]], %[[PAYS]] : i1
+// CHECK: %[[P3:.*]] = arith.andi %[[P2]], %[[PAYS]] : i1
+// The saving is at least 1/16 of a block's run, (W + 1) I iterations.
+// CHECK: %[[SHARE:.*]] = arith.constant 16 : index
+// CHECK: %[[WEIGHED:.*]] = arith.muli %[[SAVED]], %[[SHARE]] : index
+// CHECK: %[[WAVES:.*]] = arith.addi %[[FULL]], %{{.*}} : index
+// CHECK: %[[TOTAL:.*]] = arith.muli %[[WAVES]], %[[TRIPS]] : index
+// CHECK: %[[WORTH:.*]] = arith.cmpi sge, %[[WEIGHED]], %[[TOTAL]] : index
+// CHECK: %[[PICK:.*]] = arith.andi %[[P3]], %[[WORTH]] : i1
 // CHECK: scf.if %[[PICK]] {
 // The workspace: R x s tiles of 128 rows, 256 columns.
 // CHECK: %[[RS:.*]] = arith.muli %[[LEFT]], %[[S]] : index
@@ -122,7 +130,9 @@
 // S4: arith.constant 2 : index
 // S4-NEXT: %[[LEAST:.*]] = arith.constant 0 : index
 // S4-NEXT: %[[SAVED:.*]] = arith.subi
-// S4: arith.cmpi sge, %[[SAVED]], %[[LEAST]] : index
+// S4: %[[PAYS:.*]] = arith.cmpi sge, %[[SAVED]], %[[LEAST]] : index
+// S4: %[[PICK:.*]] = arith.andi %{{.*}}, %[[PAYS]] : i1
+// S4-NEXT: scf.if %[[PICK]] {
 // S4: tile.kernel @gemm_kernel_tail
 
 // OFF-LABEL: func.func @gemm(
@@ -136,7 +146,7 @@ func.func @gemm(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>, %
   %c64 = arith.constant 64 : index
   %c128 = arith.constant 128 : index
   %c256 = arith.constant 256 : index
-  // expected-remark @below {{last wave split: up to 8 parts of the K loops of the tiles left after the full waves, where that saves at least 32 iterations (picked at run time)}}
+  // expected-remark @below {{last wave split: up to 8 parts of the K loops of the tiles left after the full waves, where that saves at least 32 iterations and 1/16 of a block's (picked at run time)}}
   tile.kernel @gemm_kernel blocks(%bx, %by) in [%gx, %gy] threads(256) {
     %As = tile.alloc : !sA
     %Bs = tile.alloc : !sB

@@ -114,6 +114,12 @@ struct TileToNVVMPipelineOptions
       llvm::cl::desc("The least K iterations a split of the last wave must "
                      "save to be picked at run time"),
       llvm::cl::init(32)};
+  PassOptions::Option<int64_t> splitTailMinShare{
+      *this, "split-tail-min-share",
+      llvm::cl::desc("A split of the last wave must save at least 1/N of "
+                     "the K iterations a block runs in all to be picked at "
+                     "run time (0: no such bound)"),
+      llvm::cl::init(16)};
   PassOptions::Option<bool> clusters{
       *this, "clusters",
       llvm::cl::desc("Run persistent kernels whose blocks share operand "

@@ -56,6 +56,22 @@ inline int64_t getTmaStorePanelBytes(CopyOp copy) {
 /// The staging buffers recorded on `copy` (0 when none).
 int64_t getTmaStoreBuffers(CopyOp copy);
 
+/// Whether the staging buffers of tensor stores `a` and `b` may lie over
+/// each other: the same threads issue both (thread 0 of the same tile.ws
+/// region, or of the kernel; not warpgroups taking tiles in turn, which
+/// store apart), never both in one run of their code (they lie in the two
+/// regions of the scf.if closest around both). The lowering of such a
+/// store waits, before its first panel, for every earlier store's reads.
+bool tmaStagingsMayShare(CopyOp a, CopyOp b);
+
+/// Tensor stores grouped by the storage their staging buffers share: the
+/// stores, largest staging first (`bytes`), each join the first group all
+/// of whose stores may share with it. A group's first store has the
+/// largest staging; the group takes its bytes.
+SmallVector<SmallVector<CopyOp>>
+groupTmaStagings(ArrayRef<CopyOp> stores,
+                 llvm::function_ref<int64_t(CopyOp)> bytes);
+
 } // namespace mlir::tile
 
 #endif // TILE_TRANSFORMS_EPILOGUE_H

@@ -382,7 +382,11 @@ def SplitTail : Pass<"tile-split-tail", "ModuleOp"> {
       s = min(S, floor(P / R))
 
     parts of c = ceil(I / s) iterations, and where W > 0, R > 0, s >= 2 and
-    the parts save at least `min-iterations` iterations (I - c) the host
+    the parts save at least `min-iterations` iterations (I - c), and at
+    least 1/`min-share` of the iterations a block runs in all
+    ((I - c) min-share >= (W + 1) I: the tail kernel runs the full waves'
+    tiles a little slower than the kernel itself, a cost over the whole
+    run that the saving must outweigh), the host
     allocates an f32 workspace (stream-ordered, freed after the launches)
     and launches two kernels in place of the persistent one:
 
@@ -423,6 +427,9 @@ def SplitTail : Pass<"tile-split-tail", "ModuleOp"> {
     Option<"minIterations", "min-iterations", "int64_t", /*default=*/"32",
            "The least K iterations the split must save a block of the last "
            "wave to be picked at run time">,
+    Option<"minShare", "min-share", "int64_t", /*default=*/"16",
+           "The split must save at least 1/N of the K iterations a block "
+           "runs over the whole launch to be picked (0: no such bound)">,
     Option<"decide", "decide", "bool", /*default=*/"true",
            "Decide for kernels without tile.split_tail (false: only apply "
            "the attribute)">,
@@ -886,8 +893,19 @@ def AllocateShared : Pass<"tile-allocate-shared", "ModuleOp"> {
     reads only before the conversion, and that nothing outside that block,
     no `tile.ws` region and no asynchronous MMA in flight uses.
 
+    The staging buffers of two tensor stores (`tile.tma_store`) that never
+    run in one pass of their code (in the two regions of the `scf.if`
+    closest around both, as a split tail kernel's whole-tile epilogue and
+    its partial sums, issued by the same threads, not warpgroups taking
+    tiles in turn) always share storage, the smaller at the larger's
+    offset: shared memory a kernel does not claim is L1 cache.
+    `tile-lower-ops` then makes each of those stores wait, before its first
+    panel, until every earlier store has read its buffers.
+
     A kernel whose shared tiles all have an offset is left alone (a user's
-    placement); one where only some have one is an error.
+    placement, checked: overlapping tiles must be such a pair or a
+    conversion's scratch over a dead tile); one where only some have one is
+    an error.
   }];
   let dependentDialects = ["::mlir::tile::TileDialect"];
 }

@@ -81,6 +81,12 @@ bool canConsumeLate(GemmOp gemm, ParallelOp consumer, std::string &why,
 FailureOr<MmaAttr> getOrSelectMma(GemmOp gemm, const TargetInfo &target,
                                   int64_t numThreads);
 
+/// The instruction `gemm` will be computed with, as passes before
+/// tile-layout-inference see it: its `mma` attribute, else the target's
+/// choice for `numThreads` threads, unrecorded; null where the target has
+/// none, without diagnostics (layout inference reports those gemms).
+MmaAttr peekMma(GemmOp gemm, const TargetInfo &target, int64_t numThreads);
+
 /// Whether `copy` converts between register tiles of different layouts
 /// (through a shared scratch tile).
 bool convertsRegisterLayout(CopyOp copy);

@@ -24,15 +24,17 @@
 // drain while a persistent kernel's next tile runs its main loop, and the
 // next copy starts with a wait for its first buffer and a barrier (for all
 // stores with one buffer or a number of panels that is not a multiple of
-// the buffers). With one buffer every later panel waits too (the store of
-// the panel before still reads it). At the end of the kernel, thread 0
-// waits for its stores.
+// the buffers, or whose staging lies over another store's: tile-allocate-
+// shared places those of stores that never run together in one place). With one
+// buffer every later panel waits too (the store of the panel before still reads
+// it). At the end of the kernel, thread 0 waits for its stores.
 //
 //===----------------------------------------------------------------------===//
 
 #include "LoweringContext.h"
 
 #include "tile/Transforms/Epilogue.h"
+#include "tile/Transforms/Resources.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -42,6 +44,27 @@
 using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::lowering;
+
+/// Whether the staging buffers of tensor store `op` overlap those of
+/// another tensor store of the kernel.
+static bool overlapsOtherStaging(LoweringContext &ctx, CopyOp op,
+                                 Value staging) {
+  auto bytesOf = [](Value tile) -> std::optional<std::pair<int64_t, int64_t>> {
+    auto alloc = tile.getDefiningOp<AllocOp>();
+    if (!alloc || !alloc.getOffset())
+      return std::nullopt;
+    int64_t begin = static_cast<int64_t>(*alloc.getOffset());
+    return std::make_pair(begin, begin + getSharedTileSizeInBytes(alloc));
+  };
+  auto mine = bytesOf(staging);
+  return llvm::any_of(ctx.storeStaging, [&](auto entry) {
+    if (entry.first == op.getOperation() || entry.second == staging)
+      return false;
+    auto other = bytesOf(entry.second);
+    return !mine || !other ||
+           (other->first < mine->second && mine->first < other->second);
+  });
+}
 
 /// Registers of `layout` that hold consecutive columns of a row, starting
 /// at every multiple of the result (at most `limit`).
@@ -100,8 +123,12 @@ LogicalResult mlir::tile::lowering::lowerTmaStore(LoweringContext &ctx,
   // Before the first panel: the buffer it writes was last read by a store
   // of the copy before (the previous tile of a persistent kernel), which
   // did not wait for it at its last panel. With the panels a multiple of
-  // the buffers, that store is the N-th most recent; otherwise all.
-  waitForReads(buffers == 1 || panels % buffers != 0 ? 0 : buffers - 1);
+  // the buffers, that store is the N-th most recent; otherwise, or where
+  // another store's buffers lie over these, all.
+  waitForReads(buffers == 1 || panels % buffers != 0 ||
+                       overlapsOtherStaging(ctx, op, staging)
+                   ? 0
+                   : buffers - 1);
   ctx.barrier(op);
 
   // The registers of each panel: the threads' columns lie inside one panel
