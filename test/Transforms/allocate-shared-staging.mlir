@@ -40,6 +40,7 @@
 // CHECK: nvvm.cp.async.bulk.wait_group 0 {read}
 // CHECK-NEXT: }
 // CHECK-NEXT: gpu.barrier
+module attributes {tile.target = #tile.target<"sm_90a">} {
 func.func @exclusive(%A: !g, %B: !g, %C: !g, %W: !w, %kt: index, %whole: i1) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -62,8 +63,10 @@ func.func @exclusive(%A: !g, %B: !g, %C: !g, %W: !w, %kt: index, %whole: i1) {
   }
   return
 }
+}
 
 // -----
+
 
 // Two stores one after the other: each keeps staging buffers of its own,
 // and its first wait is for the store N back.
@@ -87,6 +90,7 @@ func.func @exclusive(%A: !g, %B: !g, %C: !g, %W: !w, %kt: index, %whole: i1) {
 // CHECK: nvvm.cp.async.bulk.wait_group 3 {read}
 // CHECK-NEXT: }
 // CHECK-NEXT: gpu.barrier
+module attributes {tile.target = #tile.target<"sm_90a">} {
 func.func @sequence(%A: !g, %B: !g, %C: !g, %W: !w, %kt: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -105,4 +109,5 @@ func.func @sequence(%A: !g, %B: !g, %C: !g, %W: !w, %kt: index) {
     tile.copy %acc, %W[%c0, %c0] : !fC to !w
   }
   return
+}
 }
