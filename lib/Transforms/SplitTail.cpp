@@ -315,9 +315,11 @@ struct SplitTailPass : public tile::impl::SplitTailBase<SplitTailPass> {
               << "last wave split: up to " << most
               << " parts of the K loops of the tiles left after the full "
                  "waves, where that saves at least "
-              << static_cast<int64_t>(minIterations) << " iterations and 1/"
-              << static_cast<int64_t>(minShare)
-              << " of a block's (picked at run time)";
+              << static_cast<int64_t>(minIterations) << " iterations"
+              << (minShare > 0
+                      ? " and 1/" + std::to_string(minShare) + " of a block's"
+                      : std::string())
+              << " (picked at run time)";
         else
           kernel.emitRemark() << "last wave kept whole: "
                               << (why.empty() ? "tile.split_tail = 1" : why);
