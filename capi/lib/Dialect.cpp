@@ -24,7 +24,8 @@ MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(Tile, tile, mlir::tile::TileDialect)
 // Helpers
 //===----------------------------------------------------------------------===//
 
-static MemoryKind unwrapMemoryKind(TileMemoryKind kind) {
+/// The memory kind of a TileMemoryKind's value (cEnumValue).
+static MemoryKind unwrapMemoryKind(int64_t kind) {
   switch (kind) {
   case TileMemoryKindGlobal:
     return MemoryKind::Global;
@@ -85,11 +86,12 @@ bool tileAttributeIsAMemorySpaceAttr(MlirAttribute attr) {
 }
 
 MlirAttribute tileMemorySpaceAttrGet(MlirContext ctx, TileMemorySpace value) {
-  if (mlirContextIsNull(ctx) ||
-      !symbolizeMemorySpace(static_cast<uint32_t>(value)))
+  int64_t raw = cEnumValue(value);
+  if (mlirContextIsNull(ctx) || raw < 0 ||
+      !symbolizeMemorySpace(static_cast<uint32_t>(raw)))
     return MlirAttribute{nullptr};
   return wrap(
-      MemorySpaceAttr::get(loadTile(ctx), static_cast<MemorySpace>(value)));
+      MemorySpaceAttr::get(loadTile(ctx), static_cast<MemorySpace>(raw)));
 }
 
 TileMemorySpace tileMemorySpaceAttrGetValue(MlirAttribute attr) {
@@ -106,13 +108,14 @@ MlirAttribute tileSharedMemorySpaceAttrGet(MlirContext ctx) {
 
 MlirAttribute tileMemoryKindGetMemorySpaceAttr(MlirContext ctx,
                                                TileMemoryKind kind) {
-  if (mlirContextIsNull(ctx) || kind > TileMemoryKindUnknown)
+  int64_t raw = cEnumValue(kind);
+  if (mlirContextIsNull(ctx) || raw < 0 || raw > TileMemoryKindUnknown)
     return MlirAttribute{nullptr};
-  return wrap(getMemorySpaceAttr(loadTile(ctx), unwrapMemoryKind(kind)));
+  return wrap(getMemorySpaceAttr(loadTile(ctx), unwrapMemoryKind(raw)));
 }
 
 MlirStringRef tileMemoryKindGetName(TileMemoryKind kind) {
-  return wrap(stringifyMemoryKind(unwrapMemoryKind(kind)));
+  return wrap(stringifyMemoryKind(unwrapMemoryKind(cEnumValue(kind))));
 }
 
 //===----------------------------------------------------------------------===//
@@ -137,11 +140,11 @@ bool tileAttributeIsAWarpPolicyAttr(MlirAttribute attr) {
 }
 
 MlirAttribute tileWarpPolicyAttrGet(MlirContext ctx, TileWarpPolicy value) {
-  if (mlirContextIsNull(ctx) ||
-      !symbolizeWarpPolicy(static_cast<uint32_t>(value)))
+  int64_t raw = cEnumValue(value);
+  if (mlirContextIsNull(ctx) || raw < 0 ||
+      !symbolizeWarpPolicy(static_cast<uint32_t>(raw)))
     return MlirAttribute{nullptr};
-  return wrap(
-      WarpPolicyAttr::get(loadTile(ctx), static_cast<WarpPolicy>(value)));
+  return wrap(WarpPolicyAttr::get(loadTile(ctx), static_cast<WarpPolicy>(raw)));
 }
 
 TileWarpPolicy tileWarpPolicyAttrGetValue(MlirAttribute attr) {
@@ -155,11 +158,11 @@ bool tileAttributeIsAReduceKindAttr(MlirAttribute attr) {
 }
 
 MlirAttribute tileReduceKindAttrGet(MlirContext ctx, TileReduceKind value) {
-  if (mlirContextIsNull(ctx) ||
-      !symbolizeReduceKind(static_cast<uint32_t>(value)))
+  int64_t raw = cEnumValue(value);
+  if (mlirContextIsNull(ctx) || raw < 0 ||
+      !symbolizeReduceKind(static_cast<uint32_t>(raw)))
     return MlirAttribute{nullptr};
-  return wrap(
-      ReduceKindAttr::get(loadTile(ctx), static_cast<ReduceKind>(value)));
+  return wrap(ReduceKindAttr::get(loadTile(ctx), static_cast<ReduceKind>(raw)));
 }
 
 TileReduceKind tileReduceKindAttrGetValue(MlirAttribute attr) {
@@ -178,7 +181,8 @@ MlirType tileMemRefTypeGet(MlirType elementType, intptr_t rank,
     return MlirType{nullptr};
   Type element = unwrap(elementType);
   MLIRContext *ctx = loadTile(element.getContext());
-  if (kind >= TileMemoryKindUnknown) {
+  int64_t raw = cEnumValue(kind);
+  if (raw < 0 || raw >= TileMemoryKindUnknown) {
     emitError(UnknownLoc::get(ctx))
         << "cannot build a memref type in an unknown memory space";
     return MlirType{nullptr};
@@ -189,7 +193,7 @@ MlirType tileMemRefTypeGet(MlirType elementType, intptr_t rank,
         << (shape ? "a shape" : "a NULL shape");
     return MlirType{nullptr};
   }
-  Attribute memorySpace = getMemorySpaceAttr(ctx, unwrapMemoryKind(kind));
+  Attribute memorySpace = getMemorySpaceAttr(ctx, unwrapMemoryKind(raw));
   return wrap(
       MemRefType::getChecked(mlir::detail::getDefaultDiagnosticEmitFn(ctx),
                              ArrayRef<int64_t>(shape, rank), element,

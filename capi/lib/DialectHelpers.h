@@ -14,6 +14,9 @@
 #include "tile/Dialect/TileAttrs.h"
 #include "tile/Dialect/TileDialect.h"
 
+#include <cstring>
+#include <type_traits>
+
 namespace mlir::tile::capi {
 
 /// Loads the tile dialect (and thereby the dialects it depends on, gpu
@@ -24,6 +27,19 @@ inline MLIRContext *loadTile(MLIRContext *context) {
 }
 
 inline MLIRContext *loadTile(MlirContext ctx) { return loadTile(unwrap(ctx)); }
+
+/// The value a C caller passed for a parameter of a C enum type. C lets any
+/// int be passed there; C++ gives an enum without a fixed underlying type only
+/// the values its enumerators' bits span, and reading the parameter as the
+/// enum is undefined behaviour for others (UBSan's enum check). So the int the
+/// C ABI passed is read back from the parameter's bytes, and checked.
+template <typename E> inline int64_t cEnumValue(const E &value) {
+  static_assert(std::is_enum_v<E> && sizeof(E) == sizeof(int),
+                "a C enum parameter");
+  int raw;
+  std::memcpy(&raw, &value, sizeof(raw));
+  return raw;
+}
 
 /// Returns a builder without insertion point (ops it creates are detached)
 /// in the context of `loc`, with the tile dialect loaded.

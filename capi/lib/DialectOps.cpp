@@ -244,15 +244,16 @@ MlirOperation tileGemmOpCreate(MlirLocation loc, MlirValue a, MlirValue b,
   FailureOr<Value> vc = unwrapValue(location, "tile.gemm accumulator", c);
   if (failed(va) || failed(vb) || failed(vc))
     return MlirOperation{nullptr};
-  if (!symbolizeWarpPolicy(static_cast<uint32_t>(policy))) {
-    emitError(location) << "tile.gemm: " << static_cast<int64_t>(policy)
+  int64_t rawPolicy = cEnumValue(policy);
+  if (rawPolicy < 0 || !symbolizeWarpPolicy(static_cast<uint32_t>(rawPolicy))) {
+    emitError(location) << "tile.gemm: " << rawPolicy
                         << " is not a TileWarpPolicy";
     return MlirOperation{nullptr};
   }
   return wrap(GemmOp::create(builder, location, *va, *vb, *vc,
                              /*accumulate=*/Value(), /*partials=*/Value(),
                              /*sparse_meta=*/Value(), transposeA, transposeB,
-                             clearAccum, static_cast<WarpPolicy>(policy),
+                             clearAccum, static_cast<WarpPolicy>(rawPolicy),
                              MmaAttr(),
                              /*mma_groups_in_flight=*/IntegerAttr(),
                              /*promote_k=*/IntegerAttr(),
@@ -347,8 +348,9 @@ MlirOperation tileReduceOpCreate(MlirLocation loc, TileReduceKind kind,
   FailureOr<Value> to = unwrapValue(location, "tile.reduce target", target);
   if (failed(from) || failed(to))
     return MlirOperation{nullptr};
-  if (!symbolizeReduceKind(static_cast<uint32_t>(kind))) {
-    emitError(location) << "tile.reduce: " << static_cast<int64_t>(kind)
+  int64_t rawKind = cEnumValue(kind);
+  if (rawKind < 0 || !symbolizeReduceKind(static_cast<uint32_t>(rawKind))) {
+    emitError(location) << "tile.reduce: " << rawKind
                         << " is not a TileReduceKind";
     return MlirOperation{nullptr};
   }
@@ -356,9 +358,9 @@ MlirOperation tileReduceOpCreate(MlirLocation loc, TileReduceKind kind,
     emitError(location) << "tile.reduce: negative dimension " << dim;
     return MlirOperation{nullptr};
   }
-  return wrap(ReduceOp::create(builder, location, static_cast<ReduceKind>(kind),
-                               *from, *to, /*scratch=*/Value(),
-                               static_cast<uint64_t>(dim), clear)
+  return wrap(ReduceOp::create(
+                  builder, location, static_cast<ReduceKind>(rawKind), *from,
+                  *to, /*scratch=*/Value(), static_cast<uint64_t>(dim), clear)
                   .getOperation());
 }
 

@@ -138,6 +138,7 @@ static void printDiagnostic(MlirDiagnostic diagnostic, FILE *out) {
 }
 
 MlirLogicalResult handleDiagnostic(MlirDiagnostic diagnostic, void *userData) {
+  (void)userData;
   MlirDiagnosticSeverity severity = mlirDiagnosticGetSeverity(diagnostic);
   if (severity == MlirDiagnosticError || severity == MlirDiagnosticWarning ||
       (printRemarks && severity == MlirDiagnosticRemark))

@@ -3,12 +3,17 @@
 // memory is host memory. It prints each module and launch call, so that the
 // test sees what the runtime hands to HIP. TILE_HIP_STUB=nodevice makes
 // hipInit fail as on a machine without an AMD GPU; -DNO_LAUNCH leaves out
-// hipModuleLaunchKernel.
+// hipModuleLaunchKernel. The entry points have HIP's own types (the handle
+// types included): the runtime calls them through pointers of those types,
+// which UBSan's function check (clang) compares with the definitions.
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 typedef int hipError_t;
+typedef struct ihipModule_t *hipModule_t;
+typedef struct ihipModuleSymbol_t *hipFunction_t;
+typedef struct ihipStream_t *hipStream_t;
 enum {
   hipSuccess = 0,
   hipErrorInvalidValue = 1,
@@ -18,6 +23,8 @@ enum {
 };
 
 static int module, function;
+#define MODULE ((hipModule_t)&module)
+#define FUNCTION ((hipFunction_t)&function)
 
 const char *hipGetErrorName(hipError_t e) {
   switch (e) {
@@ -45,33 +52,35 @@ hipError_t hipDeviceGetName(char *name, int length, int device) {
   return hipSuccess;
 }
 hipError_t hipDeviceSynchronize(void) { return hipSuccess; }
-hipError_t hipModuleLoadData(void **out, const void *image) {
+hipError_t hipModuleLoadData(hipModule_t *out, const void *image) {
   // An AMDGPU code object: ELF64 (class 2), machine EM_AMDGPU (224).
   const unsigned char *bytes = image;
   if (memcmp(bytes, "\177ELF", 4) != 0 || bytes[4] != 2 || bytes[18] != 224)
     return hipErrorInvalidImage;
   printf("stub: hipModuleLoadData(AMDGPU code object)\n");
-  *out = &module;
+  *out = MODULE;
   return hipSuccess;
 }
-hipError_t hipModuleUnload(void *m) {
-  printf("stub: hipModuleUnload(%s)\n", m == &module ? "module" : "?");
+hipError_t hipModuleUnload(hipModule_t m) {
+  printf("stub: hipModuleUnload(%s)\n", m == MODULE ? "module" : "?");
   return hipSuccess;
 }
-hipError_t hipModuleGetFunction(void **out, void *m, const char *name) {
-  if (m != &module || strcmp(name, "gemm_kernel") != 0)
+hipError_t hipModuleGetFunction(hipFunction_t *out, hipModule_t m,
+                                const char *name) {
+  if (m != MODULE || strcmp(name, "gemm_kernel") != 0)
     return hipErrorNotFound;
-  *out = &function;
+  *out = FUNCTION;
   return hipSuccess;
 }
 #ifndef NO_LAUNCH
-hipError_t hipModuleLaunchKernel(void *f, unsigned gx, unsigned gy,
+hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned gx, unsigned gy,
                                  unsigned gz, unsigned bx, unsigned by,
-                                 unsigned bz, unsigned shared, void *stream,
-                                 void **params, void **extra) {
+                                 unsigned bz, unsigned shared,
+                                 hipStream_t stream, void **params,
+                                 void **extra) {
   (void)stream;
   (void)extra;
-  if (f != &function)
+  if (f != FUNCTION)
     return hipErrorInvalidValue;
   // The first kernel parameter: A's allocated pointer.
   printf("stub: hipModuleLaunchKernel(grid (%u, %u, %u), block (%u, %u, %u), "
