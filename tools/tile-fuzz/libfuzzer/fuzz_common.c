@@ -15,11 +15,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static const char kBufferName[] = "fuzz-input.mlir";
 
 static bool checkDiagnostics = true;
 static bool verbose;
+static bool trace;
+
+/// The input fuzzTraceBegin saw last.
+static struct {
+  unsigned long count;
+  unsigned selector;
+  size_t size;
+  uint64_t hash;
+  struct timespec start;
+} traced;
 
 /// What the diagnostic handler saw during one step.
 static struct {
@@ -100,6 +111,8 @@ void fuzzInitialize(void) {
   checkDiagnostics = !(check && strcmp(check, "0") == 0);
   const char *v = getenv("TILE_FUZZ_VERBOSE");
   verbose = v && strcmp(v, "1") == 0;
+  const char *t = getenv("TILE_FUZZ_TRACE");
+  trace = t && strcmp(t, "1") == 0;
   tileRegisterAllPasses();
   tileRegisterPipelines();
 }
@@ -171,4 +184,30 @@ MlirModule fuzzParse(MlirContext context, const uint8_t *data, size_t size) {
       mlirStringRefCreate(kBufferName, sizeof(kBufferName) - 1));
   fuzzCheckStep("parsing", !mlirModuleIsNull(module));
   return module;
+}
+
+void fuzzTraceBegin(const uint8_t *data, size_t size) {
+  if (!trace)
+    return;
+  uint64_t hash = 14695981039346656037ull;
+  for (size_t i = 0; i < size; ++i)
+    hash = (hash ^ data[i]) * 1099511628211ull;
+  ++traced.count;
+  traced.selector = size ? data[0] : 0;
+  traced.size = size;
+  traced.hash = hash;
+  clock_gettime(CLOCK_MONOTONIC, &traced.start);
+}
+
+void fuzzTraceEnd(void) {
+  if (!trace)
+    return;
+  struct timespec end;
+  clock_gettime(CLOCK_MONOTONIC, &end);
+  double ms = (double)(end.tv_sec - traced.start.tv_sec) * 1e3 +
+              (double)(end.tv_nsec - traced.start.tv_nsec) / 1e6;
+  fprintf(stderr,
+          "trace: input %lu selector %u size %zu fnv %016llx: %.0f ms\n",
+          traced.count, traced.selector, traced.size,
+          (unsigned long long)traced.hash, ms);
 }

@@ -7,7 +7,8 @@
 // of an input (a selector byte, then MLIR text).
 //
 // Environment: TILE_FUZZ_CHECK_DIAGNOSTICS=0 turns the two diagnostic checks
-// off; TILE_FUZZ_VERBOSE=1 prints every error.
+// off; TILE_FUZZ_VERBOSE=1 prints every error; TILE_FUZZ_TRACE=1 prints a
+// line per input with the time it took (fuzzTraceBegin, fuzzTraceEnd).
 //
 //===----------------------------------------------------------------------===//
 
@@ -60,6 +61,14 @@ void fuzzCheckStep(const char *step, bool succeeded);
 
 /// The first error of the current step ("location: message"; empty if none).
 const char *fuzzFirstError(void);
+
+/// With TILE_FUZZ_TRACE=1: remembers when the input `data` (`size` bytes,
+/// the selector byte first) started; fuzzTraceEnd then prints to stderr
+/// "trace: input N selector S size B fnv H: T ms", H the 64-bit FNV-1a hash
+/// of the whole input (a file of the corpus hashes alike). Finds the inputs
+/// that take long in a run over many (a seed corpus).
+void fuzzTraceBegin(const uint8_t *data, size_t size);
+void fuzzTraceEnd(void);
 
 /// Parses the text of an input (`data` after its selector byte) with
 /// tileModuleCreateParse (which verifies), checked with fuzzCheckStep; a null

@@ -96,9 +96,9 @@ static void queryCompiled(MlirModule module) {
   fuzzResetDiagnostics();
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+static void runInput(const uint8_t *data, size_t size) {
   if (size < 1)
-    return 0;
+    return;
   if (++inputsInContext > FUZZ_INPUTS_PER_CONTEXT) {
     destroyContext();
     createContext();
@@ -106,7 +106,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   unsigned selector = data[0] % (NUM_PIPELINES + 1);
   MlirModule module = fuzzParse(context, data, size);
   if (mlirModuleIsNull(module))
-    return 0;
+    return;
   MlirOperation op = mlirModuleGetOperation(module);
   fuzzResetDiagnostics();
   bool verified = mlirOperationVerify(op);
@@ -127,5 +127,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       queryCompiled(module);
   }
   mlirModuleDestroy(module);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  fuzzTraceBegin(data, size);
+  runInput(data, size);
+  fuzzTraceEnd();
   return 0;
 }

@@ -86,9 +86,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   return 0;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+static void runInput(const uint8_t *data, size_t size) {
   if (size < 1)
-    return 0;
+    return;
   if (++inputsInContext > FUZZ_INPUTS_PER_CONTEXT) {
     mlirContextDestroy(context);
     context = fuzzCreateContext();
@@ -98,7 +98,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const char *prefix = kPrefixes[(data[0] / NUM_PASSES) % NUM_PREFIXES];
   MlirModule module = fuzzParse(context, data, size);
   if (mlirModuleIsNull(module))
-    return 0;
+    return;
   MlirOperation op = mlirModuleGetOperation(module);
 
   char pipeline[256];
@@ -121,5 +121,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     mlirOperationPrint(op, fuzzDiscard, NULL);
   }
   mlirModuleDestroy(module);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  fuzzTraceBegin(data, size);
+  runInput(data, size);
+  fuzzTraceEnd();
   return 0;
 }
