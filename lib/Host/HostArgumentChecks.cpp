@@ -68,9 +68,9 @@ static void checkExtent(OpBuilder &builder, Location loc, MemRefType type,
   // `result` = lhs + rhs; true where the signed sum overflows.
   auto addOverflows = [&](Value lhs, Value rhs, Value &result) -> Value {
     result = arith::AddIOp::create(builder, loc, lhs, rhs);
-    Value both = arith::AndIOp::create(
-        builder, loc, arith::XOrIOp::create(builder, loc, lhs, result),
-        arith::XOrIOp::create(builder, loc, rhs, result));
+    Value fromRhs = arith::XOrIOp::create(builder, loc, rhs, result);
+    Value fromLhs = arith::XOrIOp::create(builder, loc, lhs, result);
+    Value both = arith::AndIOp::create(builder, loc, fromLhs, fromRhs);
     return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt, both,
                                  zero);
   };

@@ -431,11 +431,13 @@ LogicalResult InjectPipelinePass::inject(scf::ForOp loop, bool counted) {
           version = emitRingPosition(b, loc, counted ? base : Value(), from,
                                      repl.second)
                         .first;
-        } else if (counted)
-          version = arith::RemUIOp::create(
-              b, loc, arith::AddIOp::create(b, loc, base, offset),
-              arith::ConstantIndexOp::create(b, loc, repl.second));
-        else
+        } else if (counted) {
+          // (One op a statement: the order of the ops is the same whichever
+          // order the compiler evaluates arguments in.)
+          Value count = arith::ConstantIndexOp::create(b, loc, repl.second);
+          Value sum = arith::AddIOp::create(b, loc, base, offset);
+          version = arith::RemUIOp::create(b, loc, sum, count);
+        } else
           version = isUnsigned ? arith::RemUIOp::create(b, loc, iteration,
                                                         constant(repl.second))
                                      .getResult()

@@ -179,7 +179,8 @@ static LogicalResult lowerAllocs(LoweringContext &ctx) {
       continue;
     Value counter = memref::AllocaOp::create(
         b, loc(), MemRefType::get({1}, b.getIndexType()));
-    memref::StoreOp::create(b, loc(), idx(0), counter, ValueRange{idx(0)});
+    Value at = idx(0);
+    memref::StoreOp::create(b, loc(), idx(0), counter, ValueRange{at});
     ctx.pipeCounters[create.getPipe()] = counter;
   }
   initBarrierPipes(ctx);

@@ -157,11 +157,18 @@ static Value buildRuntimeTest(OpBuilder &b, Location loc, Value tensor,
   int64_t rank = type.getRank();
   auto strides = meta.getStrides();
   auto sizes = meta.getSizes();
-  SmallVector<Value> conds = {cmp(P::eq, rem(first, 16), cst(0)),
+  // x mod m == 0, its ops in one order whichever order the compiler
+  // evaluates arguments in (the zero first, as tests check it).
+  auto isMultiple = [&](Value x, int64_t m) -> Value {
+    Value zero = cst(0);
+    Value r = rem(x, m);
+    return cmp(P::eq, r, zero);
+  };
+  SmallVector<Value> conds = {isMultiple(first, 16),
                               cmp(P::eq, strides[rank - 1], cst(1))};
   for (int64_t d = rank - 2; d >= 0; --d) {
     Value strideBytes = arith::MulIOp::create(b, loc, strides[d], cst(bytes));
-    conds.push_back(cmp(P::eq, rem(strideBytes, 16), cst(0)));
+    conds.push_back(isMultiple(strideBytes, 16));
     // Each dimension's elements apart by at least the extent of the next
     // (rows by their length), at most what a map encodes.
     conds.push_back(

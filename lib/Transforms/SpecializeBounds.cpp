@@ -88,10 +88,12 @@ public:
     if (std::optional<int64_t> c = getConstantIntValue(v))
       return boolean(*c % n == 0);
     Value &known = multiples[{v, n}];
-    if (!known)
-      known = arith::CmpIOp::create(
-          b, loc, arith::CmpIPredicate::eq,
-          arith::RemUIOp::create(b, loc, v, constant(n)), constant(0));
+    if (!known) {
+      Value zero = constant(0);
+      Value rem = arith::RemUIOp::create(b, loc, v, constant(n));
+      known =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rem, zero);
+    }
     return known;
   }
   /// Whether `v`, as a signed index, is not negative (folded for constants).
@@ -147,18 +149,25 @@ public:
       return iv;
     if (loop.isDefinedOutsideOfLoop(v))
       return v;
-    Value &known = evaluated[{v, iv}];
-    if (known)
+    if (Value known = evaluated.lookup({v, iv}))
       return known;
-    if (std::optional<int64_t> c = getConstantIntValue(v))
-      known = ib.constant(*c);
-    else if (auto add = v.getDefiningOp<arith::AddIOp>())
-      known = ib.add(evaluateAt(ib, add.getLhs(), iv),
-                     evaluateAt(ib, add.getRhs(), iv));
-    else if (auto mul = v.getDefiningOp<arith::MulIOp>())
-      known = ib.mul(evaluateAt(ib, mul.getLhs(), iv),
-                     evaluateAt(ib, mul.getRhs(), iv));
-    return known;
+    // (The operands are evaluated before the map takes the result: they
+    // insert into it. Right operand first, one op a statement: the op order
+    // must not depend on the order the C++ compiler evaluates arguments in.)
+    Value result;
+    if (std::optional<int64_t> c = getConstantIntValue(v)) {
+      result = ib.constant(*c);
+    } else if (auto add = v.getDefiningOp<arith::AddIOp>()) {
+      Value rhs = evaluateAt(ib, add.getRhs(), iv);
+      Value lhs = evaluateAt(ib, add.getLhs(), iv);
+      result = ib.add(lhs, rhs);
+    } else if (auto mul = v.getDefiningOp<arith::MulIOp>()) {
+      Value rhs = evaluateAt(ib, mul.getRhs(), iv);
+      Value lhs = evaluateAt(ib, mul.getLhs(), iv);
+      result = ib.mul(lhs, rhs);
+    }
+    evaluated[{v, iv}] = result;
+    return result;
   }
 
 private:
@@ -278,8 +287,8 @@ struct SpecializeBoundsPass
         // negative, and the regions of the last, where the offsets are
         // largest, end within the tensor.
         conjoin(ib.isNonNegative(analysis.evaluateAt(ib, region[d], lb)));
-        Value end = ib.add(analysis.evaluateAt(ib, region[d], last),
-                           ib.constant(d < lead ? 1 : extent[d - lead]));
+        Value size = ib.constant(d < lead ? 1 : extent[d - lead]);
+        Value end = ib.add(analysis.evaluateAt(ib, region[d], last), size);
         conjoin(cmp(arith::CmpIPredicate::ule, end, dim));
         // Aligned rows, and aligned last offsets in every iteration.
         int64_t vec = getCopyVectorWidth(copy, *target);

@@ -108,9 +108,9 @@ void splitKernel(KernelOp kernel, const KLoopCandidate &candidate, int64_t most,
   Value blocks = extents[0];
   if (extents.size() == 2)
     blocks = arith::MulIOp::create(b, loc, blocks, extents[1]);
+  Value someBlocks = arith::MaxUIOp::create(b, loc, blocks, index(1));
   Value fill =
-      arith::DivUIOp::create(b, loc, index(chip.multiprocessors),
-                             arith::MaxUIOp::create(b, loc, blocks, index(1)));
+      arith::DivUIOp::create(b, loc, index(chip.multiprocessors), someBlocks);
   Value deep =
       arith::DivUIOp::create(b, loc, trips, index(kMinIterationsPerSplit));
   Value least = arith::MinUIOp::create(b, loc, fill, deep);
@@ -125,9 +125,9 @@ void splitKernel(KernelOp kernel, const KLoopCandidate &candidate, int64_t most,
   // The workspace: splits x grid rows tiles of rows, grid columns of columns.
   b.setInsertionPoint(choice.thenBlock()->getTerminator());
   Value gridRows = extents.size() == 2 ? extents[1] : index(1);
+  Value tileRows = index(tileType.getDimSize(0));
   Value rows = arith::MulIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, splits, gridRows),
-      index(tileType.getDimSize(0)));
+      b, loc, arith::MulIOp::create(b, loc, splits, gridRows), tileRows);
   Value cols =
       arith::MulIOp::create(b, loc, extents[0], index(tileType.getDimSize(1)));
   Value chunk = arith::CeilDivUIOp::create(b, loc, trips, splits);

@@ -140,9 +140,10 @@ TileOrder mlir::tile::findLongestFirstOrder(KernelOp kernel, std::string &why) {
 Value mlir::tile::emitAlternatingTile(OpBuilder &b, Location loc, Value round,
                                       Value grid, Value block) {
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  Value odd = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                                    arith::AndIOp::create(b, loc, round, one),
-                                    arith::ConstantIndexOp::create(b, loc, 0));
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value low = arith::AndIOp::create(b, loc, round, one);
+  Value odd =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, low, zero);
   // (grid - 1) - block: block < grid, no wrap.
   auto nuw = arith::IntegerOverflowFlags::nuw;
   Value mirrored = arith::SubIOp::create(

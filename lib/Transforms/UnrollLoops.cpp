@@ -75,14 +75,18 @@ static void unrollByTwo(scf::ForOp loop) {
                                       isUnsigned ? arith::CmpIPredicate::ugt
                                                  : arith::CmpIPredicate::sgt,
                                       ub, lb);
-  Value span = arith::SelectOp::create(
-      b, loc, above, arith::SubIOp::create(b, loc, ub, lb), constant(0));
-  Value count = arith::DivUIOp::create(
-      b, loc, arith::AddIOp::create(b, loc, span, constant(*step - 1)),
-      constant(*step));
-  Value odd = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::ne,
-      arith::AndIOp::create(b, loc, count, constant(1)), constant(0));
+  // (One op a statement: the op order must not depend on the order the C++
+  // compiler evaluates arguments in; design.md 9.)
+  Value none = constant(0);
+  Value distance = arith::SubIOp::create(b, loc, ub, lb);
+  Value span = arith::SelectOp::create(b, loc, above, distance, none);
+  Value stepValue = constant(*step);
+  Value rounded = arith::AddIOp::create(b, loc, span, constant(*step - 1));
+  Value count = arith::DivUIOp::create(b, loc, rounded, stepValue);
+  Value zero = constant(0);
+  Value low = arith::AndIOp::create(b, loc, count, constant(1));
+  Value odd =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, low, zero);
   // The ops that end the loop's asynchronous work close the lone iteration
   // too, before its results meet the loop's initial values: a copy there
   // must not read registers still being written.

@@ -224,8 +224,8 @@ MfmaEmitter::loadOperand(const GemmOperand &operand,
   if (failed(shared))
     return failure();
   Value laneOuter = ib.andConst(lane, instr - 1);
-  Value laneK =
-      ib.mul(ib.shrConst(lane, llvm::Log2_64(instr)), ib.idx(kPerLane));
+  Value perLane = ib.idx(kPerLane);
+  Value laneK = ib.mul(ib.shrConst(lane, llvm::Log2_64(instr)), perLane);
   // Swizzles permute chunks of 16 or 8 bytes (the 8-byte units the target
   // picks for these reads, LdsLayouts.cpp) and padding keeps rows whole, so
   // a run of kPerLane elements (8 bytes) along the contiguous dimension
@@ -269,8 +269,12 @@ LogicalResult MfmaEmitter::emit(const AMDTargetInfo &target) {
 
   Value lane = ib.andConst(g.tid, waveSize - 1);
   Value wave = ib.shrConst(g.tid, llvm::Log2_64(waveSize));
-  Value mBase = ib.mul(ib.divConst(wave, wavesN), ib.idx(tm));
-  Value nBase = ib.mul(ib.remConst(wave, wavesN), ib.idx(tn));
+  // (One op a statement where several create ops: the op order must not
+  // depend on the order the C++ compiler evaluates arguments in.)
+  Value rowsPerWave = ib.idx(tm);
+  Value mBase = ib.mul(ib.divConst(wave, wavesN), rowsPerWave);
+  Value colsPerWave = ib.idx(tn);
+  Value nBase = ib.mul(ib.remConst(wave, wavesN), colsPerWave);
 
   // A is M x K (K x M when transposed), B is K x N (N x K when transposed).
   SmallVector<SmallVector<Value>> aFrags(mTiles, SmallVector<Value>(kSteps));

@@ -372,8 +372,8 @@ LogicalResult MmaSyncEmitter::emit(int64_t warpSize) {
   // !rowsAlongLow (transposed operands: rows are K, 8 apart).
   auto x4Coords = [&](Value rowBase, Value colBase,
                       bool rowsAlongLow) -> SmallVector<Value> {
-    Value row = ib.add(ib.add(rowBase, laneRow),
-                       ib.mul(rowsAlongLow ? matLow : matHigh, eight));
+    Value down = ib.mul(rowsAlongLow ? matLow : matHigh, eight);
+    Value row = ib.add(ib.add(rowBase, laneRow), down);
     Value col = ib.add(colBase, rowsAlongLow ? ib.mul(matHigh, ib.idx(kHalf))
                                              : ib.mul(matLow, ib.idx(kHalf)));
     return {row, col};

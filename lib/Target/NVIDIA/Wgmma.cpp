@@ -247,10 +247,11 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
   int64_t units = slabs * chunks;
   // The first row of the warpgroup's slabs (A descriptors).
   Value rowBase;
-  if (!registerA)
-    rowBase =
-        ib.mul(g.warpgroup ? g.warpgroup : ib.divConst(g.tid, warpgroupSize),
-               ib.idx(rowsPerGroup));
+  if (!registerA) {
+    Value rows = ib.idx(rowsPerGroup);
+    rowBase = ib.mul(
+        g.warpgroup ? g.warpgroup : ib.divConst(g.tid, warpgroupSize), rows);
+  }
 
   // Accumulators, one struct of instrN / 2 floats per unit: registers
   // [u * instrN / 2, (u + 1) * instrN / 2) of the layout.
@@ -456,11 +457,12 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
     if (g.addPartialsAfterIssue)
       addPartials();
     for (int64_t u = 0; u < units; ++u)
-      for (int64_t i = 0; i < perUnit; ++i)
-        memref::StoreOp::create(b, loc,
-                                LLVM::ExtractValueOp::create(
-                                    b, loc, partial[u], ArrayRef<int64_t>{i}),
-                                g.partials->regs, ib.idx(u * perUnit + i));
+      for (int64_t i = 0; i < perUnit; ++i) {
+        Value at = ib.idx(u * perUnit + i);
+        Value v = LLVM::ExtractValueOp::create(b, loc, partial[u],
+                                               ArrayRef<int64_t>{i});
+        memref::StoreOp::create(b, loc, v, g.partials->regs, at);
+      }
   } else if (!span && g.consumeChunk && g.mmaGroupsInFlight) {
     // A product consumed one gemm late (tile.consumer_late): C holds the
     // previous gemm's product, complete once the wait below returns, which
@@ -487,11 +489,12 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
     if (g.addPartialsAfterIssue && failed(g.consumeChunk(b, loc, all)))
       return failure();
     for (int64_t u = 0; u < units; ++u)
-      for (int64_t i = 0; i < perUnit; ++i)
-        memref::StoreOp::create(b, loc,
-                                LLVM::ExtractValueOp::create(
-                                    b, loc, product[u], ArrayRef<int64_t>{i}),
-                                c.regs, ib.idx(u * perUnit + i));
+      for (int64_t i = 0; i < perUnit; ++i) {
+        Value at = ib.idx(u * perUnit + i);
+        Value v = LLVM::ExtractValueOp::create(b, loc, product[u],
+                                               ArrayRef<int64_t>{i});
+        memref::StoreOp::create(b, loc, v, c.regs, at);
+      }
     return success();
   } else if (!span && g.consumeChunk) {
     // The product handed over in chunks (consumer_chunk): each unit's MMAs
@@ -560,9 +563,9 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
         }
         for (int64_t i = 0; i < perUnit; ++i) {
           int64_t at[] = {i};
-          Value sum = arith::AddFOp::create(
-              b, loc, LLVM::ExtractValueOp::create(b, loc, accs[u], at),
-              LLVM::ExtractValueOp::create(b, loc, partial[u], at));
+          Value p = LLVM::ExtractValueOp::create(b, loc, partial[u], at);
+          Value a = LLVM::ExtractValueOp::create(b, loc, accs[u], at);
+          Value sum = arith::AddFOp::create(b, loc, a, p);
           accs[u] = LLVM::InsertValueOp::create(b, loc, accs[u], sum, at);
         }
       }

@@ -46,18 +46,19 @@ FailureOr<DescriptorOperand> nvidia::describe(OpBuilder &b, Location loc,
   // (start >> 4) + (offset >> 4); the start's field is an or with the LBO.
   Value start = arith::IndexCastOp::create(
       b, loc, i32,
-      tile->address ? tile->address
-                    : memref::ExtractAlignedPointerAsIndexOp::create(
-                          b, loc, tile->view));
+      tile->address
+          ? tile->address
+          : memref::ExtractAlignedPointerAsIndexOp::create(b, loc, tile->view));
   auto i32Const = [&](int64_t v) {
     return arith::ConstantIntOp::create(b, loc, v, 32);
   };
-  d.baseLow = arith::OrIOp::create(
-      b, loc,
-      arith::ShRUIOp::create(
-          b, loc, arith::AndIOp::create(b, loc, start, i32Const(0x3FFFF)),
-          i32Const(4)),
-      i32Const(static_cast<int64_t>(d.fixed & 0xFFFFFFFF)));
+  // (One op a statement: the op order must not depend on the order the C++
+  // compiler evaluates arguments in; design.md 9.)
+  Value fixedLow = i32Const(static_cast<int64_t>(d.fixed & 0xFFFFFFFF));
+  Value four = i32Const(4);
+  Value field = arith::AndIOp::create(b, loc, start, i32Const(0x3FFFF));
+  Value shifted = arith::ShRUIOp::create(b, loc, field, four);
+  d.baseLow = arith::OrIOp::create(b, loc, shifted, fixedLow);
   d.offset = arith::IndexCastOp::create(b, loc, i32,
                                         ib.mul(tile->origin, ib.idx(d.bytes)));
   return d;
@@ -75,7 +76,8 @@ Value nvidia::descriptorAt(OpBuilder &b, Location loc,
     mnOffset = ib.mul(mn, ib.idx(swizzle));
     kOffset = (k / panelCols) * d.rows * swizzle + (k % panelCols) * d.bytes;
   } else {
-    mnOffset = ib.mul(ib.divConst(mn, panelCols), ib.idx(d.rows * swizzle));
+    Value panelBytes = ib.idx(d.rows * swizzle);
+    mnOffset = ib.mul(ib.divConst(mn, panelCols), panelBytes);
     kOffset = k * swizzle;
   }
   Type i32 = b.getI32Type(), i64 = b.getI64Type();
@@ -88,10 +90,10 @@ Value nvidia::descriptorAt(OpBuilder &b, Location loc,
       b, loc, d.baseLow, arith::ShRUIOp::create(b, loc, offset, i32Const(4)));
   if (kOffset)
     low = arith::AddIOp::create(b, loc, low, i32Const(kOffset >> 4));
-  return arith::OrIOp::create(
-      b, loc, arith::ExtUIOp::create(b, loc, i64, low),
-      arith::ConstantIntOp::create(
-          b, loc, static_cast<int64_t>(d.fixed & ~uint64_t(0xFFFFFFFF)), 64));
+  Value fixedHigh = arith::ConstantIntOp::create(
+      b, loc, static_cast<int64_t>(d.fixed & ~uint64_t(0xFFFFFFFF)), 64);
+  Value wide = arith::ExtUIOp::create(b, loc, i64, low);
+  return arith::OrIOp::create(b, loc, wide, fixedHigh);
 }
 
 Value nvidia::emitWgmmaAsm(OpBuilder &b, Location loc, const WgmmaAsm &w) {
@@ -192,7 +194,8 @@ Value nvidia::loadSparseMetadata(OpBuilder &b, Location loc,
   IndexBuilder ib{b, loc};
   Type i32 = b.getI32Type();
   Value row = ib.add(rows, ib.shrConst(lane, 2));
-  Value col = ib.add(ib.idx(ks * 2), ib.andConst(lane, 1));
+  Value odd = ib.andConst(lane, 1);
+  Value col = ib.add(ib.idx(ks * 2), odd);
   auto word = [&](Value r) {
     Value v = memref::LoadOp::create(b, loc, meta.view,
                                      ValueRange{meta.index(b, loc, {r, col})});

@@ -116,8 +116,9 @@ LogicalResult CopyLowering::copyGlobalShared(bool toShared) {
     // Tile coordinates of the chunk's first element.
     SmallVector<Value> tcoords(shape.size());
     Value rest = chunk;
+    Value width = idx(vec);
     tcoords.back() = ctx.mul(
-        arith::RemUIOp::create(b, loc(), rest, idx(chunksPerRow)), idx(vec));
+        arith::RemUIOp::create(b, loc(), rest, idx(chunksPerRow)), width);
     rest = arith::DivUIOp::create(b, loc(), rest, idx(chunksPerRow));
     for (int d = shape.size() - 2; d >= 0; --d) {
       tcoords[d] = arith::RemUIOp::create(b, loc(), rest, idx(shape[d]));
@@ -249,7 +250,8 @@ LogicalResult CopyLowering::copyGlobalShared(bool toShared) {
       if (unroll) {
         chunk = ctx.addConst(tid, i * threads);
       } else {
-        auto loop = scf::ForOp::create(b, loc(), idx(0), idx(iters), idx(1));
+        Value one = idx(1), count = idx(iters), zero = idx(0);
+        auto loop = scf::ForOp::create(b, loc(), zero, count, one);
         b.setInsertionPointToStart(loop.getBody());
         chunk = ctx.add(tid, ctx.mul(loop.getInductionVar(), idx(threads)));
       }
@@ -295,8 +297,8 @@ LogicalResult CopyLowering::copySharedShared() {
   for (int64_t s : shape)
     numel *= s;
   int64_t threads = ctx.numThreads(op);
-  auto loop =
-      scf::ForOp::create(b, loc(), ctx.threadId(op), idx(numel), idx(threads));
+  Value step = idx(threads), end = idx(numel);
+  auto loop = scf::ForOp::create(b, loc(), ctx.threadId(op), end, step);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   Value e = loop.getInductionVar();
@@ -307,9 +309,10 @@ LogicalResult CopyLowering::copySharedShared() {
   }
   Value v = memref::LoadOp::create(b, loc(), src->tile->view,
                                    ctx.sharedIndex(*src, coords));
+  Value at = ctx.sharedIndex(*dst, coords);
   memref::StoreOp::create(b, loc(),
                           ctx.convert(v, dst->tile->type.getElementType()),
-                          dst->tile->view, ctx.sharedIndex(*dst, coords));
+                          dst->tile->view, at);
   return success();
 }
 

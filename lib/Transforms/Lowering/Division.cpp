@@ -180,14 +180,18 @@ Value ExactDivision::quotient(OpBuilder &b, Location loc, Value x, Value d,
 Value ExactDivision::inRange(OpBuilder &b, Location loc) const {
   // Biased exponents of 2^-60 and 2^60.
   const uint32_t lo = (127u - 60u) << 23, hi = (127u + 60u) << 23;
-  Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
-                                   combine<arith::MaxUIOp>(b, loc, high),
-                                   i32Const(b, loc, hi));
+  // (The bound first, one op a statement: the op order must not depend on
+  // the order the C++ compiler evaluates arguments in; design.md 9.)
+  Value highBound = i32Const(b, loc, hi);
+  Value ok =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
+                            combine<arith::MaxUIOp>(b, loc, high), highBound);
   auto atLeast = [&](ArrayRef<std::pair<Value, unsigned>> tree,
                      uint32_t bound) {
-    Value cmp = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
-                                      combine<arith::MinUIOp>(b, loc, tree),
-                                      i32Const(b, loc, bound));
+    Value least = i32Const(b, loc, bound);
+    Value cmp =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                              combine<arith::MinUIOp>(b, loc, tree), least);
     ok = arith::AndIOp::create(b, loc, ok, cmp);
   };
   atLeast(lowNumerators, lo - 1);

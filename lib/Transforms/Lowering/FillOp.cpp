@@ -34,8 +34,8 @@ LogicalResult mlir::tile::lowering::lowerFill(LoweringContext &ctx, FillOp op) {
   for (int64_t s : shape)
     numel *= s;
   Value tid = ctx.threadId(op);
-  auto loop = scf::ForOp::create(ctx.b, ctx.loc(), tid, ctx.idx(numel),
-                                 ctx.idx(threads));
+  Value step = ctx.idx(threads), end = ctx.idx(numel);
+  auto loop = scf::ForOp::create(ctx.b, ctx.loc(), tid, end, step);
   OpBuilder::InsertionGuard guard(ctx.b);
   ctx.b.setInsertionPointToStart(loop.getBody());
   Value e = loop.getInductionVar();

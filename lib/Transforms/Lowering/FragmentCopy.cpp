@@ -134,8 +134,9 @@ LogicalResult FragmentCopy::copyFragmentMemory() {
         for (int64_t e = 0; e < width; ++e) {
           Value x =
               vector::ExtractOp::create(b, loc(), v, ArrayRef<int64_t>{e});
+          Value at = idx(r + e);
           memref::StoreOp::create(b, loc(), ctx.convert(x, fragElt), tile->regs,
-                                  idx(r + e));
+                                  at);
         }
       }
     }
@@ -174,10 +175,11 @@ LogicalResult FragmentCopy::copyFragmentMemory() {
         b.setInsertionPointToStart(branch.thenBlock());
         emitStore();
       } else {
+        Value at = idx(r);
         memref::StoreOp::create(b, loc(),
                                 ctx.loadOrPad(valid, memref, memCoords, fragElt,
                                               op.getNonZeroPadding()),
-                                tile->regs, idx(r));
+                                tile->regs, at);
       }
     }
   };
@@ -235,8 +237,8 @@ LogicalResult FragmentCopy::copyFragmentFragment() {
   if (src->layout == dst->layout) {
     for (int64_t r = 0; r < src->layout.getRegistersPerThread(); ++r) {
       Value v = memref::LoadOp::create(b, loc(), src->regs, idx(r));
-      memref::StoreOp::create(b, loc(), ctx.convert(v, dstElt), dst->regs,
-                              idx(r));
+      Value at = idx(r);
+      memref::StoreOp::create(b, loc(), ctx.convert(v, dstElt), dst->regs, at);
     }
     return success();
   }
@@ -271,8 +273,9 @@ LogicalResult FragmentCopy::copyFragmentFragment() {
         memref::StoreOp::create(b, loc(), v, ref.tile->view, sIdx);
       } else {
         Value v = memref::LoadOp::create(b, loc(), ref.tile->view, sIdx);
+        Value at = idx(r);
         memref::StoreOp::create(b, loc(), ctx.convert(v, dstElt), tile->regs,
-                                idx(r));
+                                at);
       }
     }
   };

@@ -271,9 +271,9 @@ LogicalResult mlir::tile::lowering::lowerGemm(LoweringContext &ctx, GemmOp op) {
       int64_t count = g.c->layout.getRegistersPerThread();
       for (int64_t i = 0; i < count; ++i) {
         Value at = arith::ConstantIndexOp::create(b, loc, i);
-        Value sum = arith::AddFOp::create(
-            b, loc, memref::LoadOp::create(b, loc, g.c->regs, at),
-            memref::LoadOp::create(b, loc, g.partials->regs, at));
+        Value partial = memref::LoadOp::create(b, loc, g.partials->regs, at);
+        Value acc = memref::LoadOp::create(b, loc, g.c->regs, at);
+        Value sum = arith::AddFOp::create(b, loc, acc, partial);
         memref::StoreOp::create(b, loc, sum, g.c->regs, at);
       }
     }

@@ -216,9 +216,9 @@ SmallVector<Value> mlir::tile::lowering::exchangeLanes(LoweringContext &ctx,
   int64_t warpSize = plan.layout.getInDimSize(LinearLayout::kLane);
   for (auto [reg, lane] : plan.swaps) {
     int64_t bit = int64_t(1) << (reg - runBits);
-    Value high =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                              ctx.andConst(tid, 1 << lane), ctx.idx(0));
+    Value zero = ctx.idx(0);
+    Value high = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                       ctx.andConst(tid, 1 << lane), zero);
     for (int64_t w = 0; w < numWords; ++w) {
       if (w & bit)
         continue;

@@ -269,9 +269,9 @@ Value LoweringContext::alignedRows(Value global, ArrayRef<Value> dims,
   if (vec <= 1)
     return nullptr;
   auto isMultiple = [&](Value v, int64_t n) {
-    return arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq,
-                                 arith::RemUIOp::create(b, loc(), v, idx(n)),
-                                 idx(0));
+    Value zero = idx(0);
+    Value rem = arith::RemUIOp::create(b, loc(), v, idx(n));
+    return arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq, rem, zero);
   };
   Value aligned = isMultiple(dims.back(), vec);
   if (!offsets.empty())
@@ -390,8 +390,10 @@ static typename Arith::V sharedIndexIn(const Arith &a, const SharedRef &ref,
   if (panels) {
     int64_t rows = coords.size() > 1 ? ref.shape[coords.size() - 2] : 1;
     V col = coords.back();
-    linear = a.add(a.andConst(col, panelElems - 1),
-                   a.mul(a.divConst(col, panelElems), rows * panelElems));
+    // (One op a statement: the op order must not depend on the order the
+    // C++ compiler evaluates arguments in; design.md 9.)
+    V panel = a.mul(a.divConst(col, panelElems), rows * panelElems);
+    linear = a.add(a.andConst(col, panelElems - 1), panel);
     stride = panelElems;
   }
   for (int d = coords.size() - 2; d >= 0; --d) {

@@ -41,8 +41,9 @@ LogicalResult mlir::tile::lowering::copySharedVectors(
       for (int64_t e = 0; e < vec; ++e) {
         Value x = vector::ExtractOp::create(ctx.b, ctx.loc(), v,
                                             ArrayRef<int64_t>{e});
+        Value at = ctx.idx(r + e);
         memref::StoreOp::create(ctx.b, ctx.loc(), ctx.convert(x, fragElt),
-                                tile.regs, ctx.idx(r + e));
+                                tile.regs, at);
       }
       continue;
     }

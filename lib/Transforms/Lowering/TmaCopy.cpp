@@ -146,12 +146,13 @@ static void emitReleaseArrive(LoweringContext &ctx, BarrierPipe &pipe,
   if (!pipe.clusterRelease)
     return;
   for (int64_t other = 1; other < ctx.clusterSize; ++other) {
-    Value rank = arith::RemUIOp::create(
-        b, ctx.loc(),
-        arith::AddIOp::create(
-            b, ctx.loc(), ctx.clusterRank,
-            arith::ConstantIntOp::create(b, ctx.loc(), other, 32)),
-        arith::ConstantIntOp::create(b, ctx.loc(), ctx.clusterSize, 32));
+    // (One op a statement, here and below: the op order must not depend
+    // on the order the C++ compiler evaluates arguments in; design.md 9.)
+    Value size =
+        arith::ConstantIntOp::create(b, ctx.loc(), ctx.clusterSize, 32);
+    Value step = arith::ConstantIntOp::create(b, ctx.loc(), other, 32);
+    Value sum = arith::AddIOp::create(b, ctx.loc(), ctx.clusterRank, step);
+    Value rank = arith::RemUIOp::create(b, ctx.loc(), sum, size);
     ctx.clusters->emitRemoteMbarrierArrive(b, ctx.loc(), addr, rank);
   }
 }
@@ -172,9 +173,9 @@ static Value happens(LoweringContext &ctx, Value seq, Value pipeValue) {
   OpBuilder &b = ctx.b;
   Location loc = ctx.loc();
   Type i32 = b.getI32Type();
-  Value ahead = arith::SubIOp::create(
-      b, loc, arith::IndexCastOp::create(b, loc, i32, seq),
-      arith::IndexCastOp::create(b, loc, i32, ctx.pipeBase(pipeValue)));
+  Value base = arith::IndexCastOp::create(b, loc, i32, ctx.pipeBase(pipeValue));
+  Value number = arith::IndexCastOp::create(b, loc, i32, seq);
+  Value ahead = arith::SubIOp::create(b, loc, number, base);
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, ahead,
                                arith::ConstantIntOp::create(b, loc, 0, 32));
 }
@@ -195,12 +196,11 @@ static HandOff decode(LoweringContext &ctx, Value seq, Value pipeValue,
         arith::AndIOp::create(
             b, loc, narrow,
             arith::ConstantIntOp::create(b, loc, slots - 1, 32)));
-    h.parity = arith::AndIOp::create(
-        b, loc,
-        arith::ShRUIOp::create(
-            b, loc, narrow,
-            arith::ConstantIntOp::create(b, loc, llvm::Log2_64(slots), 32)),
-        arith::ConstantIntOp::create(b, loc, 1, 32));
+    Value one = arith::ConstantIntOp::create(b, loc, 1, 32);
+    Value phase = arith::ShRUIOp::create(
+        b, loc, narrow,
+        arith::ConstantIntOp::create(b, loc, llvm::Log2_64(slots), 32));
+    h.parity = arith::AndIOp::create(b, loc, phase, one);
     return h;
   }
   // Counted from the pipe's base, which stays the same over the loop: the
@@ -208,9 +208,9 @@ static HandOff decode(LoweringContext &ctx, Value seq, Value pipeValue,
   // 32 bits. Numbers below the base (hand-offs that do not happen) decode as
   // the base.
   Value base = ctx.pipeBase(pipeValue);
-  Value offset = arith::SubIOp::create(
-      b, loc, arith::IndexCastOp::create(b, loc, i32, seq),
-      arith::IndexCastOp::create(b, loc, i32, base));
+  Value narrowBase = arith::IndexCastOp::create(b, loc, i32, base);
+  Value number = arith::IndexCastOp::create(b, loc, i32, seq);
+  Value offset = arith::SubIOp::create(b, loc, number, narrowBase);
   auto [slot, wraps] = emitRingPosition(
       b, loc, base,
       arith::IndexCastOp::create(b, loc, b.getIndexType(), offset), slots);
@@ -381,8 +381,8 @@ LogicalResult mlir::tile::lowering::lowerTmaCopy(LoweringContext &ctx,
     }
     // Panel p (rows r0 ...) of this block's share.
     auto copyBox = [&](Value p, Value r0) {
-      Value element = ctx.add(ctx.mul(p, ctx.idx(rows * panelCols)),
-                              ctx.mul(r0, ctx.idx(panelCols)));
+      Value inPanel = ctx.mul(r0, ctx.idx(panelCols));
+      Value element = ctx.add(ctx.mul(p, ctx.idx(rows * panelCols)), inPanel);
       Value dst = ctx.sharedPointer(tile.view, ctx.add(ref->origin, element));
       // Coordinates innermost first.
       SmallVector<Value> coords = {
@@ -393,12 +393,16 @@ LogicalResult mlir::tile::lowering::lowerTmaCopy(LoweringContext &ctx,
       ctx.tensorCopies->emitTensorCopy(b, loc, dst, map, coords, full, mask);
     };
     if (splitRows) {
-      for (int64_t p = 0; p < panels; ++p)
-        copyBox(ctx.idx(p), ctx.mul(part, ctx.idx(boxRows)));
+      for (int64_t p = 0; p < panels; ++p) {
+        Value r0 = ctx.mul(part, ctx.idx(boxRows));
+        copyBox(ctx.idx(p), r0);
+      }
       return;
     }
-    for (int64_t q = 0; q < panels; q += share)
-      copyBox(ctx.add(ctx.idx(q), part), ctx.idx(0));
+    for (int64_t q = 0; q < panels; q += share) {
+      Value r0 = ctx.idx(0);
+      copyBox(ctx.add(ctx.idx(q), part), r0);
+    }
   });
   return success();
 }

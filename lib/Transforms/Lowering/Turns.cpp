@@ -55,9 +55,11 @@ static std::optional<Turns> turnsOf(LoweringContext &ctx, WsOp ws, Value tid) {
 static Value turnBarrier(LoweringContext &ctx, const Turns &t, int64_t offset) {
   IndexBuilder ib = ctx.ib();
   Value g = t.group;
-  if (offset)
+  if (offset) {
+    Value groups = ib.idx(t.groups);
     g = arith::RemUIOp::create(ctx.b, ctx.loc(), ib.addConst(g, offset),
-                               ib.idx(t.groups));
+                               groups);
+  }
   Value id = ib.addConst(g, t.first);
   return arith::IndexCastUIOp::create(ctx.b, ctx.loc(), ctx.b.getI32Type(), id);
 }

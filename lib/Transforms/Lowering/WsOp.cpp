@@ -31,15 +31,15 @@ LogicalResult mlir::tile::lowering::lowerWs(LoweringContext &ctx, WsOp op) {
   // uniform warp index.
   Value inGroup;
   if (Value group = ctx.uniformWarpgroupId(op)) {
-    inGroup =
-        ctx.ult(arith::SubIOp::create(b, loc(), group, ctx.idx(groups.front())),
-                ctx.idx(groups.size()));
+    Value count = ctx.idx(groups.size());
+    inGroup = ctx.ult(
+        arith::SubIOp::create(b, loc(), group, ctx.idx(groups.front())), count);
   } else {
     Value hi = ctx.idx(groupSize * (groups.back() + 1));
-    inGroup =
-        ctx.andBool(arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::uge,
-                                          ctx.tidValue, lo),
-                    ctx.ult(ctx.tidValue, hi));
+    Value below = ctx.ult(ctx.tidValue, hi);
+    Value above = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::uge,
+                                        ctx.tidValue, lo);
+    inGroup = ctx.andBool(above, below);
   }
   auto branch = scf::IfOp::create(b, loc(), inGroup, false);
   Block *then = branch.thenBlock();
