@@ -13,8 +13,8 @@
 #                   directory to them (scripts/test.sh uses build-asan)
 #   TILE_LIBFUZZER  1: also install clang-22 and libclang-rt-22-dev, and
 #                   configure with clang and -DTILE_ENABLE_LIBFUZZER=ON (the
-#                   libFuzzer targets; scripts/test.sh uses build-fuzz and
-#                   builds only them, through SETUP_TARGETS)
+#                   libFuzzer targets; with TILE_SANITIZERS=1 the whole tree
+#                   is built with both, as scripts/test.sh does in build-asan)
 #   SETUP_TARGETS   ninja targets to build (default: all)
 set -euo pipefail
 

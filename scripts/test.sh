@@ -9,34 +9,36 @@
 # skipped = Unsupported + Skipped + Excluded (e.g. GPU tests without a GPU)
 #
 # With CI=true (or TILE_SANITIZER_CHECK=1; TILE_SANITIZER_CHECK=0 turns it
-# off), after that suite it also builds a second tree with AddressSanitizer
-# and UndefinedBehaviorSanitizer (-DTILE_ENABLE_SANITIZERS=ON, in
+# off), after that suite it also builds a second tree with clang,
+# AddressSanitizer, UndefinedBehaviorSanitizer and libFuzzer's coverage
+# instrumentation (-DTILE_ENABLE_SANITIZERS=ON -DTILE_ENABLE_LIBFUZZER=ON, in
 # $SANITIZER_BUILD_DIR, default <repo>/build-asan), runs the lit suite there
 # and then a bounded fuzzing run of the sanitized tile-opt
 # (tools/tile-fuzz, fixed seed, $TILE_FUZZ_SECONDS seconds, default 180),
-# which fails if the fuzzer finds any bug. Then it builds the libFuzzer
-# targets with clang (-DTILE_ENABLE_LIBFUZZER=ON, only tile-capi-fuzzer and
-# tile-pass-fuzzer, in $LIBFUZZER_BUILD_DIR, default <repo>/build-fuzz;
-# TILE_LIBFUZZER_CHECK=0 skips this) and runs both at once, seeded with the
-# tests, for $TILE_LIBFUZZER_SECONDS seconds each (default 120;
-# tools/tile-fuzz/libfuzzer/ci-run.sh), which fails on any finding and
-# prints its reproducer. The summary line then counts both lit suites, and
-# the fuzzing run and each libFuzzer run as one test.
+# which fails if the fuzzer finds any bug. Then it runs that tree's libFuzzer
+# targets (tile-capi-fuzzer and tile-pass-fuzzer, built with the rest) both
+# at once, seeded with the tests, for $TILE_LIBFUZZER_SECONDS seconds each
+# (default 120; tools/tile-fuzz/libfuzzer/ci-run.sh), which fails on any
+# finding and prints its reproducer. TILE_LIBFUZZER_CHECK=0 skips them and
+# builds the sanitizer tree with gcc, without the coverage instrumentation.
+# The summary line then counts both lit suites, and the fuzzing run and each
+# libFuzzer run as one test.
 #
 # Exits non-zero if any test failed, if lit found no tests, or if a build
 # failed before lit could report. BUILD_DIR overrides the build directory;
 # the full lit output is kept in $BUILD_DIR/check-tile.log (and
 # $SANITIZER_BUILD_DIR/check-tile.log, the fuzzer's in
 # $SANITIZER_BUILD_DIR/fuzz.log and $SANITIZER_BUILD_DIR/fuzz/, libFuzzer's
-# in $LIBFUZZER_BUILD_DIR/libfuzzer/<target>/).
+# in $SANITIZER_BUILD_DIR/libfuzzer/<target>/).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
 SANITIZER_BUILD_DIR="${SANITIZER_BUILD_DIR:-$ROOT/build-asan}"
-LIBFUZZER_BUILD_DIR="${LIBFUZZER_BUILD_DIR:-$ROOT/build-fuzz}"
 
 sanitizers=0
+libfuzzer=1
+[[ "${TILE_LIBFUZZER_CHECK:-1}" == 0 ]] && libfuzzer=0
 if [[ "${TILE_SANITIZER_CHECK:-}" == 1 ||
       ( "${CI:-}" == true && "${TILE_SANITIZER_CHECK:-}" != 0 ) ]]; then
   sanitizers=1
@@ -104,8 +106,10 @@ tally "$BUILD_DIR" "$BUILD_DIR"
 if ((sanitizers)); then
   echo "test: sanitizer build in $SANITIZER_BUILD_DIR"
   # Configure (or switch on the sanitizers) and build everything: the lit
-  # suite also runs the runtime's and the benchmark's programs.
-  TILE_SANITIZERS=1 BUILD_DIR="$SANITIZER_BUILD_DIR" bash "$ROOT/scripts/setup.sh"
+  # suite also runs the runtime's and the benchmark's programs, and the
+  # libFuzzer targets come from the same tree.
+  TILE_SANITIZERS=1 TILE_LIBFUZZER=$libfuzzer \
+    BUILD_DIR="$SANITIZER_BUILD_DIR" bash "$ROOT/scripts/setup.sh"
   run_lit "$SANITIZER_BUILD_DIR"
   tally "$SANITIZER_BUILD_DIR" "$SANITIZER_BUILD_DIR"
 
@@ -130,39 +134,28 @@ if ((sanitizers)); then
 
   # Coverage-guided fuzzing (libFuzzer, clang): the two targets at once, one
   # per core, each one test.
-  if [[ "${TILE_LIBFUZZER_CHECK:-1}" != 0 ]]; then
+  if ((libfuzzer)); then
     libfuzzers=(tile-capi-fuzzer tile-pass-fuzzer)
-    echo "test: libFuzzer build in $LIBFUZZER_BUILD_DIR"
-    set +e
-    TILE_LIBFUZZER=1 BUILD_DIR="$LIBFUZZER_BUILD_DIR" \
-      SETUP_TARGETS="${libfuzzers[*]}" bash "$ROOT/scripts/setup.sh"
-    build_status=$?
-    set -e
-    if ((build_status != 0)); then
-      echo "test: error: the libFuzzer build failed (status $build_status)" >&2
-      failed=$((failed + ${#libfuzzers[@]}))
-    else
-      echo "test: libFuzzer: ${libfuzzers[*]} for ${TILE_LIBFUZZER_SECONDS:-120} s each, at once"
-      pids=()
-      for f in "${libfuzzers[@]}"; do
-        bash "$ROOT/tools/tile-fuzz/libfuzzer/ci-run.sh" "$LIBFUZZER_BUILD_DIR" \
-          "$f" "${TILE_LIBFUZZER_SECONDS:-120}" >"$LIBFUZZER_BUILD_DIR/$f.ci.log" 2>&1 &
-        pids+=($!)
-      done
-      for i in "${!libfuzzers[@]}"; do
-        set +e
-        wait "${pids[$i]}"
-        status=$?
-        set -e
-        cat "$LIBFUZZER_BUILD_DIR/${libfuzzers[$i]}.ci.log"
-        if ((status == 0)); then
-          passed=$((passed + 1))
-        else
-          echo "test: error: ${libfuzzers[$i]} found a bug or failed (status $status); see $LIBFUZZER_BUILD_DIR/libfuzzer/${libfuzzers[$i]}/" >&2
-          failed=$((failed + 1))
-        fi
-      done
-    fi
+    echo "test: libFuzzer: ${libfuzzers[*]} for ${TILE_LIBFUZZER_SECONDS:-120} s each, at once"
+    pids=()
+    for f in "${libfuzzers[@]}"; do
+      bash "$ROOT/tools/tile-fuzz/libfuzzer/ci-run.sh" "$SANITIZER_BUILD_DIR" \
+        "$f" "${TILE_LIBFUZZER_SECONDS:-120}" >"$SANITIZER_BUILD_DIR/$f.ci.log" 2>&1 &
+      pids+=($!)
+    done
+    for i in "${!libfuzzers[@]}"; do
+      set +e
+      wait "${pids[$i]}"
+      status=$?
+      set -e
+      cat "$SANITIZER_BUILD_DIR/${libfuzzers[$i]}.ci.log"
+      if ((status == 0)); then
+        passed=$((passed + 1))
+      else
+        echo "test: error: ${libfuzzers[$i]} found a bug or failed (status $status); see $SANITIZER_BUILD_DIR/libfuzzer/${libfuzzers[$i]}/" >&2
+        failed=$((failed + 1))
+      fi
+    done
   fi
 fi
 
