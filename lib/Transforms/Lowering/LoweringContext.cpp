@@ -390,8 +390,7 @@ static typename Arith::V sharedIndexIn(const Arith &a, const SharedRef &ref,
   if (panels) {
     int64_t rows = coords.size() > 1 ? ref.shape[coords.size() - 2] : 1;
     V col = coords.back();
-    // (One op a statement: the op order must not depend on the order the
-    // C++ compiler evaluates arguments in; design.md 9.)
+    // (One op a statement, whatever the argument order: design.md 9.)
     V panel = a.mul(a.divConst(col, panelElems), rows * panelElems);
     linear = a.add(a.andConst(col, panelElems - 1), panel);
     stride = panelElems;
