@@ -86,12 +86,10 @@ bool tileAttributeIsAMemorySpaceAttr(MlirAttribute attr) {
 }
 
 MlirAttribute tileMemorySpaceAttrGet(MlirContext ctx, TileMemorySpace value) {
-  int64_t raw = cEnumValue(value);
-  if (mlirContextIsNull(ctx) || raw < 0 ||
-      !symbolizeMemorySpace(static_cast<uint32_t>(raw)))
+  std::optional<MemorySpace> space = unwrapCEnum(value, symbolizeMemorySpace);
+  if (mlirContextIsNull(ctx) || !space)
     return MlirAttribute{nullptr};
-  return wrap(
-      MemorySpaceAttr::get(loadTile(ctx), static_cast<MemorySpace>(raw)));
+  return wrap(MemorySpaceAttr::get(loadTile(ctx), *space));
 }
 
 TileMemorySpace tileMemorySpaceAttrGetValue(MlirAttribute attr) {
@@ -140,11 +138,10 @@ bool tileAttributeIsAWarpPolicyAttr(MlirAttribute attr) {
 }
 
 MlirAttribute tileWarpPolicyAttrGet(MlirContext ctx, TileWarpPolicy value) {
-  int64_t raw = cEnumValue(value);
-  if (mlirContextIsNull(ctx) || raw < 0 ||
-      !symbolizeWarpPolicy(static_cast<uint32_t>(raw)))
+  std::optional<WarpPolicy> policy = unwrapCEnum(value, symbolizeWarpPolicy);
+  if (mlirContextIsNull(ctx) || !policy)
     return MlirAttribute{nullptr};
-  return wrap(WarpPolicyAttr::get(loadTile(ctx), static_cast<WarpPolicy>(raw)));
+  return wrap(WarpPolicyAttr::get(loadTile(ctx), *policy));
 }
 
 TileWarpPolicy tileWarpPolicyAttrGetValue(MlirAttribute attr) {
@@ -158,11 +155,10 @@ bool tileAttributeIsAReduceKindAttr(MlirAttribute attr) {
 }
 
 MlirAttribute tileReduceKindAttrGet(MlirContext ctx, TileReduceKind value) {
-  int64_t raw = cEnumValue(value);
-  if (mlirContextIsNull(ctx) || raw < 0 ||
-      !symbolizeReduceKind(static_cast<uint32_t>(raw)))
+  std::optional<ReduceKind> kind = unwrapCEnum(value, symbolizeReduceKind);
+  if (mlirContextIsNull(ctx) || !kind)
     return MlirAttribute{nullptr};
-  return wrap(ReduceKindAttr::get(loadTile(ctx), static_cast<ReduceKind>(raw)));
+  return wrap(ReduceKindAttr::get(loadTile(ctx), *kind));
 }
 
 TileReduceKind tileReduceKindAttrGetValue(MlirAttribute attr) {

@@ -15,6 +15,7 @@
 #include "tile/Dialect/TileDialect.h"
 
 #include <cstring>
+#include <optional>
 #include <type_traits>
 
 namespace mlir::tile::capi {
@@ -39,6 +40,18 @@ template <typename E> inline int64_t cEnumValue(const E &value) {
   int raw;
   std::memcpy(&raw, &value, sizeof(raw));
   return raw;
+}
+
+/// The tile enum value `symbolize` (an ODS symbolize<Enum> function) gives
+/// the C enum argument `value` (cEnumValue), or none when it names none.
+template <typename TileEnum, typename CEnum>
+inline std::optional<TileEnum>
+unwrapCEnum(const CEnum &value,
+            std::optional<TileEnum> (*symbolize)(uint32_t)) {
+  int64_t raw = cEnumValue(value);
+  if (raw < 0)
+    return std::nullopt;
+  return symbolize(static_cast<uint32_t>(raw));
 }
 
 /// Returns a builder without insertion point (ops it creates are detached)

@@ -244,17 +244,17 @@ MlirOperation tileGemmOpCreate(MlirLocation loc, MlirValue a, MlirValue b,
   FailureOr<Value> vc = unwrapValue(location, "tile.gemm accumulator", c);
   if (failed(va) || failed(vb) || failed(vc))
     return MlirOperation{nullptr};
-  int64_t rawPolicy = cEnumValue(policy);
-  if (rawPolicy < 0 || !symbolizeWarpPolicy(static_cast<uint32_t>(rawPolicy))) {
-    emitError(location) << "tile.gemm: " << rawPolicy
+  std::optional<WarpPolicy> warpPolicy =
+      unwrapCEnum(policy, symbolizeWarpPolicy);
+  if (!warpPolicy) {
+    emitError(location) << "tile.gemm: " << cEnumValue(policy)
                         << " is not a TileWarpPolicy";
     return MlirOperation{nullptr};
   }
   return wrap(GemmOp::create(builder, location, *va, *vb, *vc,
                              /*accumulate=*/Value(), /*partials=*/Value(),
                              /*sparse_meta=*/Value(), transposeA, transposeB,
-                             clearAccum, static_cast<WarpPolicy>(rawPolicy),
-                             MmaAttr(),
+                             clearAccum, *warpPolicy, MmaAttr(),
                              /*mma_groups_in_flight=*/IntegerAttr(),
                              /*promote_k=*/IntegerAttr(),
                              /*consumer_chunk=*/IntegerAttr())
@@ -348,9 +348,9 @@ MlirOperation tileReduceOpCreate(MlirLocation loc, TileReduceKind kind,
   FailureOr<Value> to = unwrapValue(location, "tile.reduce target", target);
   if (failed(from) || failed(to))
     return MlirOperation{nullptr};
-  int64_t rawKind = cEnumValue(kind);
-  if (rawKind < 0 || !symbolizeReduceKind(static_cast<uint32_t>(rawKind))) {
-    emitError(location) << "tile.reduce: " << rawKind
+  std::optional<ReduceKind> reduceKind = unwrapCEnum(kind, symbolizeReduceKind);
+  if (!reduceKind) {
+    emitError(location) << "tile.reduce: " << cEnumValue(kind)
                         << " is not a TileReduceKind";
     return MlirOperation{nullptr};
   }
@@ -358,9 +358,9 @@ MlirOperation tileReduceOpCreate(MlirLocation loc, TileReduceKind kind,
     emitError(location) << "tile.reduce: negative dimension " << dim;
     return MlirOperation{nullptr};
   }
-  return wrap(ReduceOp::create(
-                  builder, location, static_cast<ReduceKind>(rawKind), *from,
-                  *to, /*scratch=*/Value(), static_cast<uint64_t>(dim), clear)
+  return wrap(ReduceOp::create(builder, location, *reduceKind, *from, *to,
+                               /*scratch=*/Value(), static_cast<uint64_t>(dim),
+                               clear)
                   .getOperation());
 }
 
