@@ -48,7 +48,8 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
            kAlternateTilesAttrName.str(), kPersistentAttrName.str(),
            kClusterAttrName.str(), kSplitKAttrName.str(),
            kSplitTailAttrName.str(), kSynchronizedAttrName.str(),
-           kTileOrderAttrName.str(), kDependentLaunchAttrName.str()},
+           kTileOrderAttrName.str(), kDependentLaunchAttrName.str(),
+           kEarlyLoadsAttrName.str(), kWarpgroupStoresAttrName.str()},
           name) &&
       !isa<KernelOp>(op))
     return op->emitError() << "'" << name
@@ -201,7 +202,8 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   if (name == kWarpSpecializeAttrName || name == kPingpongAttrName ||
-      name == kAlternateTilesAttrName || name == kSparseInFlightAttrName) {
+      name == kAlternateTilesAttrName || name == kSparseInFlightAttrName ||
+      name == kEarlyLoadsAttrName || name == kWarpgroupStoresAttrName) {
     if (!isa<BoolAttr>(attr.getValue()))
       return op->emitError() << "'" << name << "' must be a boolean";
     return success();

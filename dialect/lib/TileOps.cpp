@@ -213,6 +213,16 @@ LogicalResult WsOp::verify() {
                          "got ")
              << *first;
   }
+  if (std::optional<int64_t> first = getStoreBarrier()) {
+    if (groups.size() < 2)
+      return emitOpError("stores per warpgroup (store_barrier) with at least "
+                         "two warpgroups, got ")
+             << groups.size();
+    if (*first <= 0)
+      return emitOpError("expects store barriers other than the block's (0), "
+                         "got ")
+             << *first;
+  }
   if (std::optional<ArrayRef<int64_t>> turn = getRegionTurn()) {
     if (turn->size() != 4)
       return emitOpError("expects 'region_turn' as [wait barrier, threads, "

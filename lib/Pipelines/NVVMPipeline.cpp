@@ -85,6 +85,12 @@ void mlir::tile::pipelines::addTileLevelPasses(
   FuseConsumerOptions fuse;
   fuse.emitRemarks = options.remarks;
   pm.addPass(createFuseConsumer(fuse));
+  // The epilogue's scalars read from global memory before the main loop,
+  // their latency hidden behind it (before persistent grids: then before
+  // each tile's loop).
+  HoistEpilogueLoadsOptions hoist;
+  hoist.emitRemarks = options.remarks;
+  pm.addPass(createHoistEpilogueLoads(hoist));
   // Resources against the target's limits, before anything unrolls or
   // multi-buffers (register tiles far beyond the register file, huge
   // tile.parallel loops); pipelining checks its own shared memory.

@@ -121,3 +121,37 @@ mlir::tile::groupTmaStagings(ArrayRef<CopyOp> stores,
   }
   return groups;
 }
+
+bool mlir::tile::storesRowsByWarpgroup(CopyOp copy, int64_t groups,
+                                       int64_t warpgroupSize) {
+  auto alloc = copy.getSource().getDefiningOp<AllocOp>();
+  auto attr = alloc ? dyn_cast_or_null<LinearLayoutAttr>(alloc.getLayoutAttr())
+                    : LinearLayoutAttr();
+  if (groups < 2 || !attr || copy.getSourceType().getRank() != 2)
+    return false;
+  const LinearLayout &layout = attr.getLinearLayout();
+  if (!layout.hasInDim(LinearLayout::kLane))
+    return false;
+  int64_t rows = copy.getSourceType().getShape()[0];
+  int64_t slab = rows / groups;
+  int64_t lanes = layout.getInDimSize(LinearLayout::kLane);
+  int64_t warps = layout.hasInDim(LinearLayout::kWarp)
+                      ? layout.getInDimSize(LinearLayout::kWarp)
+                      : 1;
+  if (rows % groups != 0 || slab % 8 != 0 || warpgroupSize % lanes != 0 ||
+      lanes * warps != groups * warpgroupSize)
+    return false;
+  // Rows are linear in the inputs: a thread's rows are those of its lane
+  // and warp bits xor those of the registers, so checking every thread with
+  // every register is exact.
+  for (int64_t t = 0; t < lanes * warps; ++t)
+    for (int64_t r = 0; r < layout.getRegistersPerThread(); ++r) {
+      SmallVector<std::pair<StringRef, int64_t>> in = {
+          {LinearLayout::kRegister, r}, {LinearLayout::kLane, t % lanes}};
+      if (layout.hasInDim(LinearLayout::kWarp))
+        in.push_back({LinearLayout::kWarp, t / lanes});
+      if (layout.apply(in)[0] / slab != t / warpgroupSize)
+        return false;
+    }
+  return true;
+}

@@ -31,6 +31,7 @@
 #include "tile/Dialect/TileDialect.h"
 #include "tile/Dialect/TileOps.h"
 #include "tile/Target/TargetInfo.h"
+#include "tile/Transforms/Epilogue.h"
 #include "tile/Transforms/Passes.h"
 #include "tile/Transforms/Pipelining.h"
 #include "tile/Transforms/Utils.h"
@@ -192,6 +193,34 @@ static void insertBarriers(KernelOp kernel) {
   }
 }
 
+/// Whether the tensor stores of `ws` (one at least) may each be stored by
+/// the region's warpgroups apart, every warpgroup its own rows.
+static bool storesByWarpgroup(WsOp ws) {
+  auto kernel = ws->getParentOfType<KernelOp>();
+  auto asked = kernel ? kernel->getAttrOfType<BoolAttr>(
+                            TileDialect::kWarpgroupStoresAttrName)
+                      : BoolAttr();
+  if (asked && !asked.getValue())
+    return false;
+  int64_t groups = ws.getWarpgroups().size();
+  int64_t warpgroupSize = ws.getNumThreads() / groups;
+  // Stores whose staging may share storage (tile-allocate-shared) must
+  // put each warpgroup's slab in the same bytes: the same rows and panels.
+  std::optional<std::pair<int64_t, int64_t>> shape;
+  WalkResult walk = ws.walk([&](CopyOp copy) {
+    if (getTmaStoreBuffers(copy) == 0)
+      return WalkResult::advance();
+    std::pair<int64_t, int64_t> mine = {copy.getSourceType().getShape()[0],
+                                        getTmaStorePanelBytes(copy)};
+    if ((shape && *shape != mine) ||
+        !storesRowsByWarpgroup(copy, groups, warpgroupSize))
+      return WalkResult::interrupt();
+    shape = mine;
+    return WalkResult::advance();
+  });
+  return shape && !walk.wasInterrupted();
+}
+
 /// Gives the tile.ws regions of `kernel` their hardware barriers (see the
 /// file comment), numbered from 1 in program order.
 static LogicalResult assignBarrierIds(KernelOp kernel,
@@ -231,6 +260,17 @@ static LogicalResult assignBarrierIds(KernelOp kernel,
       if (!first)
         return WalkResult::interrupt();
       ws.setTurnBarrierAttr(b.getI64IntegerAttr(first));
+    }
+    // One barrier per warpgroup for tensor stores each stores its own rows
+    // of: a warpgroup done with its main loop stores while the others
+    // finish theirs.
+    if (groups > 1 && !ws.getStoreBarrier() && storesByWarpgroup(ws)) {
+      int64_t first = take(ws, groups,
+                           Twine(groups).concat(" barriers for its "
+                                                "warpgroups' tensor stores"));
+      if (!first)
+        return WalkResult::interrupt();
+      ws.setStoreBarrierAttr(b.getI64IntegerAttr(first));
     }
     // One barrier per region of the ring of turns between regions.
     bool turns = ws.walk([](Operation *op) {

@@ -313,6 +313,30 @@ func.func @ws_turns_without_pingpong() {
 
 // -----
 
+// WsOp::verify: store barriers belong to regions of two warpgroups or more.
+func.func @ws_store_barrier_alone() {
+  tile.kernel @k blocks(%bx) in [1] threads(256) {
+    // expected-error @+1 {{'tile.ws' op stores per warpgroup (store_barrier) with at least two warpgroups, got 1}}
+    tile.ws [1] attributes {store_barrier = 3 : i64} {
+    }
+  }
+  return
+}
+
+// -----
+
+// WsOp::verify: store barriers other than 0.
+func.func @ws_store_barrier_zero() {
+  tile.kernel @k blocks(%bx) in [1] threads(256) {
+    // expected-error @+1 {{'tile.ws' op expects store barriers other than the block's (0), got 0}}
+    tile.ws [0, 1] attributes {store_barrier = 0 : i64} {
+    }
+  }
+  return
+}
+
+// -----
+
 // WsOp::verify: turn barriers other than 0.
 func.func @ws_turn_barrier_zero() {
   tile.kernel @k blocks(%bx) in [1] threads(256) {

@@ -23,7 +23,7 @@
 // for a loop that runs none). The kernel without tensor copies gets no plan.
 // GEMM-LABEL: tile.kernel @gemm_kernel_tma
 // GEMM: tile.pipe.create plan <full = 2, empty = 8, deferred> : <4>
-// GEMM: tile.ws [0, 1] registers(232) attributes {barrier = 1 : i64} {
+// GEMM: tile.ws [0, 1] registers(232) attributes {barrier = 1 : i64, store_barrier = 2 : i64} {
 // GEMM: %[[FIRST:.*]] = arith.cmpi ne, %{{.*}}, %{{.*}} : index
 // GEMM: tile.gemm {{.*}} accumulate(%[[FIRST]]) {{.*}}mma_groups_in_flight = 1 : i64
 // GEMM: } {tile.pipeline_drain = 3 : i64}

@@ -56,6 +56,13 @@ inline int64_t getTmaStorePanelBytes(CopyOp copy) {
 /// The staging buffers recorded on `copy` (0 when none).
 int64_t getTmaStoreBuffers(CopyOp copy);
 
+/// Whether tensor store `copy`, run by `groups` warpgroups of
+/// `warpgroupSize` threads, can store per warpgroup: each warpgroup's
+/// threads hold only rows of their own slab of rows / groups consecutive
+/// rows (a multiple of 8, the swizzle's period), so that each warpgroup
+/// writes, fences and stores its slab of every panel on its own.
+bool storesRowsByWarpgroup(CopyOp copy, int64_t groups, int64_t warpgroupSize);
+
 /// Whether the staging buffers of tensor stores `a` and `b` may lie over
 /// each other: the same threads issue both (thread 0 of the same tile.ws
 /// region, or of the kernel; not warpgroups taking tiles in turn, which

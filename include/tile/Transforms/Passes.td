@@ -526,6 +526,40 @@ def CheckResources : Pass<"tile-check-resources", "ModuleOp"> {
   ];
 }
 
+def HoistEpilogueLoads : Pass<"tile-hoist-epilogue-loads", "ModuleOp"> {
+  let summary = "Read the epilogue's scalars from global memory before the "
+                "main loop";
+  let description = [{
+    A kernel's epilogue often starts with scalars read from global memory:
+    the per-tensor scales of an FP8 GEMM (`memref.load %sa[%c0]`), a bias
+    or a step size. Read after the main loop, each such load waits for
+    global memory between the last MMAs and the output, once per tile, while
+    the tensor cores idle. This pass moves a `memref.load` of global memory
+    that follows a main loop (an `scf.for` holding a `tile.gemm`) in the
+    same block to just before that loop, where its latency hides behind the
+    loop, when:
+
+    * its indices are defined before the loop (values of the enclosing
+      blocks, constants);
+    * the loop writes no global memory (its copies fill shared tiles, its
+      gemms fragments), and neither does any op between the loop and the
+      load: the load reads what it read before.
+
+    Loads move in their order; a copy of a whole tile into a fragment
+    (row-wise scales) is left in place, as its registers would be held
+    through the loop. The moved load is the decision, visible in the IR;
+    `tile.early_loads = false` on a `tile.kernel` keeps its loads in place.
+    `tile-to-nvvm` and `tile-to-rocdl` run it before `tile-persistent-blocks`,
+    so that in a persistent kernel each tile's loads are issued before its
+    main loop. With `remarks=true` it reports each load it moved.
+  }];
+  let dependentDialects = ["::mlir::tile::TileDialect"];
+  let options = [
+    Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
+           "Report each load moved before its main loop">
+  ];
+}
+
 def FuseConsumer : Pass<"tile-fuse-consumer", "ModuleOp"> {
   let summary = "Let a tile.parallel consume a gemm's product chunk by "
                 "chunk, or one gemm late";

@@ -29,6 +29,12 @@
 // buffer every later panel waits too (the store of the panel before still reads
 // it). At the end of the kernel, thread 0 waits for its stores.
 //
+// In a tile.ws region with `store_barrier` (tile-insert-barriers), each
+// warpgroup does all of this for its own slab of rows on its own barrier,
+// its first thread storing the slab of each panel (a tensor map of the
+// slab's rows): a warpgroup whose main loop ends first stores its rows while
+// the others' MMAs still run.
+//
 //===----------------------------------------------------------------------===//
 
 #include "LoweringContext.h"
@@ -101,12 +107,36 @@ LogicalResult mlir::tile::lowering::lowerTmaStore(LoweringContext &ctx,
   int64_t buffers = stage.type.getShape()[1] / panelCols;
   const LinearLayout &layout = frag->layout;
 
-  Value map = getTensorMap(ctx, op.getTarget(), rows, panelCols, panelBytes);
+  // A region with `store_barrier`: each warpgroup stores its own slab of
+  // rows, synchronizing with barrier `store_barrier + its index`, and its
+  // first thread issues the slab's tensor stores and waits for them.
+  auto ws = op->getParentOfType<WsOp>();
+  std::optional<uint64_t> storeBarrier =
+      ws ? ws.getStoreBarrier() : std::nullopt;
+  int64_t warpgroups = storeBarrier ? ws.getWarpgroups().size() : 1;
+  int64_t groupThreads = storeBarrier ? ws.getNumThreads() / warpgroups : 0;
+  if (storeBarrier && !ctx.namedBarriers)
+    return op.emitOpError("is stored per warpgroup (store_barrier), but ")
+           << ctx.target.getChipName() << " has no barriers for subsets of "
+           << "the block";
+  if (storeBarrier && !storesRowsByWarpgroup(op, warpgroups, groupThreads))
+    return op.emitOpError("cannot be stored by each warpgroup of its region "
+                          "apart (store_barrier): a warpgroup's threads hold "
+                          "rows outside its slab of ")
+           << rows / warpgroups << " rows";
+  int64_t slabRows = rows / warpgroups;
+  Value map =
+      getTensorMap(ctx, op.getTarget(), slabRows, panelCols, panelBytes);
   int64_t rank = cType.getRank();
 
   Value tid = ctx.threadId(op);
-  Value first =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, ctx.idx(0));
+  Value group, leader = tid;
+  if (storeBarrier) {
+    group = arith::DivUIOp::create(b, loc, tid, ctx.idx(groupThreads));
+    leader = arith::RemUIOp::create(b, loc, tid, ctx.idx(groupThreads));
+  }
+  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, leader,
+                                      ctx.idx(0));
   auto onFirst = [&](function_ref<void()> body) {
     auto guard = scf::IfOp::create(b, loc, first, false);
     OpBuilder::InsertionGuard g(b);
@@ -125,11 +155,21 @@ LogicalResult mlir::tile::lowering::lowerTmaStore(LoweringContext &ctx,
   // did not wait for it at its last panel. With the panels a multiple of
   // the buffers, that store is the N-th most recent; otherwise, or where
   // another store's buffers lie over these, all.
+  auto i32 = [&](Value v) {
+    return arith::IndexCastOp::create(b, loc, b.getI32Type(), v);
+  };
+  auto sync = [&] {
+    if (!storeBarrier)
+      return ctx.barrier(op);
+    // A bar.sync of the warpgroup's threads on its own barrier.
+    ctx.namedBarriers->emitTurnWait(
+        b, loc, i32(ctx.add(group, ctx.idx(*storeBarrier))), groupThreads);
+  };
   waitForReads(buffers == 1 || panels % buffers != 0 ||
                        overlapsOtherStaging(ctx, op, staging)
                    ? 0
                    : buffers - 1);
-  ctx.barrier(op);
+  sync();
 
   // The registers of each panel: the threads' columns lie inside one panel
   // (whyNotTmaStore), so a register's panel is that of thread 0's element.
@@ -144,9 +184,6 @@ LogicalResult mlir::tile::lowering::lowerTmaStore(LoweringContext &ctx,
   SharedRef ref{&stage, ctx.idx(0), stage.type.getShape()};
   auto vecType = VectorType::get({vec}, elt);
   ValueRange offsets = op.getTargetOffsets();
-  auto i32 = [&](Value v) {
-    return arith::IndexCastOp::create(b, loc, b.getI32Type(), v);
-  };
   // A register's place in the staging buffers, in either arithmetic.
   auto place = [&](auto row, auto col, int64_t buffer, auto &&andConst,
                    auto &&addConst) {
@@ -224,7 +261,7 @@ LogicalResult mlir::tile::lowering::lowerTmaStore(LoweringContext &ctx,
     // One buffer: the last panel's store reads it until thread 0 has waited.
     if (buffers == 1 && p > 0) {
       waitForReads(0);
-      ctx.barrier(op);
+      sync();
     }
     // The target takes all panels or none (it decides by the layout alone,
     // before emitting anything).
@@ -257,13 +294,18 @@ LogicalResult mlir::tile::lowering::lowerTmaStore(LoweringContext &ctx,
     // for its first buffer, typically after a tile's main loop.
     if (p + 1 < panels)
       waitForReads(std::max<int64_t>(buffers - 2, 0));
-    ctx.barrier(op);
+    sync();
     onFirst([&] {
-      Value src =
-          ctx.sharedPointer(stage.view, ctx.idx(buffer * rows * panelCols));
+      Value at = ctx.idx(buffer * rows * panelCols), row = offsets[rank - 2];
+      if (storeBarrier) {
+        Value slab = arith::MulIOp::create(b, loc, group, ctx.idx(slabRows));
+        at = ctx.add(at,
+                     arith::MulIOp::create(b, loc, slab, ctx.idx(panelCols)));
+        row = ctx.add(row, slab);
+      }
+      Value src = ctx.sharedPointer(stage.view, at);
       SmallVector<Value> box = {
-          i32(ctx.add(offsets[rank - 1], ctx.idx(p * panelCols))),
-          i32(offsets[rank - 2])};
+          i32(ctx.add(offsets[rank - 1], ctx.idx(p * panelCols))), i32(row)};
       for (int64_t d = rank - 3; d >= 0; --d)
         box.push_back(i32(offsets[d]));
       ctx.tensorCopies->emitTensorStore(b, loc, src, map, box);

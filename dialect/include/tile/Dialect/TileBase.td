@@ -141,6 +141,17 @@ def Tile_Dialect : Dialect {
     /// docs/design.md 5.6).
     static constexpr ::llvm::StringLiteral kConsumerLateAttrName =
         "tile.consumer_late";
+    /// Discardable boolean attribute on a `tile.kernel`: `false` keeps
+    /// `tile-hoist-epilogue-loads` from reading the epilogue's scalars from
+    /// global memory before the main loop.
+    static constexpr ::llvm::StringLiteral kEarlyLoadsAttrName =
+        "tile.early_loads";
+    /// Discardable boolean attribute on a `tile.kernel`: `false` keeps
+    /// `tile-insert-barriers` from giving the warpgroups of a `tile.ws`
+    /// region barriers of their own for its tensor stores (`store_barrier`):
+    /// the region's threads then store every panel together.
+    static constexpr ::llvm::StringLiteral kWarpgroupStoresAttrName =
+        "tile.warpgroup_stores";
     /// Discardable attribute on a `tile.kernel`: the number of its blocks
     /// that should fit one multiprocessor at once (the compiler then
     /// launches it with the registers of that many blocks: `.minnctapersm`

@@ -109,7 +109,9 @@ def Tile_WsOp : Tile_Op<"ws", [
     `pingpong` region's turns; `region_turn` = [wait barrier, its thread
     count, pass barrier, its thread count] places a region in the ring of
     regions that pass turns to each other (`tile.turn_wait` /
-    `tile.turn_pass`).
+    `tile.turn_pass`); `store_barrier` is the first of one barrier per
+    warpgroup with which each warpgroup stores its own rows of the region's
+    tensor stores (tile.tma_store), without waiting for the others.
 
     ```mlir
     tile.ws [0] registers(40) { ... }      // producer
@@ -123,7 +125,8 @@ def Tile_WsOp : Tile_Op<"ws", [
                        UnitAttr:$pingpong,
                        OptionalAttr<I64Attr>:$barrier,
                        OptionalAttr<I64Attr>:$turn_barrier,
-                       OptionalAttr<DenseI64ArrayAttr>:$region_turn);
+                       OptionalAttr<DenseI64ArrayAttr>:$region_turn,
+                       OptionalAttr<I64Attr>:$store_barrier);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     $warpgroups (`registers` `(` $registers^ `)`)? (`pingpong` $pingpong^)?
