@@ -53,7 +53,7 @@ python3 "$here/make-corpus.py" "$work/seeds" "${seed_args[@]}" ||
   exit 1
 
 "$bin" "$work/corpus" "$work/seeds" -max_total_time="$seconds" \
-  -detect_leaks=0 -timeout=60 -report_slow_units=60 -rss_limit_mb=4096 -max_len=65536 \
+  -detect_leaks=0 -timeout=180 -report_slow_units=60 -rss_limit_mb=4096 -max_len=65536 \
   -artifact_prefix="$work/artifacts/" -print_final_stats=1 \
   >"$work/fuzz.log" 2>&1
 status=$?
