@@ -26,9 +26,10 @@
 // Tiles: 128 x 128 with 5 pipeline stages for per-tensor and row-wise
 // scales: one instruction spans the tile, so the compiler promotes each K
 // block's partial sums one block late, adding them while the next block's
-// MMAs run, and has the two consumer warpgroups take turns at the tensor
-// cores (measured faster than 128 x 256 tiles, which it must promote in
-// column halves: docs/perf.md run 161); 128 x 128 with 5 stages for
+// MMAs run, each consumer warpgroup storing its own rows of the result
+// (measured faster than 128 x 256 tiles, which it must promote in column
+// halves: docs/perf.md run 161; and than taking turns at the tensor
+// cores, run 199); 128 x 128 with 5 stages for
 // block-wise scales too (1-2 % ahead of 4, run 165), whose second
 // accumulator (the K block's) leaves no room for a wider tile. There the
 // compiler hands each K block's product to the scaling tile.parallel one

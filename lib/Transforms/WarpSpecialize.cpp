@@ -139,14 +139,15 @@ static std::string checkProducerOp(Operation *op) {
 
 /// Whether the consumer warpgroups of `consumer` take turns at the MMAs
 /// (there must be several): as the kernel says (`tile.pingpong`), else
-/// where one of their gemms promotes one K block at a time from a pipe of
-/// kMinSlotsForLateAdds slots or more, or hands its product to its consumer
-/// one gemm late (tile.consumer_late). Such a gemm is lowered with its
-/// previous block's additions (or consumer) after its own MMAs' issue, so a
-/// turn ends before them and one warpgroup adds while the other's MMAs run
-/// (docs/design.md 5.6). Not a default elsewhere: turns were slower around
-/// FlashAttention's gemms (docs/perf.md run 36), in the 2:4-sparse GEMM
-/// (run 141), and in FP8 with the additions inside the turn (run 154).
+/// where one of their gemms hands its product to its consumer one gemm late
+/// (tile.consumer_late) from a pipe of kMinSlotsForLateAdds slots or more.
+/// Such a gemm is lowered with its previous block's consumer after its own
+/// MMAs' issue, so a turn ends before it and one warpgroup scales and adds
+/// while the other's MMAs run (docs/design.md 5.6). Not a default
+/// elsewhere: turns were slower around FlashAttention's gemms (docs/perf.md
+/// run 36), in the 2:4-sparse GEMM (run 141), and, once each warpgroup
+/// stores its own rows, in FP8 GEMMs that promote once per K block (run
+/// 199).
 static bool wantsTurns(KernelOp kernel, WsOp consumer) {
   if (consumer.getWarpgroups().size() < 2)
     return false;
@@ -155,8 +156,7 @@ static bool wantsTurns(KernelOp kernel, WsOp consumer) {
     return flag.getValue();
   WalkResult found = consumer.walk([](GemmOp gemm) {
     if (gemm->getParentOfType<scf::ForOp>() &&
-        (promotesOncePerCall(gemm) || consumesLate(gemm)) &&
-        hasSlotsForLateAdds(gemm))
+        consumesLate(gemm) && hasSlotsForLateAdds(gemm))
       return WalkResult::interrupt();
     return WalkResult::advance();
   });

@@ -6,7 +6,7 @@
 // REQUIRES: ptxas
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: tile-opt %examples/fp8_gemm.mlir --tile-to-nvvm="chip=sm_90a format=isa" -tile-emit-binary="prefix=%t/sm90_" -o /dev/null
-// RUN: FileCheck %s --check-prefix=TURNS < %t/sm90_fp8_gemm_tensor_kernel_tma_module.ptx
+// RUN: FileCheck %s --check-prefix=SM90 < %t/sm90_fp8_gemm_tensor_kernel_tma_module.ptx
 // RUN: FileCheck %s --check-prefix=BLOCK < %t/sm90_fp8_gemm_blockwise_kernel_tma_module.ptx
 // RUN: FileCheck %s --check-prefix=FALLBACK < %t/sm90_fp8_gemm_rowwise_kernel_module.ptx
 // RUN: %ptxas -arch=sm_90a -v %t/sm90_fp8_gemm_tensor_kernel_tma_module.ptx -o %t/t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
@@ -52,21 +52,28 @@
 // RUN: FileCheck %s --check-prefix=HEADER < %t/fp8.h
 
 // The example's per-tensor kernel (128 x 128 tiles, 5 stages): the consumer
-// warpgroups take turns (tile-warp-specialize's default for a gemm that
-// promotes one K block late from 5 slots or more): each waits for its turn
-// at a named barrier, waits for its previous block's MMAs, issues its four
-// m64n128k32 MMAs and passes the turn on before it adds the previous
-// block's partial sums.
-// TURNS: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
-// TURNS: mbarrier.try_wait.parity.shared.b64
-// TURNS: bar.sync %r{{[0-9]+}}, 256;
-// TURNS: wgmma.wait_group.sync.aligned 0;
-// TURNS-NEXT: wgmma.fence.sync.aligned;
-// TURNS-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3
-// TURNS: wgmma.commit_group.sync.aligned;
-// TURNS-NOT: wgmma
-// TURNS: bar.arrive %r{{[0-9]+}}, %r{{[0-9]+}};
-// TURNS: add.rn.f32
+// warpgroups do not take turns (they did before each stored its own rows:
+// docs/perf.md run 199): each waits for its K block's stage, waits for its
+// previous block's MMAs, issues its four m64n128k32 MMAs and adds the
+// previous block's partial sums while they run, no named barrier in the
+// loop; after it each warpgroup stores its own rows behind a barrier of
+// 128 threads (store_barrier).
+// SM90-NOT: bar.arrive
+// SM90-NOT: bar.sync {{.*}}, 256;
+// SM90: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// SM90: mbarrier.try_wait.parity.shared.b64
+// SM90-NOT: bar.sync
+// SM90: wgmma.wait_group.sync.aligned 0;
+// SM90-NEXT: wgmma.fence.sync.aligned;
+// SM90-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3
+// SM90: wgmma.commit_group.sync.aligned;
+// SM90-NOT: bar.sync
+// SM90: add.rn.f32
+// SM90-NOT: bar.arrive
+// SM90-NOT: bar.sync {{.*}}, 256;
+// SM90: bar.sync %r{{[0-9]+}}, 128;
+// SM90-NOT: bar.sync {{.*}}, 256;
+// SM90: cp.async.bulk.tensor.2d.global.shared::cta
 
 // 128 x 256 tiles (test/Examples/Inputs/fp8_gemm_128x256.mlir's
 // @fp8_gemm_tensor, the example's until run 162): TMA copies of the 8-bit
@@ -105,8 +112,7 @@
 // DEFER: mbarrier.arrive.shared.b64
 // DEFER-NOT: wgmma.wait_group.sync.aligned 1
 
-// The same with 6 stages (5 or more slots; the consumer warpgroups then
-// take turns by default, whose barriers these checks do not show): the K loop
+// The same with 6 stages: the K loop
 // runs two K blocks per pass (tile-unroll-loops), after a lone first block
 // where the count is odd (its MMAs completed before the loop): each block's
 // gemm waits for the previous block's MMAs, issues its own into registers

@@ -76,17 +76,18 @@
 // FP8W-LABEL: tile.kernel @fp8_gemm_tensor_kernel blocks
 //
 // The example's per-tensor and row-wise kernels (128 x 128, 5 stages):
-// deferred one K block, and the consumer warpgroups take turns
-// (tile-warp-specialize's default for such a gemm with 5 slots or more);
-// the block-scaled one (5 slots too) clears its accumulator per K block
-// and hands it to its consumer one gemm late (tile-fuse-consumer): no
-// partials, its MMAs in flight past the release, turns too.
+// deferred one K block, each consumer warpgroup storing its own rows
+// (store_barrier) and no turns; the block-scaled one (5 slots too) clears
+// its accumulator per K block and hands it to its consumer one gemm late
+// (tile-fuse-consumer): no partials, its MMAs in flight past the release,
+// and the consumer warpgroups take turns (tile-warp-specialize's default
+// for such a gemm with 5 slots or more).
 // FP8X-LABEL: tile.kernel @fp8_gemm_tensor_kernel_tma
 // FP8X: tile.pipe.create plan <full = 2, empty = 8, deferred> : <5>
-// FP8X: tile.ws [0, 1] registers(232) pingpong
+// FP8X: tile.ws [0, 1] registers(232) attributes {barrier = 1 : i64, store_barrier = 2 : i64} {
 // FP8X: tile.gemm {{.*}} partials({{.*}}promote_k = 128 : i64} : {{.*}}, memref<128x128xf32, #tile.mem<fragment>>
 // FP8X-LABEL: tile.kernel @fp8_gemm_rowwise_kernel_tma
-// FP8X: tile.ws [0, 1] registers(232) pingpong
+// FP8X: tile.ws [0, 1] registers(232) attributes {barrier = 1 : i64, store_barrier = 2 : i64} {
 // FP8X: tile.gemm {{.*}} partials(
 // FP8X-LABEL: tile.kernel @fp8_gemm_blockwise_kernel_tma
 // FP8X: tile.pipe.create plan <full = 2, empty = 8, deferred> : <5>
