@@ -155,8 +155,8 @@ static bool wantsTurns(KernelOp kernel, WsOp consumer) {
           kernel->getAttrOfType<BoolAttr>(TileDialect::kPingpongAttrName))
     return flag.getValue();
   WalkResult found = consumer.walk([](GemmOp gemm) {
-    if (gemm->getParentOfType<scf::ForOp>() &&
-        consumesLate(gemm) && hasSlotsForLateAdds(gemm))
+    if (gemm->getParentOfType<scf::ForOp>() && consumesLate(gemm) &&
+        hasSlotsForLateAdds(gemm))
       return WalkResult::interrupt();
     return WalkResult::advance();
   });
