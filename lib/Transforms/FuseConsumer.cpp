@@ -172,26 +172,9 @@ struct FuseConsumerPass
   /// Whether `op` writes nothing but fragments (registers of the block's
   /// own threads), so that loads from global memory may move across it.
   static bool writesOnlyFragments(Operation *op) {
-    WalkResult walk = op->walk([](Operation *inner) {
-      auto fragment = [](Value memory) {
-        auto type = dyn_cast<MemRefType>(memory.getType());
-        return type && getMemoryKind(type) == MemoryKind::Fragment;
-      };
-      bool ok = true;
-      if (auto store = dyn_cast<memref::StoreOp>(inner))
-        ok = fragment(store.getMemRef());
-      else if (auto copy = dyn_cast<CopyOp>(inner))
-        ok = fragment(copy.getTarget());
-      else if (auto fill = dyn_cast<FillOp>(inner))
-        ok = fragment(fill.getTarget());
-      else if (auto gemm = dyn_cast<GemmOp>(inner))
-        ok = fragment(gemm.getC());
-      else if (!isa<memref::LoadOp>(inner) && !isMemoryEffectFree(inner) &&
-               !inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
-        ok = false;
-      return ok ? WalkResult::advance() : WalkResult::interrupt();
-    });
-    return !walk.wasInterrupted();
+    return !mayAccessMemory(
+        op, [](MemoryKind kind) { return kind != MemoryKind::Fragment; },
+        /*writesOnly=*/true);
   }
 
   /// The consumer's inputs read from global memory between the gemm and it

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Transforms/Passes.h"
+#include "tile/Transforms/Utils.h"
 
 #include "tile/Dialect/TileDialect.h"
 #include "tile/Dialect/TileOps.h"
@@ -36,23 +37,12 @@ static bool mayBeGlobal(Value value) {
 
 /// Whether `op` or an op nested in it may write global memory.
 static bool mayWriteGlobal(Operation *op) {
-  return op
-      ->walk([](Operation *inner) {
-        if (isMemoryEffectFree(inner) ||
-            inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
-          return WalkResult::advance();
-        auto iface = dyn_cast<MemoryEffectOpInterface>(inner);
-        if (!iface)
-          return WalkResult::interrupt();
-        SmallVector<MemoryEffects::EffectInstance> effects;
-        iface.getEffects(effects);
-        for (const MemoryEffects::EffectInstance &effect : effects)
-          if (isa<MemoryEffects::Write>(effect.getEffect()) &&
-              mayBeGlobal(effect.getValue()))
-            return WalkResult::interrupt();
-        return WalkResult::advance();
-      })
-      .wasInterrupted();
+  return mayAccessMemory(
+      op,
+      [](MemoryKind kind) {
+        return kind == MemoryKind::Global || kind == MemoryKind::Unknown;
+      },
+      /*writesOnly=*/true);
 }
 
 namespace {

@@ -123,27 +123,16 @@ static void useAsyncCopyEngine(KernelOp kernel) {
 /// synchronize the threads: the barriers around a write to shared memory
 /// may move across it.
 static bool isThreadLocal(Operation *op) {
-  WalkResult walk = op->walk([&](Operation *nested) {
-    if (isBarrier(nested) || synchronizesThreads(nested))
-      return WalkResult::interrupt();
-    if (nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ||
-        nested->hasTrait<OpTrait::IsTerminator>())
-      return WalkResult::advance();
-    auto effects = dyn_cast<MemoryEffectOpInterface>(nested);
-    if (!effects)
-      return WalkResult::interrupt();
-    SmallVector<MemoryEffects::EffectInstance> list;
-    effects.getEffects(list);
-    for (const MemoryEffects::EffectInstance &effect : list) {
-      auto type = effect.getValue()
-                      ? dyn_cast<MemRefType>(effect.getValue().getType())
-                      : MemRefType();
-      if (!type || getMemoryKind(type) != MemoryKind::Fragment)
-        return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return !walk.wasInterrupted();
+  bool synchronizes =
+      op->walk([](Operation *nested) {
+          return isBarrier(nested) || synchronizesThreads(nested)
+                     ? WalkResult::interrupt()
+                     : WalkResult::advance();
+        }).wasInterrupted();
+  return !synchronizes &&
+         !mayAccessMemory(
+             op, [](MemoryKind kind) { return kind != MemoryKind::Fragment; },
+             /*writesOnly=*/false);
 }
 
 static void insertBarriers(KernelOp kernel) {

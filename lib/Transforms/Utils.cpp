@@ -9,6 +9,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/APInt.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -186,6 +187,33 @@ bool mlir::tile::synchronizesThreads(Operation *op) {
       if (auto layout = dyn_cast_or_null<LinearLayoutAttr>(src.getLayoutAttr()))
         return reducesAcrossWarps(reduce, layout.getLinearLayout());
   return false;
+}
+
+bool mlir::tile::mayAccessMemory(Operation *op,
+                                 function_ref<bool(MemoryKind)> selected,
+                                 bool writesOnly) {
+  return op
+      ->walk([&](Operation *inner) {
+        if (isMemoryEffectFree(inner) ||
+            inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+          return WalkResult::advance();
+        auto iface = dyn_cast<MemoryEffectOpInterface>(inner);
+        if (!iface)
+          return WalkResult::interrupt();
+        SmallVector<MemoryEffects::EffectInstance> effects;
+        iface.getEffects(effects);
+        for (const MemoryEffects::EffectInstance &effect : effects) {
+          if (writesOnly && !isa<MemoryEffects::Write>(effect.getEffect()))
+            continue;
+          auto type = effect.getValue()
+                          ? dyn_cast<MemRefType>(effect.getValue().getType())
+                          : MemRefType();
+          if (selected(type ? getMemoryKind(type) : MemoryKind::Unknown))
+            return WalkResult::interrupt();
+        }
+        return WalkResult::advance();
+      })
+      .wasInterrupted();
 }
 
 bool mlir::tile::spansWholeUnits(int64_t elements, int64_t bytes,

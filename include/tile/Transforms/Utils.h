@@ -101,6 +101,14 @@ bool reducesAcrossWarps(ReduceOp op, const LinearLayout &src);
 /// Layouts must have been inferred.
 bool synchronizesThreads(Operation *op);
 
+/// Whether `op`, or an op nested in it, may access memory of a kind
+/// `selected` accepts (with `writesOnly`, write it): an effect on a memref
+/// of such a kind, or on no memref (a resource as a whole, a non-memref
+/// value; taken as MemoryKind::Unknown), or an op whose effects are unknown.
+/// Ops with recursive effects are judged by their nested ops.
+bool mayAccessMemory(Operation *op, function_ref<bool(MemoryKind)> selected,
+                     bool writesOnly);
+
 /// Diagnoses a wait of a copy-engine pipe (per-thread copy groups) whose
 /// copies other warps commit: the waiting threads cannot wait for them.
 LogicalResult verifyCopyEngineWaitThreads(PipeConsumeWaitOp wait);
