@@ -192,6 +192,23 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name << "' must be a boolean";
     return success();
   }
+  if (name == kEpilogueLateAttrName) {
+    if (isa<KernelOp>(op)) {
+      if (!isa<BoolAttr>(attr.getValue()))
+        return op->emitError() << "'" << name << "' must be a boolean";
+      return success();
+    }
+    auto gemm = dyn_cast<GemmOp>(op);
+    if (!gemm || !gemm.getPartials())
+      return op->emitError()
+             << "'" << name
+             << "' may only be attached to a tile.kernel or to a tile.gemm "
+                "that promotes one K block late (partials)";
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitError()
+             << "'" << name << "' on a tile.gemm must be a unit attribute";
+    return success();
+  }
   if (name == kUnrollAttrName) {
     if (!isa<scf::ForOp>(op))
       return op->emitError()

@@ -1,16 +1,22 @@
 //===- Epilogue.cpp - Tensor stores of accumulator tiles --------*- C++ -*-===//
 //
-// What makes a fragment -> global copy a tensor store (Epilogue.h).
+// What makes a fragment -> global copy a tensor store, and whether a
+// tile's epilogue can run one tile late (Epilogue.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "tile/Transforms/Epilogue.h"
+#include "tile/Transforms/Pipelining.h"
 #include "tile/Transforms/Utils.h"
 
 #include "tile/Dialect/LinearLayout.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -154,4 +160,161 @@ bool mlir::tile::storesRowsByWarpgroup(CopyOp copy, int64_t groups,
         return false;
     }
   return true;
+}
+
+/// Whether `value` is defined inside `op` (by one of its ops, or as an
+/// argument of one of its blocks).
+static bool isDefinedIn(Value value, Operation *op) {
+  Operation *owner = value.getParentBlock()->getParentOp();
+  if (Operation *def = value.getDefiningOp())
+    return op->isAncestor(def);
+  return owner && op->isAncestor(owner);
+}
+
+std::string mlir::tile::analyzeLateEpilogue(GemmOp gemm, LateEpilogue &r) {
+  if (!gemm.getPartials())
+    return "its gemm does not promote its partial sums one K block late";
+  auto kLoop = gemm->getParentOfType<scf::ForOp>();
+  auto ws = gemm->getParentOfType<WsOp>();
+  if (!kLoop || !ws || !ws->isProperAncestor(kLoop))
+    return "its gemm is not in a loop of a tile.ws region";
+  for (Operation *p = kLoop->getParentOp(); p != ws; p = p->getParentOp())
+    if (auto loop = dyn_cast<scf::ForOp>(p);
+        loop && loop->hasAttr(TileDialect::kTileLoopAttrName)) {
+      r.tileLoop = loop;
+      break;
+    }
+  if (!r.tileLoop)
+    return "its gemm is not in a persistent kernel's tile loop";
+  Operation *acc = getRootAlloc(gemm.getC());
+  int64_t fills = 0;
+  r.tileLoop.walk([&](FillOp fill) {
+    if (getRootAlloc(fill.getTarget()) == acc) {
+      r.fill = fill;
+      ++fills;
+    }
+  });
+  if (fills != 1 || r.fill.getTarget() != gemm.getC())
+    return "its tile loop does not fill the gemm's accumulator once, whole";
+  Block *body = r.fill->getBlock();
+  for (Operation *p = body->getParentOp(); p != r.tileLoop;
+       p = p->getParentOp())
+    if (!isa<scf::IfOp>(p))
+      return "the accumulator's fill is not in the tile loop's body";
+  Operation *holder = body->findAncestorOpInBlock(*gemm);
+  if (!holder || !r.fill->isBeforeInBlock(holder) || holder == kLoop ||
+      !holder->isAncestor(kLoop))
+    return "the accumulator's fill does not precede the op holding its K "
+           "loop";
+  for (Operation *op = holder->getNextNode(); op != body->getTerminator();
+       op = op->getNextNode())
+    r.ops.push_back(op);
+  auto inEpilogue = [&](Operation *op) {
+    return llvm::any_of(r.ops, [&](Operation *e) { return e->isAncestor(op); });
+  };
+  // The accumulator: filled, written by the gemms, read by the epilogue.
+  std::string why;
+  r.tileLoop.walk([&](Operation *op) {
+    if (!why.empty() || op == r.fill || inEpilogue(op) ||
+        isa<AllocOp, ViewLikeOpInterface>(op))
+      return;
+    auto other = dyn_cast<GemmOp>(op);
+    bool touches = llvm::any_of(op->getOperands(), [&](Value v) {
+      return isa<MemRefType>(v.getType()) && getRootAlloc(v) == acc;
+    });
+    if (!touches)
+      return;
+    if (!other || other.getC() != gemm.getC() || !other.getPartials() ||
+        !holder->isAncestor(other) || !other->getParentOfType<scf::ForOp>() ||
+        !holder->isProperAncestor(other->getParentOfType<scf::ForOp>()))
+      why = "'" + op->getName().getStringRef().str() +
+            "' touches the accumulator outside the gemms promoting late "
+            "and the epilogue";
+    else
+      r.gemms.push_back(other);
+  });
+  if (!why.empty())
+    return why;
+  // One gemm a K loop: the epilogue runs once, after the first.
+  for (GemmOp a : r.gemms)
+    for (GemmOp b : r.gemms)
+      if (a != b &&
+          a->getParentOfType<scf::ForOp>() == b->getParentOfType<scf::ForOp>())
+        return "two gemms into its accumulator share a K loop";
+  if (Value value = r.fill.getValue();
+      isDefinedIn(value, r.tileLoop) &&
+      !(value.getDefiningOp() &&
+        value.getDefiningOp()->hasTrait<OpTrait::ConstantLike>()))
+    return "its accumulator's fill value is computed in the tile loop";
+  bool readsAcc = false;
+  llvm::SetVector<Value> carried;
+  llvm::SmallPtrSet<Operation *, 4> others;
+  for (Operation *op : r.ops) {
+    if (op->hasAttr(TileDialect::kProxyFenceAttrName))
+      return "its epilogue has a write that a proxy fence follows";
+    if (auto copy = dyn_cast<CopyOp>(op)) {
+      if (copy.getAsync() ||
+          (copy.getScratch() && getTmaStoreBuffers(copy) <= 0))
+        return "its epilogue has an asynchronous copy or one through scratch";
+      // Its values are held beside the next tile's partial sums in flight:
+      // a tile of 32-bit results spilled (a split-K kernel's f32 sums).
+      if (isFragment(copy.getSource()) &&
+          copy.getTargetType().getElementTypeBitWidth() > 16)
+        return "its epilogue stores elements wider than 16 bits";
+    } else if (!isa<ParallelOp, FillOp>(op) &&
+               (op->getNumRegions() ||
+                !(isMemoryEffectFree(op) || isa<memref::LoadOp>(op)))) {
+      return "its epilogue has '" + op->getName().getStringRef().str() +
+             "', which is not a tile copy, fill or parallel and writes "
+             "memory or holds regions";
+    }
+    for (Operation *user : op->getUsers())
+      if (!inEpilogue(user))
+        return "a value of its epilogue is used after it";
+    op->walk([&](Operation *inner) {
+      for (Value v : inner->getOperands()) {
+        if (isa<MemRefType>(v.getType())) {
+          Operation *root = getRootAlloc(v);
+          readsAcc |= root == acc;
+          if (inEpilogue(v.getDefiningOp() ? v.getDefiningOp()
+                                           : v.getParentBlock()->getParentOp()))
+            continue;
+          if (isDefinedIn(v, r.tileLoop))
+            why = "its epilogue uses a memory view the tile's body makes";
+          else if (root && root != acc && !others.count(root))
+            others.insert(root);
+          continue;
+        }
+        if (!isDefinedIn(v, r.tileLoop) || isDefinedIn(v, op))
+          continue;
+        Operation *def = v.getDefiningOp();
+        if (def && inEpilogue(def))
+          continue;
+        if (!v.getType().isIntOrIndexOrFloat())
+          why = "its epilogue uses a value of the tile's body that is not a "
+                "scalar";
+        else
+          carried.insert(v);
+      }
+    });
+    if (!why.empty())
+      return why;
+  }
+  if (!readsAcc)
+    return "nothing after its K loop reads the accumulator";
+  // The epilogue's other tiles (fragments it fills, staging buffers) are
+  // its own: the next tile's ops that now run first must not touch them.
+  WalkResult shared =
+      gemm->getParentOfType<KernelOp>().walk([&](Operation *op) {
+        if (isa<AllocOp, ViewLikeOpInterface>(op) || inEpilogue(op))
+          return WalkResult::advance();
+        for (Value v : op->getOperands())
+          if (isa<MemRefType>(v.getType()) && others.count(getRootAlloc(v)))
+            return WalkResult::interrupt();
+        return WalkResult::advance();
+      });
+  if (shared.wasInterrupted())
+    return "its epilogue uses a tile that other ops use too";
+  r.carried = carried.takeVector();
+  return "";
 }

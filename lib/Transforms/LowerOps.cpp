@@ -385,6 +385,8 @@ static LogicalResult lowerKernel(KernelOp kernel) {
                               "writes yet: run tile-insert-barriers before "
                               "tile-lower-ops");
   kernel->removeAttr(TileDialect::kSynchronizedAttrName);
+  if (failed(scheduleLateEpilogues(ctx)))
+    return failure();
   collectScratch(ctx);
   emitProxyFences(ctx);
   if (failed(checkBarrierIds(kernel, *target)) ||
@@ -459,6 +461,12 @@ static LogicalResult lowerKernel(KernelOp kernel) {
   });
   if (unknown.wasInterrupted())
     return failure();
+  // Values a late epilogue carries to the next tile become SSA values only
+  // from allocas of the function's entry block: its allocas move to the
+  // start, ahead of the barriers' initialization.
+  Block &entry = kernel.getBody().front();
+  for (Operation *alloca : llvm::reverse(ctx.entryAllocas))
+    alloca->moveBefore(&entry.front());
   // Views of tiles (e.g. versions of multi-buffered tiles), pipes and
   // allocations are now unused.
   if (failed(eraseUnused<memref::SubViewOp>(

@@ -253,6 +253,7 @@ struct PlanPipesPass : public tile::impl::PlanPipesBase<PlanPipesPass> {
       PipePlanner planner(kernel, *target);
       if (failed(planKernel(planner)) || failed(planCopyEngineWaits(planner)))
         return WalkResult::interrupt();
+      planLateEpilogues(kernel);
       // Sparse gemms with MMAs in flight: two K steps an iteration, each
       // with metadata registers of its own (see tile.sparse_in_flight).
       for (Operation *loop : planner.unrollByTwo) {

@@ -54,6 +54,12 @@ struct PipePlanner {
 /// PlanPipesDeferred.cpp). Returns whether it did.
 bool planDeferredRelease(PipePlanner &ctx, Value pipe);
 
+/// Where the kernel asks for it (`tile.epilogue_late = true`), marks its
+/// gemms promoting one K block late `tile.epilogue_late`, their tile's
+/// epilogue to run at the next tile's first K block (PlanPipesEpilogue.cpp);
+/// a warning says why where a gemm's tile loop does not allow it.
+void planLateEpilogues(KernelOp kernel);
+
 } // namespace mlir::tile::plan_pipes
 
 #endif // TILE_LIB_TRANSFORMS_PLANPIPES_H

@@ -17,6 +17,7 @@
 #include "tile/Dialect/TileDialect.h"
 #include "tile/Dialect/TileOps.h"
 #include "tile/Target/TargetInfo.h"
+#include "tile/Transforms/Epilogue.h"
 #include "tile/Transforms/KSplitting.h"
 #include "tile/Transforms/Passes.h"
 #include "tile/Transforms/Utils.h"
@@ -142,8 +143,11 @@ void splitKernel(KernelOp kernel, const KLoopCandidate &candidate, int64_t most,
   IRMapping partialMap;
   KernelOp partial = cloneKernel(
       b, kernel, (kernel.getSymName() + "_split").str(), splitGrid, partialMap);
+  // (Not a late epilogue: the kernel's blocks take a piece each, and its
+  // epilogue stores f32 partial sums.)
   for (NamedAttribute attr : kernel->getDiscardableAttrs())
-    partial->setAttr(attr.getName(), attr.getValue());
+    if (attr.getName() != kEpilogueLateAttrName)
+      partial->setAttr(attr.getName(), attr.getValue());
   keepWhole(partial);
   // Its tiles are split already: no split of its last wave.
   partial->setAttr(TileDialect::kSplitTailAttrName, b.getI64IntegerAttr(1));

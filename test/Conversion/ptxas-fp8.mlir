@@ -48,6 +48,11 @@
 // RUN: sed -e 's/f8E4M3FN/f8E4M3FNUZ/g' %examples/fp8_quantize.mlir > %t/q-fnuz.mlir
 // RUN: tile-opt %t/q-fnuz.mlir --tile-to-rocdl="chip=gfx942 format=isa" -tile-emit-binary="prefix=%t/gfx942_" -o /dev/null
 // RUN: FileCheck %s --check-prefix=QUANT942 < %t/gfx942_fp8_quantize_kernel_module.s
+// RUN: sed 's/threads(256) {/threads(256) attributes {tile.epilogue_late = true} {/' %examples/fp8_gemm.mlir > %t/late.mlir
+// RUN: tile-opt %t/late.mlir --tile-to-nvvm="chip=sm_90a format=isa" -tile-emit-binary="prefix=%t/late_" -o /dev/null 2>/dev/null
+// RUN: FileCheck %s --check-prefix=LATE < %t/late_fp8_gemm_tensor_kernel_tma_module.ptx
+// RUN: %ptxas -arch=sm_90a -v %t/late_fp8_gemm_tensor_kernel_tma_module.ptx -o %t/late.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
+// RUN: %ptxas -arch=sm_90a -v %t/late_fp8_gemm_rowwise_kernel_tma_module.ptx -o %t/later.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // RUN: tile-compile %examples/fp8_gemm.mlir -o %t/libfp8.so --header %t/fp8.h --chip sm_90a --format isa
 // RUN: FileCheck %s --check-prefix=HEADER < %t/fp8.h
 
@@ -74,6 +79,23 @@
 // SM90: bar.sync %r{{[0-9]+}}, 128;
 // SM90-NOT: bar.sync {{.*}}, 256;
 // SM90: cp.async.bulk.tensor.2d.global.shared::cta
+
+// Asked for (`tile.epilogue_late = true`), a tile's epilogue runs one tile
+// late: at the next tile's first K block, once that block's four MMAs are in
+// flight, each warpgroup scales the previous tile's sums and stores its rows
+// (no wait for MMAs in between); ptxas keeps every register (no spill) and
+// the MMAs asynchronous.
+// LATE: wgmma.fence.sync.aligned;
+// LATE-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3
+// LATE: wgmma.commit_group.sync.aligned;
+// LATE-NOT: wgmma.wait_group
+// LATE: mul.f32
+// LATE-NOT: wgmma.wait_group
+// LATE: bar.sync %r{{[0-9]+}}, 128;
+// LATE-NOT: wgmma.wait_group
+// LATE: stmatrix.sync.aligned.m8n8.x4.shared.b16
+// LATE-NOT: wgmma.wait_group
+// LATE: cp.async.bulk.tensor.2d.global.shared::cta
 
 // 128 x 256 tiles (test/Examples/Inputs/fp8_gemm_128x256.mlir's
 // @fp8_gemm_tensor, the example's until run 162): TMA copies of the 8-bit

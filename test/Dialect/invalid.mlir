@@ -2984,6 +2984,42 @@ func.func @consumer_late_not_clearing() {
 
 // -----
 
+func.func @epilogue_late_without_partials() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %a = tile.alloc : memref<64x16xf16, #gpu.address_space<workgroup>>
+    %b = tile.alloc : memref<16x64xf16, #gpu.address_space<workgroup>>
+    %c = tile.alloc : memref<64x64xf32, #tile.mem<fragment>>
+    // expected-error @+1 {{'tile.epilogue_late' may only be attached to a tile.kernel or to a tile.gemm that promotes one K block late (partials)}}
+    tile.gemm %a, %b, %c {tile.epilogue_late} : memref<64x16xf16, #gpu.address_space<workgroup>>, memref<16x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.mem<fragment>>
+  }
+  return
+}
+
+// -----
+
+func.func @epilogue_late_kernel_not_bool() {
+  // expected-error @+1 {{'tile.epilogue_late' must be a boolean}}
+  tile.kernel @k blocks(%bx) in [1] threads(128) attributes {tile.epilogue_late = 1 : i64} {
+  }
+  return
+}
+
+// -----
+
+func.func @epilogue_late_gemm_not_unit() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %a = tile.alloc : memref<64x16xf16, #gpu.address_space<workgroup>>
+    %b = tile.alloc : memref<16x64xf16, #gpu.address_space<workgroup>>
+    %c = tile.alloc : memref<64x64xf32, #tile.mem<fragment>>
+    %p = tile.alloc : memref<64x64xf32, #tile.mem<fragment>>
+    // expected-error @+1 {{'tile.epilogue_late' on a tile.gemm must be a unit attribute}}
+    tile.gemm %a, %b, %c partials(%p : memref<64x64xf32, #tile.mem<fragment>>) {promote_k = 16 : i64, tile.epilogue_late = true} : memref<64x16xf16, #gpu.address_space<workgroup>>, memref<16x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.mem<fragment>>
+  }
+  return
+}
+
+// -----
+
 func.func @consumer_late_not_bool() {
   tile.kernel @k blocks(%bx) in [1] threads(128) {
     %a = tile.alloc : memref<64x16xf16, #gpu.address_space<workgroup>>

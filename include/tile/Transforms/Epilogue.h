@@ -18,6 +18,8 @@
 
 #include "tile/Dialect/TileOps.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 #include <string>
 
 namespace mlir::tile {
@@ -78,6 +80,44 @@ bool tmaStagingsMayShare(CopyOp a, CopyOp b);
 SmallVector<SmallVector<CopyOp>>
 groupTmaStagings(ArrayRef<CopyOp> stores,
                  llvm::function_ref<int64_t(CopyOp)> bytes);
+
+/// The attribute on a gemm that promotes one K block late (`partials`) in
+/// a persistent kernel's tile loop: its tile's epilogue runs one tile late,
+/// at the first K block of the next tile, once that block's MMAs are in
+/// flight (tile-plan-pipes marks it where the kernel asks for it with
+/// `tile.epilogue_late = true`, and the rule holds).
+inline constexpr llvm::StringLiteral kEpilogueLateAttrName =
+    "tile.epilogue_late";
+
+/// What runs one tile late: the ops of a tile loop's body after the op
+/// holding the gemms' K loops, and the zero fill of their accumulator that
+/// the body starts with.
+struct LateEpilogue {
+  /// The persistent tile loop (`tile.tile_loop`).
+  scf::ForOp tileLoop;
+  /// The fill of the accumulator, before `ops` in their block.
+  FillOp fill;
+  /// The epilogue: every op after the K loops' op in the block, in order.
+  SmallVector<Operation *> ops;
+  /// Scalars the epilogue uses that the tile's body defines: carried to the
+  /// next tile.
+  SmallVector<Value> carried;
+  /// The gemms into the accumulator, all in the K loops' op.
+  SmallVector<GemmOp> gemms;
+};
+
+/// Why the epilogue of the tile of `gemm` cannot run one tile late, or ""
+/// with `result` filled. It can where `gemm` promotes one K block late
+/// (`partials`: the first K block's MMAs go in flight into the partial
+/// sums, not into the accumulator) in a loop inside a tile.ws region's
+/// tile loop whose body (or the branch of it taking valid tiles) is: the
+/// zero fill of the accumulator, ops, the op holding the K loop (every gemm
+/// into the accumulator in it promoting late in a loop), then the epilogue:
+/// tile copies, fills and parallels, and ops that write no memory, that
+/// read tiles only the epilogue writes or the accumulator, use only scalars
+/// of the body, and whose results only the epilogue uses. Tiles of one grid
+/// are unordered, so the next tile's ops may run first.
+std::string analyzeLateEpilogue(GemmOp gemm, LateEpilogue &result);
 
 } // namespace mlir::tile
 

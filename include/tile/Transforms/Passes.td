@@ -847,6 +847,18 @@ def PlanPipes : Pass<"tile-plan-pipes", "ModuleOp"> {
       reads its metadata registers as it runs): their loop is then
       unrolled by two, so that each K step's metadata has registers of its
       own.
+    * `tile.epilogue_late`, where the kernel asks for it
+      (`tile.epilogue_late = true`; not a default: measured slower), on a
+      gemm whose promotion is deferred (`partials`) in a `tile.ws` region's
+      persistent tile loop: its first K block's MMAs go into the partial
+      sums, so the previous tile's epilogue (the ops after the K loops:
+      scales, the tensor store) can run while they do, and `tile-lower-ops`
+      moves it there. The tile loop's body must fill the accumulator, then
+      hold the K loops, then the epilogue: tile copies, fills and parallels
+      and ops that write no memory, using the body's scalars, tiles of
+      their own and the accumulator, storing elements of at most 16 bits
+      (32-bit ones would be held beside the partial sums in flight); a
+      warning says why where a gemm's tile loop does not allow it.
 
     Pipes that already have a plan are left alone. Tensor copies on a
     target without them, outside a hand-off, or beside copy-engine copies

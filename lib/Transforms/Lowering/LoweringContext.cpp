@@ -41,15 +41,21 @@ static scf::ForOp getTileLoop(Operation *op, KernelOp kernel) {
 }
 
 Value LoweringContext::tileLocal(Operation *op, Value value) {
-  scf::ForOp loop = getTileLoop(op, kernel);
-  if (!loop)
+  Operation *scope = getTileLoop(op, kernel);
+  for (Operation *p = op->getParentOp(); p && p != scope; p = p->getParentOp())
+    if (localScopes.contains(p)) {
+      scope = p;
+      break;
+    }
+  if (!scope)
     return value;
-  // One opaque copy per tile, made at the start of the loop's body.
-  Value &copy = tileLocals[{loop.getOperation(), value}];
+  // One opaque copy per tile, made at the start of the loop's body (or of
+  // the region running once a tile).
+  Value &copy = tileLocals[{scope, value}];
   if (!copy) {
     OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(loop.getBody());
-    Location l = loop.getLoc();
+    b.setInsertionPointToStart(&scope->getRegion(0).front());
+    Location l = scope->getLoc();
     Value narrow = arith::IndexCastUIOp::create(b, l, b.getI32Type(), value);
     Value copied = target.emitOpaqueCopy(b, l, narrow);
     if (copied == narrow) {

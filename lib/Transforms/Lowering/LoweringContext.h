@@ -91,6 +91,12 @@ public:
   /// Values copied at the start of a persistent tile loop's body, per loop
   /// and value (see tileLocal).
   DenseMap<std::pair<Operation *, Value>, Value> tileLocals;
+  /// Regions inside a tile loop's K loop that run once a tile (a late
+  /// epilogue, LateEpilogue.cpp): tileLocal makes its copies at their
+  /// start, so that what they compute is not hoisted out of the K loop.
+  llvm::SmallPtrSet<Operation *, 4> localScopes;
+  /// Allocas that must end up at the start of the kernel's block.
+  SmallVector<Operation *> entryAllocas;
   /// The thread's warp and warpgroup (indices), read from lane 0 of the
   /// warp so that the code generator knows they are the same in every lane;
   /// made at the kernel's start where initUniformWarp decides so, else null.
@@ -268,6 +274,11 @@ groupByConstantOffset(ArrayRef<SmallVector<int64_t>> table);
 
 // Per-op lowerings, one file each. They emit at the builder's insertion
 // point (before the op), which the driver erases afterwards.
+/// Moves the epilogue of each tile loop whose gemms are marked
+/// `tile.epilogue_late` to the next tile's first K block (LateEpilogue.cpp),
+/// before the ops are lowered; its copies inside K loops are localScopes.
+LogicalResult scheduleLateEpilogues(LoweringContext &ctx);
+
 LogicalResult lowerCopy(LoweringContext &ctx, CopyOp op);
 /// Copies between register tiles and memory, or between register layouts
 /// (FragmentCopy.cpp).
