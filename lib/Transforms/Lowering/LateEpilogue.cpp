@@ -33,6 +33,7 @@
 #include "tile/Transforms/Epilogue.h"
 #include "tile/Transforms/Pipelining.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
@@ -124,6 +125,10 @@ static void moveEpilogue(LoweringContext &ctx, LateEpilogue &r,
     Value first = createStageStart(b, loc, loop, stage);
     Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                           loop.getInductionVar(), first);
+    // Once a tile: LLVM places the epilogue's code out of the loop's body.
+    isFirst = LLVM::ExpectOp::create(
+        b, loc, isFirst,
+        arith::ConstantOp::create(b, loc, b.getBoolAttr(false)));
     scf::IfOp::create(b, loc, isFirst, emitStart);
     // A tile whose K loop runs no block of the gemm (K = 0) starts here.
     b.setInsertionPointAfter(loop);
