@@ -18,8 +18,8 @@ using namespace mlir;
 using namespace mlir::tile;
 
 void plan_pipes::planLateEpilogues(KernelOp kernel) {
-  // Not a default: measured, the example's per-tensor and row-wise kernels
-  // ran 6-8 % slower with it (docs/perf.md runs 204-206). A version of the kernel
+  // Not a default: the example's per-tensor and row-wise kernels measured
+  // slower with it (docs/perf.md runs 204-206). A version of the kernel
   // in which no gemm promotes one K block late (e.g. without tensor copies)
   // has nothing to ask for.
   auto asked = kernel->getAttrOfType<BoolAttr>(kEpilogueLateAttrName);
