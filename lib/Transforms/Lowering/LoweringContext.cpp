@@ -29,25 +29,15 @@ Value LoweringContext::pipeBase(Value pipe) {
   return memref::LoadOp::create(b, loc(), counter, ValueRange{idx(0)});
 }
 
-/// The persistent kernel's loop over tiles (`tile.tile_loop`) around `op`,
-/// or null.
-static scf::ForOp getTileLoop(Operation *op, KernelOp kernel) {
-  for (Operation *parent = op->getParentOp(); parent && parent != kernel;
-       parent = parent->getParentOp())
-    if (auto loop = dyn_cast<scf::ForOp>(parent);
-        loop && loop->hasAttr(TileDialect::kTileLoopAttrName))
-      return loop;
-  return nullptr;
-}
-
 Value LoweringContext::tileLocal(Operation *op, Value value) {
-  Operation *scope = getTileLoop(op, kernel);
-  for (Operation *p = op->getParentOp(); p && p != scope; p = p->getParentOp())
-    if (localScopes.contains(p)) {
-      scope = p;
-      break;
-    }
-  if (!scope)
+  // The innermost persistent tile loop (`tile.tile_loop`) or region running
+  // once a tile (localScopes) around `op`.
+  Operation *scope = op->getParentOp();
+  while (scope && scope != kernel && !localScopes.contains(scope) &&
+         !(isa<scf::ForOp>(scope) &&
+           scope->hasAttr(TileDialect::kTileLoopAttrName)))
+    scope = scope->getParentOp();
+  if (!scope || scope == kernel)
     return value;
   // One opaque copy per tile, made at the start of the loop's body (or of
   // the region running once a tile).
