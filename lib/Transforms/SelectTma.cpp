@@ -202,25 +202,28 @@ struct TmaStoreChoice {
 /// writes through tensor stores, with their staging buffers: the first of
 /// four buffers of 64-byte panel rows, two of 128-byte rows, two of 64-byte
 /// rows and one of 128-byte rows that fits beside the kernel's shared
-/// memory (or the copy's own
+/// memory, two of 128-byte rows first where they hold a whole tile row
+/// (or the copy's own
 /// `tile.tma_store_panel`, with as many buffers as fit, up to the memory of
 /// two 128-byte ones). Four narrow buffers take the memory of two wide
 /// ones, but the wait before a panel's barrier then covers the store issued
 /// three panels earlier instead of the one just before. Kernels whose
 /// lowering adds scratch tiles (layout conversions, cross-warp reductions)
-/// keep the register path: the scratch would compete for the same memory.
+/// keep the register path: the scratch would compete for the same memory;
+/// so do kernels with any reduction, as measured.
 /// A copy marked `tile.tma_store = 0` is the caller's choice.
 static SmallVector<TmaStoreChoice>
 selectTmaStores(KernelOp kernel, const ChipDescription &chip, bool remarks) {
   SmallVector<TmaStoreChoice> stores;
-  bool scratch = false;
-  kernel.walk([&](Operation *op) {
-    if (isa<ReduceOp>(op))
-      scratch = true;
-    if (auto copy = dyn_cast<CopyOp>(op))
-      scratch |= getMemoryKind(copy.getSourceType()) == MemoryKind::Fragment &&
-                 getMemoryKind(copy.getTargetType()) == MemoryKind::Fragment;
-  });
+  // Any reduction counts (FlashAttention's, within warps, is measured with
+  // the register path); a copy between fragments only where it converts.
+  bool scratch = kernel
+                     .walk([](Operation *op) {
+                       return isa<ReduceOp>(op) || needsScratchTile(op)
+                                  ? WalkResult::interrupt()
+                                  : WalkResult::advance();
+                     })
+                     .wasInterrupted();
   SmallVector<CopyOp> candidates;
   kernel.walk([&](CopyOp copy) {
     auto attr = copy->getAttrOfType<IntegerAttr>(kTmaStoreAttrName);
@@ -277,9 +280,16 @@ selectTmaStores(KernelOp kernel, const ChipDescription &chip, bool remarks) {
     } else {
       bool narrow = whyNotTmaStore(copy, 64).empty();
       bool wide = whyNotTmaStore(copy, kTmaStorePanelBytes).empty();
+      // Where two wide buffers hold a whole tile row, no panel of a tile
+      // waits for another's store, and half as many panels take half the
+      // barriers and fences.
+      int64_t rowBytes = copy.getSourceType().getShape()[1] *
+                         copy.getTargetType().getElementTypeBitWidth() / 8;
+      if (wide && rowBytes <= 2 * kTmaStorePanelBytes)
+        options.push_back({2, kTmaStorePanelBytes});
       if (narrow)
         options.push_back({4, 64});
-      if (wide)
+      if (wide && rowBytes > 2 * kTmaStorePanelBytes)
         options.push_back({2, kTmaStorePanelBytes});
       if (narrow)
         options.push_back({2, 64});

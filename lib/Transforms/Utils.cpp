@@ -177,9 +177,7 @@ bool mlir::tile::convertsRegisterLayout(CopyOp copy) {
          src.getLayoutAttr() != dst.getLayoutAttr();
 }
 
-bool mlir::tile::synchronizesThreads(Operation *op) {
-  if (isa<BarrierOp, AsyncWaitOp, PipeConsumeWaitOp>(op))
-    return true;
+bool mlir::tile::needsScratchTile(Operation *op) {
   if (auto copy = dyn_cast<CopyOp>(op))
     return convertsRegisterLayout(copy);
   if (auto reduce = dyn_cast<ReduceOp>(op))
@@ -187,6 +185,11 @@ bool mlir::tile::synchronizesThreads(Operation *op) {
       if (auto layout = dyn_cast_or_null<LinearLayoutAttr>(src.getLayoutAttr()))
         return reducesAcrossWarps(reduce, layout.getLinearLayout());
   return false;
+}
+
+bool mlir::tile::synchronizesThreads(Operation *op) {
+  return isa<BarrierOp, AsyncWaitOp, PipeConsumeWaitOp>(op) ||
+         needsScratchTile(op);
 }
 
 bool mlir::tile::mayAccessMemory(Operation *op,

@@ -9,7 +9,9 @@
 // meet at barrier 2 + warpgroup, and the first thread stores the panel's
 // 64 x 32 slab (a tensor map of 64-row boxes) from the slab's place in the
 // staging buffer (64 x 32 elements further for the second warpgroup) at
-// row 64 x warpgroup.
+// row 64 x warpgroup. The copies ask for 64-byte panels (four buffers;
+// tile-select-tma would take two of 128 bytes for this 128-column tile), so
+// that the wait before a panel covers the store three panels back.
 
 !g = memref<?x?xbf16>
 !sA = memref<128x64xbf16, #gpu.address_space<workgroup>>
@@ -52,7 +54,7 @@ func.func @epilogue(%A: !g, %B: !g, %C: !g, %kt: index) {
       tile.copy %B[%k0, %c0], %bs : !g to !sB
       tile.gemm %as, %bs, %acc : !sA, !sB, !fC
     } {tile.num_stages = 4 : i64}
-    tile.copy %acc, %C[%c0, %c0] : !fC to !g
+    tile.copy %acc, %C[%c0, %c0] {tile.tma_store_panel = 64 : i64} : !fC to !g
   }
   return
 }
@@ -86,7 +88,7 @@ func.func @together(%A: !g, %B: !g, %C: !g, %kt: index) {
       tile.copy %B[%k0, %c0], %bs : !g to !sB
       tile.gemm %as, %bs, %acc : !sA, !sB, !fC
     } {tile.num_stages = 4 : i64}
-    tile.copy %acc, %C[%c0, %c0] : !fC to !g
+    tile.copy %acc, %C[%c0, %c0] {tile.tma_store_panel = 64 : i64} : !fC to !g
   }
   return
 }

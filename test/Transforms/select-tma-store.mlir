@@ -187,3 +187,90 @@ func.func @register_path(%A: !g, %B: !g, %C: !g, %kt: index) {
   }
   return
 }
+
+// -----
+
+// Scratch tiles: a copy between fragments of one layout moves registers and
+// needs none, so the kernel keeps its tensor store; a kernel with a
+// reduction (here across warps, whose scratch would compete with the staging
+// buffers) keeps the register path.
+// The 128-column bf16 tile's rows (256 bytes) fit two 128-byte buffers,
+// taken before four 64-byte ones: no panel of a tile waits for another's
+// store, and there are half as many panels.
+
+!g = memref<?x?xbf16>
+!gS = memref<?xf32>
+!sA = memref<128x64xbf16, #gpu.address_space<workgroup>>
+!sB = memref<64x128xbf16, #gpu.address_space<workgroup>>
+!fC = memref<128x128xf32, #tile.mem<fragment>>
+!fS = memref<128xf32, #tile.mem<fragment>>
+
+// CHECK-LABEL: func.func @same_layout_copy
+// CHECK: tile.kernel @k_tma
+// CHECK: tile.copy %{{.*}}, %{{.*}} : memref<128xf32, #tile.mem<fragment>> to memref<128xf32, #tile.mem<fragment>>
+// CHECK: tile.copy %{{.*}}, %arg3[%{{.*}}, %{{.*}}] {tile.tma_store = 2 : i64, tile.tma_store_panel = 128 : i64}
+// REMARK: remark: tensor store (TMA) through 2 staging buffers of 128-byte panel rows when the tensor allows it at run time
+func.func @same_layout_copy(%A: !g, %B: !g, %S: !gS, %C: !g, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  tile.kernel @k blocks(%bx) in [1] threads(256) {
+    %as = tile.alloc : !sA
+    %bs = tile.alloc : !sB
+    %acc = tile.alloc : !fC
+    %s0 = tile.alloc : !fS
+    %s1 = tile.alloc : !fS
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c64 : index
+      tile.copy %A[%c0, %k0], %as : !g to !sA
+      tile.copy %B[%k0, %c0], %bs : !g to !sB
+      tile.gemm %as, %bs, %acc : !sA, !sB, !fC
+    } {tile.num_stages = 4 : i64}
+    tile.copy %S[%c0], %s0 : !gS to !fS
+    tile.copy %s0, %s1 : !fS to !fS
+    tile.parallel (%i, %j) in [128, 128] {
+      %x = memref.load %acc[%i, %j] : !fC
+      %s = memref.load %s1[%i] : !fS
+      %y = arith.mulf %x, %s : f32
+      memref.store %y, %acc[%i, %j] : !fC
+    }
+    tile.copy %acc, %C[%c0, %c0] : !fC to !g
+  }
+  return
+}
+
+// -----
+
+!g = memref<?x?xbf16>
+!gS = memref<?xf32>
+!sA = memref<128x64xbf16, #gpu.address_space<workgroup>>
+!sB = memref<64x128xbf16, #gpu.address_space<workgroup>>
+!fC = memref<128x128xf32, #tile.mem<fragment>>
+!fS = memref<128xf32, #tile.mem<fragment>>
+
+// CHECK-LABEL: func.func @cross_warp_reduce
+// CHECK: tile.kernel @k
+// CHECK-NOT: tma_store
+// CHECK: return
+// REMARK: remark: not a tensor store (TMA): the kernel's lowering adds scratch tiles to its shared memory
+func.func @cross_warp_reduce(%A: !g, %B: !g, %S: !gS, %C: !g, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  tile.kernel @k blocks(%bx) in [1] threads(256) {
+    %as = tile.alloc : !sA
+    %bs = tile.alloc : !sB
+    %acc = tile.alloc : !fC
+    %col = tile.alloc : !fS
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c64 : index
+      tile.copy %A[%c0, %k0], %as : !g to !sA
+      tile.copy %B[%k0, %c0], %bs : !g to !sB
+      tile.gemm %as, %bs, %acc : !sA, !sB, !fC
+    } {tile.num_stages = 4 : i64}
+    tile.reduce <sum> %acc, %col dim 0 clear : !fC to !fS
+    tile.copy %col, %S[%c0] : !fS to !gS
+    tile.copy %acc, %C[%c0, %c0] : !fC to !g
+  }
+  return
+}

@@ -95,6 +95,11 @@ bool convertsRegisterLayout(CopyOp copy);
 /// across warps (through shared memory, with a barrier).
 bool reducesAcrossWarps(ReduceOp op, const LinearLayout &src);
 
+/// Whether tile-allocate-scratch gives `op` a shared scratch tile: a copy
+/// converting between register layouts, a reduce across warps (once layout
+/// inference has run).
+bool needsScratchTile(Operation *op);
+
 /// Whether lowering `op` synchronizes the threads executing it (a barrier,
 /// a wait for copies or a hand-off, a conversion between register layouts
 /// or a reduce across warps, which exchange data through shared memory).
