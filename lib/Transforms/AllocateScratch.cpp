@@ -70,23 +70,20 @@ static void allocateScratch(KernelOp kernel) {
     copy.getScratchMutable().assign(alloc.getResult());
   });
   kernel.walk([&](Operation *op) {
-    if (auto copy = dyn_cast<CopyOp>(op)) {
-      if (!convertsRegisterLayout(copy) || copy.getScratch())
-        return;
+    if (!needsScratchTile(op))
+      return;
+    if (auto copy = dyn_cast<CopyOp>(op); copy && !copy.getScratch()) {
       MemRefType src = copy.getSourceType();
       copy.getScratchMutable().assign(
           makeScratch(op->getLoc(), src.getShape(), src.getElementType()));
     }
-    if (auto reduce = dyn_cast<ReduceOp>(op)) {
+    if (auto reduce = dyn_cast<ReduceOp>(op); reduce && !reduce.getScratch()) {
+      // One partial per thread and target register (needsScratchTile saw
+      // the source's layout).
       auto src = reduce.getSource().getDefiningOp<AllocOp>();
-      auto layout =
-          src ? dyn_cast_or_null<LinearLayoutAttr>(src.getLayoutAttr())
-              : LinearLayoutAttr();
-      if (!layout || reduce.getScratch() ||
-          !reducesAcrossWarps(reduce, layout.getLinearLayout()))
-        return;
-      // One partial per thread and target register.
-      LinearLayout dst = layout.getLinearLayout().projectOut(reduce.getDim());
+      LinearLayout dst = cast<LinearLayoutAttr>(src.getLayoutAttr())
+                             .getLinearLayout()
+                             .projectOut(reduce.getDim());
       int64_t threads = getNumThreads(reduce, kernel);
       reduce.getScratchMutable().assign(
           makeScratch(op->getLoc(), {threads * dst.getRegistersPerThread()},
