@@ -243,6 +243,23 @@ int64_t LinearLayout::getRegisterDuplication() const {
   return int64_t(1) << (regs.size() - getGF2Rank(regs));
 }
 
+bool LinearLayout::isRegisterOutside(int64_t r, ArrayRef<int64_t> shape) const {
+  assert(shape.size() == outShape.size() && "one extent per output dim");
+  // A thread's coordinate is the register's XOR the thread's bases: bits
+  // outside every thread basis are the register's in all threads.
+  uint64_t moved = 0;
+  for (StringRef dim : {kLane, kWarp})
+    if (hasInDim(dim))
+      for (uint64_t basis : getBases(dim))
+        moved |= basis;
+  SmallVector<int64_t> least =
+      unpackCoord(applyFlat({{kRegister, r}}) & ~moved);
+  for (auto [coord, extent] : llvm::zip_equal(least, shape))
+    if (coord >= extent)
+      return true;
+  return false;
+}
+
 int64_t LinearLayout::getVectorWidth() const {
   ArrayRef<uint64_t> regs = getBases(kRegister);
   unsigned lastBits = outShape.empty() ? 0 : llvm::Log2_64(outShape.back());

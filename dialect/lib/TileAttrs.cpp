@@ -412,10 +412,12 @@ LogicalResult MmaAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (warps.size() != 2)
     return emitError() << "expects warps = [warpsM, warpsN], got "
                        << warps.size() << " sizes";
-  for (int64_t s : shape)
-    if (s <= 0 || !llvm::isPowerOf2_64(s))
+  // N may also be a multiple of 8 (wgmma's m64nNk shapes, N up to 256).
+  for (auto [i, s] : llvm::enumerate(shape))
+    if (s <= 0 || (!llvm::isPowerOf2_64(s) && (i != 1 || s % 8 != 0)))
       return emitError() << "instruction sizes must be positive powers of "
-                            "two";
+                            "two (N also a multiple of 8), got ["
+                         << shape << "]";
   for (int64_t w : warps)
     if (w <= 0 || !llvm::isPowerOf2_64(w) || w > 1024)
       return emitError() << "warp counts must be powers of two from 1 to "

@@ -198,11 +198,21 @@ struct TmaStoreChoice {
 };
 } // namespace
 
+/// Whether `copy`'s rows are several whole 32-byte panels of a tensor store
+/// and not whole 64-byte ones (a tile 144 bf16 columns wide).
+static bool thinPanels(CopyOp copy) {
+  int64_t rowBytes = copy.getSourceType().getShape().back() *
+                     copy.getTargetType().getElementTypeBitWidth() / 8;
+  return rowBytes > 64 && !whyNotTmaStore(copy, 64).empty() &&
+         whyNotTmaStore(copy, 32).empty();
+}
+
 /// The fragment -> global copies of `kernel` that its tensor-copy version
 /// writes through tensor stores, with their staging buffers: the first of
 /// four buffers of 64-byte panel rows, two of 128-byte rows, two of 64-byte
 /// rows and one of 128-byte rows that fits beside the kernel's shared
-/// memory, two of 128-byte rows first where they hold a whole tile row
+/// memory, two of 128-byte rows first where they hold a whole tile row,
+/// eight to one of 32-byte rows where rows are whole panels of those only
 /// (or the copy's own
 /// `tile.tma_store_panel`, with as many buffers as fit, up to the memory of
 /// two 128-byte ones). Four narrow buffers take the memory of two wide
@@ -211,6 +221,7 @@ struct TmaStoreChoice {
 /// lowering adds scratch tiles (layout conversions, cross-warp reductions)
 /// keep the register path: the scratch would compete for the same memory;
 /// so do kernels with any reduction, as measured.
+
 /// A copy marked `tile.tma_store = 0` is the caller's choice.
 static SmallVector<TmaStoreChoice>
 selectTmaStores(KernelOp kernel, const ChipDescription &chip, bool remarks) {
@@ -232,9 +243,11 @@ selectTmaStores(KernelOp kernel, const ChipDescription &chip, bool remarks) {
         (attr && attr.getInt() == 0))
       return;
     std::string why = whyNotTmaStore(copy, getTmaStorePanelBytes(copy));
-    // The default narrow panels, where wide ones would do.
+    // The default narrower panels, where wide ones would not do: 64 bytes,
+    // or 32 where rows are several of them only (288 bytes, a 144-column
+    // bf16 tile; a row of one 32-byte panel stays on the register path).
     if (!why.empty() && !copy->hasAttr(kTmaStorePanelAttrName))
-      why = whyNotTmaStore(copy, 64).empty() ? "" : why;
+      why = whyNotTmaStore(copy, 64).empty() || thinPanels(copy) ? "" : why;
     if (why.empty() && scratch)
       why = "the kernel's lowering adds scratch tiles to its shared memory";
     if (why.empty())
@@ -295,6 +308,11 @@ selectTmaStores(KernelOp kernel, const ChipDescription &chip, bool remarks) {
         options.push_back({2, 64});
       if (wide)
         options.push_back({1, kTmaStorePanelBytes});
+      // Rows that are whole 32-byte panels only: as much staging as two
+      // 128-byte buffers, in eight.
+      if (!narrow && !wide && thinPanels(copy))
+        for (int64_t n = 8; n >= 1; n /= 2)
+          options.push_back({n, 32});
     }
     int64_t buffers = 0, panelBytes = 0;
     int64_t bits = copy.getTargetType().getElementTypeBitWidth();

@@ -53,6 +53,10 @@
 // RUN: FileCheck %s --check-prefix=LATE < %t/late_fp8_gemm_tensor_kernel_tma_module.ptx
 // RUN: %ptxas -arch=sm_90a -v %t/late_fp8_gemm_tensor_kernel_tma_module.ptx -o %t/late.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // RUN: %ptxas -arch=sm_90a -v %t/late_fp8_gemm_rowwise_kernel_tma_module.ptx -o %t/later.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
+// RUN: sed -e 's/\${BN}/144/g' -e 's/\${STAGES}/5/g' -e 's/\${[A-Z]*:-\([^}]*\)}/\1/g' %examples/fp8_gemm_tunable.mlir > %t/n144.mlir
+// RUN: tile-opt %t/n144.mlir --tile-to-nvvm="chip=sm_90a format=isa" -tile-emit-binary="prefix=%t/n144_" -o /dev/null
+// RUN: FileCheck %s --check-prefix=N144 < %t/n144_fp8_gemm_kernel_tma_module.ptx
+// RUN: %ptxas -arch=sm_90a -v %t/n144_fp8_gemm_kernel_tma_module.ptx -o %t/n144.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // RUN: tile-compile %examples/fp8_gemm.mlir -o %t/libfp8.so --header %t/fp8.h --chip sm_90a --format isa
 // RUN: FileCheck %s --check-prefix=HEADER < %t/fp8.h
 
@@ -240,6 +244,17 @@
 
 // WIDE: wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3
 // WIDE-NOT: add.rn.f32
+
+// The tunable per-tensor kernel at 128 x 144 tiles (a width that is not a
+// power of two: cuBLASLt's at 8192^3): one m64n144k32 instruction a K step
+// (its 72 partial sums a thread, twice, beside the slab's 72), promoted
+// every 128 of K; each warpgroup stores its 64 rows of 288 bytes as nine
+// panels of 32 bytes (the registers of the layout's padded columns store
+// nothing), and ptxas spills nothing (PTXAS).
+// N144: wgmma.mma_async.sync.aligned.m64n144k32.f32.e4m3.e4m3
+// N144: add.rn.f32
+// N144-COUNT-9: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
+// N144-NOT: cp.async.bulk.tensor.2d.global.shared::cta
 // SM89: .version 8.4
 // SM89: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // SM89: mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32

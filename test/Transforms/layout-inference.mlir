@@ -421,3 +421,30 @@ func.func @fp8_partials() {
 }
 }
 }
+
+// -----
+
+// sm_90a: a 128 x 144 accumulator (m64n144): the wgmma layout of the tile
+// padded to 256 columns. A slab's registers run along the columns (register
+// bit 2 is column 8, ..., bit 6 column 128), so m64n144's 72 a thread are
+// registers 0-71 and 72-127 hold columns past the tile.
+
+!sA8 = memref<128x128xf8E4M3FN, #gpu.address_space<workgroup>>
+!sB8 = memref<144x128xf8E4M3FN, #gpu.address_space<workgroup>>
+!fC8 = memref<128x144xf32, #tile.mem<fragment>>
+
+// CHECK-LABEL: func.func @fp8_n144
+// CHECK: tile.alloc {layout = #tile.linear<[128, 256], register = {{\[\[}}0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128{{\]\]}}, lane = {{\[\[}}0, 2], [0, 4], [1, 0], [2, 0], [4, 0{{\]\]}}, warp = {{\[\[}}16, 0], [32, 0], [64, 0{{\]\]}}>} : memref<128x144xf32, #tile.mem<fragment>>
+module {
+module attributes {tile.target = #tile.target<"sm_90a">} {
+func.func @fp8_n144() {
+  tile.kernel @k blocks(%bx) in [1] threads(256) {
+    %a = tile.alloc : !sA8
+    %b = tile.alloc : !sB8
+    %acc = tile.alloc : !fC8
+    tile.gemm %a, %b, %acc transpose_b {mma = #tile.mma<wgmma, shape = [64, 144, 32], warps = [8, 1]>, promote_k = 128 : i64} : !sA8, !sB8, !fC8
+  }
+  return
+}
+}
+}

@@ -102,6 +102,28 @@ func.func @bad_attr() attributes {x = #tile.mma<mma_sync, shape = [16, 8, 16], w
 
 // -----
 
+// N may be a multiple of 8 that is not a power of two (m64n144); M and K
+// may not.
+func.func @n144_attr() attributes {x = #tile.mma<wgmma, shape = [64, 144, 32], warps = [8, 1]>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{instruction sizes must be positive powers of two (N also a multiple of 8), got [64, 148, 32]}}
+func.func @n148_attr() attributes {x = #tile.mma<wgmma, shape = [64, 148, 32], warps = [8, 1]>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{instruction sizes must be positive powers of two (N also a multiple of 8), got [48, 128, 32]}}
+func.func @m48_attr() attributes {x = #tile.mma<wgmma, shape = [48, 128, 32], warps = [8, 1]>} {
+  return
+}
+
+// -----
+
 // A pinned wgmma must have the instruction shape of the gemm (m64nNk16).
 !sA = memref<64x32xf16, #gpu.address_space<workgroup>>
 !sB = memref<32x64xf16, #gpu.address_space<workgroup>>
@@ -188,15 +210,15 @@ func.func @wgmma_unswizzled_b() {
 
 // -----
 
-// A 128 x 192 accumulator: wgmma has an n192 shape, but the accumulator's
-// register layout covers power-of-two tiles only, and so does mma.sync
-// (selected, then asked for).
+// A 128 x 192 accumulator on sm_80: mma.sync's layouts cover power-of-two
+// tiles only (wgmma's pads the columns to one: select-mma.mlir).
 
 !sA = memref<128x64xbf16, #gpu.address_space<workgroup>>
 !sB = memref<64x192xbf16, #gpu.address_space<workgroup>>
 !fC = memref<128x192xf32, #tile.mem<fragment>>
 
-func.func @wgmma_n192() {
+module attributes {tile.target = #tile.target<"sm_80">} {
+func.func @mma_sync_n192() {
   tile.kernel @k blocks(%bx) in [1] threads(256) {
     %a = tile.alloc : !sA
     %b = tile.alloc : !sB
@@ -206,8 +228,11 @@ func.func @wgmma_n192() {
   }
   return
 }
+}
 
 // -----
+
+// An instruction that does not divide the tile's width.
 
 !sA = memref<128x64xbf16, #gpu.address_space<workgroup>>
 !sB = memref<64x192xbf16, #gpu.address_space<workgroup>>
@@ -218,8 +243,27 @@ func.func @wgmma_n192_asked() {
     %a = tile.alloc : !sA
     %b = tile.alloc : !sB
     %c = tile.alloc : !fC
-    // expected-error @+1 {{wgmma needs M and N to be powers of two here (the accumulator's register layout), got 128x192}}
+    // expected-error @+1 {{wgmma computes this gemm with m64nNk16, N a multiple of 8 dividing 192, got m64n128k16}}
     tile.gemm %a, %b, %c {mma = #tile.mma<wgmma, shape = [64, 128, 16], warps = [8, 1]>} : !sA, !sB, !fC
+  }
+  return
+}
+
+// -----
+
+// 192 rows: the accumulator's rows are not padded.
+
+!sA = memref<192x64xbf16, #gpu.address_space<workgroup>>
+!sB = memref<64x128xbf16, #gpu.address_space<workgroup>>
+!fC = memref<192x128xf32, #tile.mem<fragment>>
+
+func.func @wgmma_m192_asked() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %a = tile.alloc : !sA
+    %b = tile.alloc : !sB
+    %c = tile.alloc : !fC
+    // expected-error @+1 {{wgmma needs M to be a power of two here (the accumulator's register layout), got 192}}
+    tile.gemm %a, %b, %c {mma = #tile.mma<wgmma, shape = [64, 128, 16], warps = [4, 1]>} : !sA, !sB, !fC
   }
   return
 }

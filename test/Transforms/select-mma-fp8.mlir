@@ -136,3 +136,31 @@ func.func @gfx942() {
   return
 }
 }
+
+// -----
+
+!sA = memref<128x128xf8E4M3FN, #gpu.address_space<workgroup>>
+!sB144 = memref<144x128xf8E4M3FN, #gpu.address_space<workgroup>>
+!fC144 = memref<128x144xf32, #tile.mem<fragment>>
+!sB192 = memref<192x128xf8E4M3FN, #gpu.address_space<workgroup>>
+!fC192 = memref<128x192xf32, #tile.mem<fragment>>
+
+// Tiles whose width is not a power of two (the accumulator's columns are
+// padded to one). 144 columns keep one m64n144 instruction: its partial
+// sums, twice, beside the slab are 3 x 72 registers a thread. 192 would
+// take 288: narrowed to the widest instruction up to 128 dividing it, 96.
+// CHECK-LABEL: func.func @n144_promoted
+// CHECK: tile.gemm {{.*}} {mma = #tile.mma<wgmma, shape = [64, 144, 32], warps = [8, 1]>, promote_k = 128 : i64}
+// CHECK: tile.gemm {{.*}} {mma = #tile.mma<wgmma, shape = [64, 96, 32], warps = [8, 1]>, promote_k = 128 : i64}
+func.func @n144_promoted() {
+  tile.kernel @k blocks(%bx) in [1] threads(256) {
+    %a = tile.alloc : !sA
+    %b = tile.alloc : !sB144
+    %c = tile.alloc : !fC144
+    tile.gemm %a, %b, %c transpose_b : !sA, !sB144, !fC144
+    %b2 = tile.alloc : !sB192
+    %c2 = tile.alloc : !fC192
+    tile.gemm %a, %b2, %c2 transpose_b : !sA, !sB192, !fC192
+  }
+  return
+}

@@ -112,3 +112,24 @@ func.func @padded_b_fallback() {
   }
   return
 }
+
+// -----
+
+// A 128 x 192 accumulator: one m64n192 instruction, its register layout
+// over the tile padded to 256 columns (the registers past column 192 hold
+// no element). mma.sync, whose layouts need power-of-two tiles, is refused
+// on sm_80 (select-mma-errors.mlir).
+!sA = memref<128x64xbf16, #gpu.address_space<workgroup>>
+!sB = memref<64x192xbf16, #gpu.address_space<workgroup>>
+!fC = memref<128x192xf32, #tile.mem<fragment>>
+// CHECK-LABEL: func.func @n192
+// CHECK: tile.gemm {{.*}} {mma = #tile.mma<wgmma, shape = [64, 192, 16], warps = [8, 1]>}
+func.func @n192() {
+  tile.kernel @k blocks(%bx) in [1] threads(256) {
+    %a = tile.alloc : !sA
+    %b = tile.alloc : !sB
+    %c = tile.alloc : !fC
+    tile.gemm %a, %b, %c : !sA, !sB, !fC
+  }
+  return
+}

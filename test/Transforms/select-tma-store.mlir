@@ -274,3 +274,39 @@ func.func @cross_warp_reduce(%A: !g, %B: !g, %S: !gS, %C: !g, %kt: index) {
   }
   return
 }
+
+// -----
+
+// A 128 x 144 accumulator (wgmma m64n144, its layout padded to 256
+// columns): bf16 rows of 288 bytes are whole panels of 32 bytes only, held
+// in 8 staging buffers (as much as two 128-byte ones).
+
+!g = memref<?x?xbf16>
+!sA = memref<128x64xbf16, #gpu.address_space<workgroup>>
+!sB = memref<64x144xbf16, #gpu.address_space<workgroup>>
+!fC = memref<128x144xf32, #tile.mem<fragment>>
+
+// CHECK-LABEL: func.func @n144
+// CHECK: tile.kernel @k_tma
+// CHECK: tile.copy %{{.*}}, %arg2[%{{.*}}, %{{.*}}] {tile.tma_store = 8 : i64, tile.tma_store_panel = 32 : i64}
+// REMARK: remark: tensor store (TMA) through 8 staging buffers of 32-byte panel rows when the tensor allows it at run time
+module attributes {tile.target = #tile.target<"sm_90a">} {
+func.func @n144(%A: !g, %B: !g, %C: !g, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  tile.kernel @k blocks(%bx) in [1] threads(256) {
+    %as = tile.alloc : !sA
+    %bs = tile.alloc : !sB
+    %acc = tile.alloc : !fC
+    scf.for %k = %c0 to %kt step %c1 {
+      %k0 = arith.muli %k, %c64 : index
+      tile.copy %A[%c0, %k0], %as : !g to !sA
+      tile.copy %B[%k0, %c0], %bs : !g to !sB
+      tile.gemm %as, %bs, %acc {mma = #tile.mma<wgmma, shape = [64, 144, 16], warps = [8, 1]>} : !sA, !sB, !fC
+    } {tile.num_stages = 4 : i64}
+    tile.copy %acc, %C[%c0, %c0] : !fC to !g
+  }
+  return
+}
+}

@@ -168,6 +168,32 @@ static void testPtxWgmma() {
           CHECK_TRUE(at(acc, i, lane, w) == expected, "wgmma d" << i);
         }
   }
+  // Widths that are not powers of two (m64n144, n192, n24): the PTX
+  // formula for d_0 .. d_(N/2 - 1) over the layout padded to a power of
+  // two; every register past N / 2 holds, in every thread, a column past
+  // the tile (isRegisterOutside), and none before it does.
+  for (int n : {24, 144, 192}) {
+    LinearLayout acc = nvidia::wgmmaAccumulator(64, n, 1);
+    int64_t padded = llvm::PowerOf2Ceil(n);
+    CHECK_TRUE(acc.getOutShape()[1] == padded, "padded wgmma width " << n);
+    for (int w = 0; w < 4; ++w)
+      for (int lane = 0; lane < 32; ++lane)
+        for (int i = 0; i < padded / 2; ++i) {
+          Coord expected{16 * w + lane / 4 + 8 * ((i / 2) % 2),
+                         8 * (i / 4) + 2 * (lane % 4) + (i & 1)};
+          CHECK_TRUE(at(acc, i, lane, w) == expected,
+                     "wgmma n" << n << " d" << i);
+        }
+    for (int i = 0; i < padded / 2; ++i)
+      CHECK_TRUE(acc.isRegisterOutside(i, {64, n}) == (i >= n / 2),
+                 "wgmma n" << n << " register " << i << " outside");
+  }
+  // A register some threads hold inside the tile and others outside is
+  // not outside: 2 columns, one lane bit, a tile of width 1.
+  LinearLayout pair(
+      {{LinearLayout::kRegister.str(), {}}, {LinearLayout::kLane.str(), {1}}},
+      {2});
+  CHECK_TRUE(!pair.isRegisterOutside(0, {1}), "straddling register");
   llvm::outs() << "ptx wgmma accumulator: ok\n";
   // Register A operand (RS form), .f16/.bf16 m64nNk16: per warpgroup a
   // 64 x 16 tile per k step; warp w holds rows 16w..16w+15 and a_i:

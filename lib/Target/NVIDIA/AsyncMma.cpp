@@ -63,16 +63,31 @@ int64_t NVIDIATargetInfo::getPromotionSpan(GemmOp gemm, MmaAttr mma) const {
                                                          : 0;
 }
 
-/// The widest instruction whose partial sums a promoting gemm holds: 64
-/// registers a thread, so that a warpgroup's 64 x 256 slab (128 registers)
-/// and one instruction's partial sums fit a consumer's 232 registers with
-/// the addressing (m64n256's would need 256 for the sums alone).
+/// The registers a thread may give a promoting gemm's accumulator slab and
+/// partial sums, leaving the rest of a consumer warpgroup's 232 for the
+/// addressing: a 64 x 128 slab with two sets of partial sums (promotion one
+/// K block late, design.md 5.6) takes 192, a 64 x 144 one 216.
+static constexpr int64_t kPromotionRegisters = 216;
+/// The widest instruction a narrowed promoting gemm takes: its partial sums
+/// (64 registers a thread) beside a 64 x 256 slab (128) fit the same budget
+/// promoted in place (m64n256's sums alone would need 128).
 static constexpr int64_t kPromotionInstrN = 128;
 
 MmaAttr NVIDIATargetInfo::narrowForPromotion(GemmOp gemm, MmaAttr mma) const {
-  if (mma.getKind() != MmaKind::Wgmma || mma.getInstrN() <= kPromotionInstrN)
+  if (mma.getKind() != MmaKind::Wgmma)
     return {};
+  // Registers a thread per 8 columns of one 64-row slab: 4 (m64nNk's
+  // accumulator holds N / 2 a thread).
+  int64_t n = mma.getInstrN(), slab = n / 2;
+  // One instruction across the tile keeps two sets of partial sums beside
+  // the slab.
+  if (3 * slab <= kPromotionRegisters)
+    return {};
+  // Else the widest multiple of 8 up to kPromotionInstrN dividing N.
+  int64_t narrow = kPromotionInstrN;
+  while (narrow > 8 && n % narrow != 0)
+    narrow -= 8;
   return MmaAttr::get(gemm.getContext(), MmaKind::Wgmma,
-                      {mma.getInstrM(), kPromotionInstrN, mma.getInstrK()},
+                      {mma.getInstrM(), narrow, mma.getInstrK()},
                       {mma.getWarpsM(), mma.getWarpsN()});
 }

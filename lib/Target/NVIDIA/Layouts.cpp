@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Target/NVIDIA/Layouts.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -80,6 +81,7 @@ LinearLayout mlir::tile::nvidia::mmaSyncOperandB(int64_t k, int64_t n,
 LinearLayout mlir::tile::nvidia::wgmmaAccumulator(int64_t m, int64_t n,
                                                   int64_t numWarpgroups) {
   int64_t tm = m / numWarpgroups;
+  n = llvm::PowerOf2Ceil(n);
   auto row = [&](int64_t r) { return LinearLayout::flatIndex2D(r, 0, n); };
   auto col = [&](int64_t c) { return LinearLayout::flatIndex2D(0, c, n); };
   LinearLayout::InDim reg{LinearLayout::kRegister.str(), {col(1), row(8)}};

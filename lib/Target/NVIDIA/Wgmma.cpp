@@ -113,11 +113,12 @@ static WgmmaCheck checkWgmma(GemmOp op, int64_t numThreads,
   if (op.getN() % 8 != 0 || op.getN() > 256)
     return fail("wgmma needs N to be a multiple of 8 up to 256, got " +
                 Twine(op.getN()));
-  // The accumulator's register layout covers a power-of-two tile.
-  if (!llvm::isPowerOf2_64(op.getM()) || !llvm::isPowerOf2_64(op.getN()))
-    return fail("wgmma needs M and N to be powers of two here (the "
+  // The accumulator's register layout covers a power-of-two number of
+  // rows (its columns are padded to one: wgmmaAccumulator).
+  if (!llvm::isPowerOf2_64(op.getM()))
+    return fail("wgmma needs M to be a power of two here (the "
                 "accumulator's register layout), got " +
-                Twine(op.getM()) + "x" + Twine(op.getN()));
+                Twine(op.getM()));
   int64_t instrK = getWgmmaInstrK(op);
   if (op.getK() % instrK != 0)
     return fail("wgmma needs K to be a multiple of " + Twine(instrK) +
@@ -241,7 +242,7 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
   // An instruction narrower than the tile (a promoting gemm's, see
   // narrowForPromotion) covers one of `chunks` column ranges of a slab: the
   // accumulator layout orders a slab's registers by column, so chunk c of
-  // slab s holds registers [s * n / 2 + c * instrN / 2, + instrN / 2).
+  // slab s holds instrN / 2 consecutive registers (regOf below).
   // Instructions are issued per unit u = s * chunks + c.
   int64_t instrN = g.mma.getInstrN(), chunks = n / instrN;
   int64_t units = slabs * chunks;
@@ -254,9 +255,16 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
   }
 
   // Accumulators, one struct of instrN / 2 floats per unit: registers
-  // [u * instrN / 2, (u + 1) * instrN / 2) of the layout.
+  // [c * instrN / 2, (c + 1) * instrN / 2) of slab s, whose registers start
+  // at s * N' / 2 (N' the tile's width padded to a power of two: the
+  // registers of padded columns hold no element and no instruction writes
+  // them).
   Type f32 = b.getF32Type();
   int64_t perUnit = instrN / 2;
+  int64_t slabRegisters = static_cast<int64_t>(llvm::PowerOf2Ceil(n)) / 2;
+  auto regOf = [&](int64_t u, int64_t i) {
+    return u / chunks * slabRegisters + u % chunks * perUnit + i;
+  };
   auto accType =
       LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(perUnit, f32));
   SmallVector<Value> accs;
@@ -264,8 +272,7 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
     Value acc = LLVM::PoisonOp::create(b, loc, accType);
     if (!op.getClearAccum())
       for (int64_t i = 0; i < perUnit; ++i) {
-        Value v =
-            memref::LoadOp::create(b, loc, c.regs, ib.idx(u * perUnit + i));
+        Value v = memref::LoadOp::create(b, loc, c.regs, ib.idx(regOf(u, i)));
         acc = LLVM::InsertValueOp::create(b, loc, acc, v, ArrayRef<int64_t>{i});
       }
     accs.push_back(acc);
@@ -425,7 +432,7 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
           for (int64_t i = 0; i < perUnit; ++i) {
             int64_t at[] = {i};
             Value p = memref::LoadOp::create(b, loc, g.partials->regs,
-                                             ib.idx(u * perUnit + i));
+                                             ib.idx(regOf(u, i)));
             Value sum = arith::AddFOp::create(
                 b, loc, LLVM::ExtractValueOp::create(b, loc, sums, at), p);
             sums = LLVM::InsertValueOp::create(b, loc, sums, sum, at);
@@ -458,7 +465,7 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
       addPartials();
     for (int64_t u = 0; u < units; ++u)
       for (int64_t i = 0; i < perUnit; ++i) {
-        Value at = ib.idx(u * perUnit + i);
+        Value at = ib.idx(regOf(u, i));
         Value v = LLVM::ExtractValueOp::create(b, loc, partial[u],
                                                ArrayRef<int64_t>{i});
         memref::StoreOp::create(b, loc, v, g.partials->regs, at);
@@ -490,7 +497,7 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
       return failure();
     for (int64_t u = 0; u < units; ++u)
       for (int64_t i = 0; i < perUnit; ++i) {
-        Value at = ib.idx(u * perUnit + i);
+        Value at = ib.idx(regOf(u, i));
         Value v = LLVM::ExtractValueOp::create(b, loc, product[u],
                                                ArrayRef<int64_t>{i});
         memref::StoreOp::create(b, loc, v, c.regs, at);
@@ -517,10 +524,10 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
       for (int64_t i = 0; i < perUnit; ++i) {
         Value v =
             LLVM::ExtractValueOp::create(b, loc, accs[u], ArrayRef<int64_t>{i});
-        memref::StoreOp::create(b, loc, v, c.regs, ib.idx(u * perUnit + i));
+        memref::StoreOp::create(b, loc, v, c.regs, ib.idx(regOf(u, i)));
       }
       llvm::BitVector registers(c.layout.getRegistersPerThread());
-      registers.set(u * perUnit, (u + 1) * perUnit);
+      registers.set(regOf(u, 0), regOf(u, 0) + perUnit);
       if (failed(g.consumeChunk(b, loc, registers)))
         return failure();
     }
@@ -575,7 +582,7 @@ LogicalResult nvidia::emitWgmma(OpBuilder &b, Location loc,
     for (int64_t i = 0; i < perUnit; ++i) {
       Value v =
           LLVM::ExtractValueOp::create(b, loc, accs[u], ArrayRef<int64_t>{i});
-      memref::StoreOp::create(b, loc, v, c.regs, ib.idx(u * perUnit + i));
+      memref::StoreOp::create(b, loc, v, c.regs, ib.idx(regOf(u, i)));
     }
   return success();
 }

@@ -173,10 +173,18 @@ LogicalResult mlir::tile::lowering::lowerTmaStore(LoweringContext &ctx,
 
   // The registers of each panel: the threads' columns lie inside one panel
   // (whyNotTmaStore), so a register's panel is that of thread 0's element.
+  // Registers of a tile padded to powers of two (columns past an m64n144
+  // instruction's) hold nothing to store.
   int64_t vec = columnRun(layout, 16 / bytes);
   SmallVector<SmallVector<int64_t>> byPanel(panels);
   for (int64_t r = 0; r < layout.getRegistersPerThread(); r += vec) {
+    if (layout.isRegisterOutside(r, frag->type.getShape()))
+      continue;
     SmallVector<int64_t> c = layout.apply({{LinearLayout::kRegister, r}});
+    if (c[0] >= rows || c[1] >= cols)
+      return op.emitOpError("is stored through tensor stores, but register ")
+             << r << " of its fragment holds elements both inside and "
+             << "outside the tile in different threads";
     byPanel[c[1] / panelCols].push_back(r);
   }
   SmallVector<uint64_t> masks;

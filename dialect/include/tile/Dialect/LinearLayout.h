@@ -139,6 +139,10 @@ public:
   /// Number of consecutive elements of the last dimension held in
   /// consecutive registers (the widest vector access).
   int64_t getVectorWidth() const;
+  /// True if register `r` of a distributed layout holds, in every thread,
+  /// an element outside `shape` (a tile the layout covers padded to powers
+  /// of two): the bits no lane or warp input moves already put it there.
+  bool isRegisterOutside(int64_t r, ArrayRef<int64_t> shape) const;
 
   /// The inverse of an injective layout: its single input dimension
   /// "coord" ranges over flat coordinates, its output is the flat index of

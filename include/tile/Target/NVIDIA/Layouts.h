@@ -25,7 +25,9 @@ LinearLayout mmaSyncOperandB(int64_t k, int64_t n, int64_t elementBits,
 
 /// The accumulator of Hopper `wgmma` m64nNk* over an M x N tile computed by
 /// `numWarpgroups` warpgroups stacked along M (each owns M / numWarpgroups
-/// rows, a multiple of 64).
+/// rows, a multiple of 64). N, a multiple of 8, need not be a power of two:
+/// the layout covers the tile padded to one, and a 64-row slab's registers
+/// past its first N / 2 hold padded columns only.
 LinearLayout wgmmaAccumulator(int64_t m, int64_t n, int64_t numWarpgroups);
 
 /// The register A operand of Hopper `wgmma` (the RS form) over an M x K tile
