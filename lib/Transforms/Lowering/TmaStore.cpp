@@ -27,7 +27,11 @@
 // the buffers, or whose staging lies over another store's: tile-allocate-
 // shared places those of stores that never run together in one place). With one
 // buffer every later panel waits too (the store of the panel before still reads
-// it). At the end of the kernel, thread 0 waits for its stores.
+// it). Where the buffers hold every panel (no more panels than buffers:
+// the FP8 examples' two 128-byte panels), the first wait covers all
+// earlier stores, every panel is written, then one fence and one barrier,
+// and thread 0 issues all the panels' stores. At the end of the kernel,
+// thread 0 waits for its stores.
 //
 // In a tile.ws region with `store_barrier` (tile-insert-barriers), each
 // warpgroup does all of this for its own slab of rows on its own barrier,
@@ -165,7 +169,11 @@ LogicalResult mlir::tile::lowering::lowerTmaStore(LoweringContext &ctx,
     ctx.namedBarriers->emitTurnWait(
         b, loc, i32(ctx.add(group, ctx.idx(*storeBarrier))), groupThreads);
   };
-  waitForReads(buffers == 1 || panels % buffers != 0 ||
+  // Where the buffers hold the whole tile, every panel is written before
+  // one fence and one barrier, and the stores follow: no buffer is reused
+  // within the copy, so no panel waits for another's store.
+  bool whole = panels <= buffers;
+  waitForReads(whole || buffers == 1 || panels % buffers != 0 ||
                        overlapsOtherStaging(ctx, op, staging)
                    ? 0
                    : buffers - 1);
@@ -264,6 +272,22 @@ LogicalResult mlir::tile::lowering::lowerTmaStore(LoweringContext &ctx,
         },
         tid);
   };
+  // Thread 0's tensor store of panel p from its buffer.
+  auto storePanel = [&](int64_t p, int64_t buffer) {
+    Value at = ctx.idx(buffer * rows * panelCols), row = offsets[rank - 2];
+    if (storeBarrier) {
+      Value slab = arith::MulIOp::create(b, loc, group, ctx.idx(slabRows));
+      at = ctx.add(at, arith::MulIOp::create(b, loc, slab, ctx.idx(panelCols)));
+      row = ctx.add(row, slab);
+    }
+    Value src = ctx.sharedPointer(stage.view, at);
+    SmallVector<Value> box = {
+        i32(ctx.add(offsets[rank - 1], ctx.idx(p * panelCols))), i32(row)};
+    for (int64_t d = rank - 3; d >= 0; --d)
+      box.push_back(i32(offsets[d]));
+    ctx.tensorCopies->emitTensorStore(b, loc, src, map, box);
+    ctx.tensorCopies->emitTensorStoreCommit(b, loc);
+  };
   for (int64_t p = 0; p < panels; ++p) {
     int64_t buffer = p % buffers;
     // One buffer: the last panel's store reads it until thread 0 has waited.
@@ -297,6 +321,8 @@ LogicalResult mlir::tile::lowering::lowerTmaStore(LoweringContext &ctx,
       Value value = vector::FromElementsOp::create(b, loc, vecType, elems);
       ctx.accessSharedVector(ref, index, vecType, value);
     }
+    if (whole && p + 1 < panels)
+      continue;
     ctx.target.emitAsyncProxyFence(b, loc);
     // The last panel has no next one to make room for: the next copy waits
     // for its first buffer, typically after a tile's main loop.
@@ -304,20 +330,8 @@ LogicalResult mlir::tile::lowering::lowerTmaStore(LoweringContext &ctx,
       waitForReads(std::max<int64_t>(buffers - 2, 0));
     sync();
     onFirst([&] {
-      Value at = ctx.idx(buffer * rows * panelCols), row = offsets[rank - 2];
-      if (storeBarrier) {
-        Value slab = arith::MulIOp::create(b, loc, group, ctx.idx(slabRows));
-        at = ctx.add(at,
-                     arith::MulIOp::create(b, loc, slab, ctx.idx(panelCols)));
-        row = ctx.add(row, slab);
-      }
-      Value src = ctx.sharedPointer(stage.view, at);
-      SmallVector<Value> box = {
-          i32(ctx.add(offsets[rank - 1], ctx.idx(p * panelCols))), i32(row)};
-      for (int64_t d = rank - 3; d >= 0; --d)
-        box.push_back(i32(offsets[d]));
-      ctx.tensorCopies->emitTensorStore(b, loc, src, map, box);
-      ctx.tensorCopies->emitTensorStoreCommit(b, loc);
+      for (int64_t q = whole ? 0 : p; q <= p; ++q)
+        storePanel(q, q % buffers);
     });
   }
   ctx.tensorStores = true;
