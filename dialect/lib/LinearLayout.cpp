@@ -243,21 +243,36 @@ int64_t LinearLayout::getRegisterDuplication() const {
   return int64_t(1) << (regs.size() - getGF2Rank(regs));
 }
 
+/// The bits of a distributed layout's output that some lane or warp input
+/// moves.
+static uint64_t threadMovedBits(const LinearLayout &layout) {
+  uint64_t moved = 0;
+  for (StringRef dim : {LinearLayout::kLane, LinearLayout::kWarp})
+    if (layout.hasInDim(dim))
+      for (uint64_t basis : layout.getBases(dim))
+        moved |= basis;
+  return moved;
+}
+
 bool LinearLayout::isRegisterOutside(int64_t r, ArrayRef<int64_t> shape) const {
   assert(shape.size() == outShape.size() && "one extent per output dim");
   // A thread's coordinate is the register's XOR the thread's bases: bits
   // outside every thread basis are the register's in all threads.
-  uint64_t moved = 0;
-  for (StringRef dim : {kLane, kWarp})
-    if (hasInDim(dim))
-      for (uint64_t basis : getBases(dim))
-        moved |= basis;
   SmallVector<int64_t> least =
-      unpackCoord(applyFlat({{kRegister, r}}) & ~moved);
+      unpackCoord(applyFlat({{kRegister, r}}) & ~threadMovedBits(*this));
   for (auto [coord, extent] : llvm::zip_equal(least, shape))
     if (coord >= extent)
       return true;
   return false;
+}
+
+bool LinearLayout::isRegisterInside(int64_t r, unsigned dim,
+                                    int64_t extent) const {
+  // The largest coordinate any thread's element of `r` can have: every bit
+  // a thread moves set.
+  SmallVector<int64_t> most =
+      unpackCoord(applyFlat({{kRegister, r}}) | threadMovedBits(*this));
+  return most[dim] < extent;
 }
 
 int64_t LinearLayout::getVectorWidth() const {

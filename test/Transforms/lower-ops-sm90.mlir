@@ -286,3 +286,56 @@ func.func @mma_wait_sm90() {
   }
   return
 }
+
+// -----
+
+// A row maximum of a 64 x 144 wgmma accumulator, whose layout covers 256
+// columns: the 56 registers a thread of the padded columns 144-255 are left
+// out, the other 72 combine into the two rows a thread holds (70 maxima),
+// then across the 4 lanes of a row (2 shuffles each): no element of the
+// padding, which holds no value, enters the maximum.
+!sA = memref<64x64xbf16, #gpu.address_space<workgroup>>
+!sB = memref<64x144xbf16, #gpu.address_space<workgroup>>
+!fC = memref<64x144xf32, #tile.mem<fragment>>
+!fR = memref<64xf32, #tile.mem<fragment>>
+// CHECK-LABEL: func.func @reduce_padded_wgmma
+// CHECK: wgmma.mma_async{{.*}}n = 144
+// CHECK-NOT: arith.select
+// CHECK-COUNT-74: arith.maxnumf
+// CHECK-NOT: arith.maxnumf
+// CHECK: return
+func.func @reduce_padded_wgmma() {
+  tile.kernel @k blocks(%bx) in [1] threads(128) {
+    %as = tile.alloc : !sA
+    %bs = tile.alloc : !sB
+    %acc = tile.alloc : !fC
+    %m = tile.alloc : !fR
+    tile.gemm %as, %bs, %acc clear_accum {mma = #tile.mma<wgmma, shape = [64, 144, 16], warps = [4, 1]>} : !sA, !sB, !fC
+    tile.reduce <max> %acc, %m dim 1 clear : !fC to !fR
+  }
+  return
+}
+
+// -----
+
+// A row maximum of a 16 x 48 fragment in a blocked layout over 32 lanes:
+// the padded columns 48-63 share registers with columns 16-31 in other
+// lanes, so those registers count as -inf (0xFF800000) where a thread's
+// element lies past column 48.
+!fX = memref<16x48xf32, #tile.mem<fragment>>
+!fM = memref<16xf32, #tile.mem<fragment>>
+// CHECK-LABEL: func.func @reduce_padded_blocked
+// CHECK: arith.constant 0xFF800000 : f32
+// CHECK: arith.select
+// CHECK: arith.maxnumf
+// CHECK: return
+func.func @reduce_padded_blocked() {
+  tile.kernel @k blocks(%bx) in [1] threads(32) {
+    %x = tile.alloc : !fX
+    %m = tile.alloc : !fM
+    %one = arith.constant -1.0 : f32
+    tile.fill %x, %one : !fX
+    tile.reduce <max> %x, %m dim 1 clear : !fX to !fM
+  }
+  return
+}

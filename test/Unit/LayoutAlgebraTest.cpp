@@ -184,9 +184,12 @@ static void testPtxWgmma() {
           CHECK_TRUE(at(acc, i, lane, w) == expected,
                      "wgmma n" << n << " d" << i);
         }
-    for (int i = 0; i < padded / 2; ++i)
+    for (int i = 0; i < padded / 2; ++i) {
       CHECK_TRUE(acc.isRegisterOutside(i, {64, n}) == (i >= n / 2),
                  "wgmma n" << n << " register " << i << " outside");
+      CHECK_TRUE(acc.isRegisterInside(i, 1, n) == (i < n / 2),
+                 "wgmma n" << n << " register " << i << " inside");
+    }
   }
   // A register some threads hold inside the tile and others outside is
   // not outside: 2 columns, one lane bit, a tile of width 1.
@@ -194,6 +197,8 @@ static void testPtxWgmma() {
       {{LinearLayout::kRegister.str(), {}}, {LinearLayout::kLane.str(), {1}}},
       {2});
   CHECK_TRUE(!pair.isRegisterOutside(0, {1}), "straddling register");
+  CHECK_TRUE(!pair.isRegisterInside(0, 0, 1), "straddling register inside");
+  CHECK_TRUE(pair.isRegisterInside(0, 0, 2), "register inside");
   llvm::outs() << "ptx wgmma accumulator: ok\n";
   // Register A operand (RS form), .f16/.bf16 m64nNk16: per warpgroup a
   // 64 x 16 tile per k step; warp w holds rows 16w..16w+15 and a_i:

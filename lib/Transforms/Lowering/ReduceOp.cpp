@@ -8,6 +8,8 @@
 
 #include "LoweringContext.h"
 
+#include "tile/Transforms/Utils.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -34,6 +36,26 @@ static Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value x,
                    : arith::MinSIOp::create(b, loc, x, y).getResult();
   }
   llvm_unreachable("unknown reduction");
+}
+
+/// The value that `combine` leaves the other operand unchanged with.
+static Value identity(OpBuilder &b, Location loc, ReduceKind kind, Type type) {
+  if (auto f = dyn_cast<FloatType>(type)) {
+    const llvm::fltSemantics &sem = f.getFloatSemantics();
+    APFloat value = APFloat::getZero(sem);
+    if (kind == ReduceKind::Max)
+      value = APFloat::getInf(sem, /*Negative=*/true);
+    else if (kind == ReduceKind::Min)
+      value = APFloat::getInf(sem);
+    return arith::ConstantOp::create(b, loc, type, b.getFloatAttr(type, value));
+  }
+  unsigned bits = type.getIntOrFloatBitWidth();
+  APInt value = APInt::getZero(bits);
+  if (kind == ReduceKind::Max)
+    value = APInt::getSignedMinValue(bits);
+  else if (kind == ReduceKind::Min)
+    value = APInt::getSignedMaxValue(bits);
+  return arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, value));
 }
 
 LogicalResult mlir::tile::lowering::lowerReduce(LoweringContext &ctx,
@@ -77,15 +99,35 @@ LogicalResult mlir::tile::lowering::lowerReduce(LoweringContext &ctx,
     return (flat & ((uint64_t(1) << low) - 1)) |
            ((flat >> (low + width)) << low);
   };
+  // A tile padded to powers of two: registers holding only padded elements
+  // (an m64n144 accumulator's past column 144) are left out, and elements
+  // of the reduced dimension past its extent count as the identity (some
+  // threads may hold them where others hold the tile's).
+  ArrayRef<int64_t> shape = src->type.getShape();
+  bool paddedDim = getPaddedShape(shape)[dim] != shape[dim];
+  SmallVector<uint64_t> masks;
+  SmallVector<Value> tcoords;
+  if (paddedDim)
+    tcoords = ctx.threadCoords(src->layout, ctx.threadId(op), masks);
   for (int64_t r = 0; r < src->layout.getRegistersPerThread(); ++r) {
+    if (src->layout.isRegisterOutside(r, shape))
+      continue;
     uint64_t flat = src->layout.applyFlat({{LinearLayout::kRegister, r}});
     std::optional<uint64_t> target = solveGF2(dstRegs, drop(flat));
     if (!target)
       return op.emitOpError("inconsistent reduction layouts");
     Value v = loadSrc(r);
+    if (paddedDim && !src->layout.isRegisterInside(r, dim, shape[dim])) {
+      Value at = ctx.elementCoords(src->layout, r, tcoords, masks)[dim];
+      v = arith::SelectOp::create(b, loc(), ctx.ult(at, ctx.idx(shape[dim])), v,
+                                  identity(b, loc(), kind, elt));
+    }
     Value &slot = partial[*target];
     slot = slot ? combine(b, loc(), kind, slot, v) : v;
   }
+  for (Value &slot : partial)
+    if (!slot)
+      slot = identity(b, loc(), kind, elt);
   // 2. Across lanes: butterfly over the lane bits that move along `dim`.
   ArrayRef<uint64_t> laneBases = src->layout.getBases(LinearLayout::kLane);
   int64_t laneCount = int64_t(1) << laneBases.size();

@@ -143,6 +143,9 @@ public:
   /// an element outside `shape` (a tile the layout covers padded to powers
   /// of two): the bits no lane or warp input moves already put it there.
   bool isRegisterOutside(int64_t r, ArrayRef<int64_t> shape) const;
+  /// True if register `r` holds, in every thread, an element whose
+  /// coordinate along `dim` lies inside `extent`.
+  bool isRegisterInside(int64_t r, unsigned dim, int64_t extent) const;
 
   /// The inverse of an injective layout: its single input dimension
   /// "coord" ranges over flat coordinates, its output is the flat index of
