@@ -55,6 +55,14 @@ std::string mlir::tile::whyNotTmaStore(CopyOp copy, int64_t panelBytes) {
       for (uint64_t basis : layout.getBases(dim))
         if (layout.unpackCoord(basis)[1] >= panelCols)
           return "the fragment's threads hold columns of different panels";
+  // A tile padded to powers of two: each register holds tile elements in
+  // every thread or in none (the padded columns of an m64n144 accumulator).
+  for (int64_t r = 0; r < layout.getRegistersPerThread(); ++r)
+    if (!layout.isRegisterOutside(r, src.getShape()) &&
+        (!layout.isRegisterInside(r, 0, rows) ||
+         !layout.isRegisterInside(r, 1, cols)))
+      return "a register of the fragment holds tile elements in some "
+             "threads and padding in others";
   SmallVector<int64_t> strides;
   int64_t offset;
   if (failed(dst.getStridesAndOffset(strides, offset)))
